@@ -1,0 +1,59 @@
+import type { AgentEvent, FailureClassification } from "./agent-event.js";
+import type { AgentFeatures } from "./agent-features.js";
+
+/** One turn an adapter is asked to start. */
+export interface AgentTurn {
+  readonly prompt: string;
+  /** Continue this native conversation; `fork` continues a copy and leaves the original intact. */
+  readonly resume?: { readonly id: string; readonly fork?: boolean };
+  /** Pre-assigned id of a new conversation, where the CLI supports it. */
+  readonly conversationId?: string;
+  readonly model?: string;
+  /** Workspace directory in the sandbox (the lease root). */
+  readonly root: string;
+  /** Agent home in the sandbox (the lease home). */
+  readonly home: string;
+}
+
+/** The process that runs one turn. */
+export interface AgentCommand {
+  readonly executable: string;
+  readonly arguments: readonly string[];
+  /** The prompt, where the CLI reads it from stdin. */
+  readonly stdin?: string;
+  readonly variables: Readonly<Record<string, string>>;
+  readonly directory?: string;
+}
+
+/** A file the CLI needs in the lease home (settings pointing at the endpoint, telemetry off, …). */
+export interface AgentHomeFile {
+  /** Relative to the lease home. Written 0600 inside 0700 directories. */
+  readonly path: string;
+  readonly content: string;
+}
+
+/** Decodes one complete output line into normalized events. May keep state across lines. */
+export interface AgentLineDecoder {
+  decode(line: string): AgentEvent[];
+}
+
+/** Classifies CLI error output; versioned with the CLI version it was recorded from. */
+export interface FailureRule {
+  readonly id: string;
+  readonly classification: FailureClassification;
+  readonly pattern: RegExp;
+  readonly cliVersion: string;
+}
+
+/** What an agent plugin implements: build the command for a turn, decode its output. */
+export interface AgentAdapter extends AgentFeatures {
+  readonly kind: "cli";
+  readonly specificationVersion: "v1";
+  /** Executable name looked up on PATH in the sandbox. */
+  readonly executable: string;
+  /** Throws code `configuration` for what the CLI cannot do (e.g. fork). */
+  command(turn: AgentTurn): AgentCommand;
+  homeFiles?(turn: AgentTurn): readonly AgentHomeFile[];
+  createDecoder(): AgentLineDecoder;
+  readonly failureRules?: readonly FailureRule[];
+}

@@ -1,0 +1,28 @@
+import type { ConversationStore } from "../conversation/conversation-store.js";
+import type { Usage } from "./usage.js";
+
+/** How token usage is measured: from the stream, from the session after exit, or not at all. */
+export type UsageMode = "events" | "session" | "unavailable";
+
+/** Feature flags every agent declares (the reference's AgentFeatures). */
+export interface AgentFeatures {
+  /** Native agent identifier used in events and diagnostics. */
+  readonly name: string;
+  /** npm package (with pinned version) to install when the executable is missing in a remote sandbox. */
+  readonly bootstrap?: string;
+  /** Without the native final event, markers do not match and the turn fails with code `process`. */
+  readonly requiresFinishedEvent?: boolean;
+  readonly usage?: UsageMode;
+  /** Added to every command of this agent. A name also set by the provider fails with `configuration`. */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** Captures, locates and restores this agent's sessions; absent when they are not portable. */
+  readonly storage?: ConversationStore;
+  /** Save the conversation after each turn; omitted: whenever storage is present. */
+  readonly capture?: boolean;
+  /** Can continue a conversation; false rejects continuation before allocation. */
+  readonly resumable?: boolean;
+  /** Can fork a conversation; false rejects fork before allocation. */
+  readonly forkable?: boolean;
+  /** Reads usage from the captured transcript; a result replaces the usage reported by events. */
+  readonly transcriptUsage?: (text: string) => Usage | undefined;
+}

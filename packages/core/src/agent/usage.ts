@@ -1,0 +1,19 @@
+/** Token usage of a turn. Counters the agent does not report are absent. */
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheWriteTokens?: number;
+  readonly reasoningTokens?: number;
+  readonly costUsd?: number;
+}
+
+/** Adds two usages counter by counter; a counter absent on both sides stays absent. */
+export function addUsage(left: Usage, right: Usage): Usage {
+  const keys = ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "costUsd"] as const;
+  const sum: Record<string, number> = {};
+  for (const key of keys) {
+    if (left[key] !== undefined || right[key] !== undefined) sum[key] = (left[key] ?? 0) + (right[key] ?? 0);
+  }
+  return sum as Usage;
+}

@@ -1,0 +1,50 @@
+/** Bundle-relative path → UTF-8 text of each captured file, as handed to `validate`. */
+export type SessionBundleFiles = Readonly<Record<string, string>>;
+
+/** Pure helpers available to a profile's `bucket` hook inside the sandbox. */
+export interface SessionBundleHelpers {
+  /** Hex SHA-256 of UTF-8 text. */
+  sha256(text: string): string;
+  /** Absolute path with `.`/`..` segments and trailing separators removed. */
+  normalize(path: string): string;
+  /** Last path segment. */
+  basename(path: string): string;
+}
+
+/** What a `relocate` hook is told about the move. */
+export interface SessionBundleRelocation {
+  readonly id: string;
+  readonly from: { readonly workspace: string; readonly home: string };
+  readonly to: { readonly workspace: string; readonly home: string };
+  /** Bucket of the destination workspace (bucketed profiles). */
+  readonly bucket?: string;
+  /** Replaces `from` paths by `to` paths at path boundaries only (`/repo` never touches `/repository`). */
+  rewrite(text: string): string;
+  /** Same helpers as `bucket` receives. */
+  readonly helpers: SessionBundleHelpers;
+}
+
+/** How a directory-per-session agent (Copilot, Kimi) is captured and restored. */
+export interface SessionBundleProfile {
+  /** Persisted format name, used in bundles, transport keys and host paths. */
+  readonly format: string;
+  /** CLI home: `$variable` when set, otherwise `directory` under the agent home. */
+  readonly root: { readonly variable?: string; readonly directory: string };
+  /** Directory under the CLI home that holds sessions. */
+  readonly sessions: string;
+  /** Sessions are grouped in `<sessions>/<bucket>/<id>` instead of `<sessions>/<id>`. */
+  readonly buckets?: boolean;
+  /** Bundle-relative paths to capture; a directory is tested by its own path. No `g`/`y` flags. */
+  readonly include: RegExp;
+  readonly exclude?: RegExp;
+  /** Files whose absence makes the session unusable (at least one). */
+  readonly required: readonly string[];
+  /** Files passed to `relocate` as text during restoration; others are restored byte for byte. */
+  readonly relocated?: readonly string[];
+  /** Self-contained; returns an error message when the bundled session is unsupported. */
+  readonly validate?: (files: SessionBundleFiles, id: string) => string | undefined;
+  /** Self-contained; names the bucket restoration uses for a workspace. Required with `buckets`. */
+  readonly bucket?: (cwd: string, helpers: SessionBundleHelpers) => string;
+  /** Self-contained; rewrites one relocated file for the restored workspace. Throwing aborts the restore. */
+  readonly relocate?: (path: string, text: string, relocation: SessionBundleRelocation) => string;
+}

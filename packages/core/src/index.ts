@@ -1,0 +1,39 @@
+export { OutpostError, isOutpostError, OUTPOST_ERROR_CODES } from "./errors/outpost-error.js";
+export type { OutpostErrorCode, OutpostErrorDetails, OutpostErrorOptions } from "./errors/outpost-error.js";
+export { abortError, throwIfAborted } from "./errors/abort-error.js";
+
+export { DEFAULT_RETAIN_BYTES } from "./sandbox/command.js";
+export type { Command, CommandChannel, CommandResult } from "./sandbox/command.js";
+export type { FileManifestEntry, FileTransfers, TransferOptions } from "./sandbox/file-transfers.js";
+export type { SandboxLease } from "./sandbox/sandbox-lease.js";
+export type { SandboxContext, SandboxPlacement, SandboxProvider } from "./sandbox/sandbox-provider.js";
+
+export type { ConversationRecord } from "./conversation/conversation-record.js";
+export type { ConversationContext, ConversationStore, NativeConversationStore } from "./conversation/conversation-store.js";
+export type {
+  SessionBundleFiles,
+  SessionBundleHelpers,
+  SessionBundleProfile,
+  SessionBundleRelocation,
+} from "./conversation/session-bundle-profile.js";
+
+export { addUsage } from "./agent/usage.js";
+export type { Usage } from "./agent/usage.js";
+export type { AgentEvent, AgentEventType, FailureClassification } from "./agent/agent-event.js";
+export type { AgentFeatures, UsageMode } from "./agent/agent-features.js";
+export type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentTurn, FailureRule } from "./agent/agent-adapter.js";
+export { LineSplitter } from "./agent/line-splitter.js";
+export { classifyFailure } from "./agent/classify-failure.js";
+
+export type {
+  Transport,
+  TransportEntry,
+  TransportObject,
+  TransportReadOptions,
+  TransportReference,
+  TransportRemoveOptions,
+  TransportWriteOptions,
+} from "./transport/transport.js";
+export { assertTransportKey, assertTransportPrefix } from "./transport/transport-key.js";
+
+export { normalizeRelativePath, resolveInside, isInside } from "./paths/relative-path.js";

@@ -1,0 +1,21 @@
+import type { Command, CommandResult } from "./command.js";
+import type { FileTransfers, TransferOptions } from "./file-transfers.js";
+
+/** The live sandbox a provider hands out. */
+export interface SandboxLease {
+  readonly specificationVersion?: "v1";
+  readonly fileTransfers?: FileTransfers;
+  /** Whether invoke accepts Command.input as live stdin for a running process. */
+  readonly liveInput?: boolean;
+  /** Repository directory in the sandbox; commands run there when Command.directory is absent. */
+  readonly root: string;
+  /** Agent home in the sandbox: credentials, CLI settings and native conversations live here. */
+  readonly home: string;
+  invoke(command: Command): Promise<CommandResult>;
+  /** Host file or directory contents → sandbox. Keeps modes, relative links, empty directories. */
+  upload(source: string, destination: string, options?: TransferOptions): Promise<void>;
+  /** Sandbox file or directory contents → host. Keeps modes, relative links, empty directories. */
+  download(source: string, destination: string, options?: TransferOptions): Promise<void>;
+  /** Destroys the environment and stops its running commands. A second call resolves. */
+  release(): Promise<void>;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { LineSplitter, classifyFailure, addUsage, type FailureRule } from "@outpost/core";
+
+describe("LineSplitter", () => {
+  it("joins a line split across chunks and strips CR", () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push('{"a":')).toEqual([]);
+    expect(splitter.push('1}\r\n{"b"')).toEqual(['{"a":1}']);
+    expect(splitter.push(":2}\n\n")).toEqual(['{"b":2}', ""]);
+    expect(splitter.push("tail")).toEqual([]);
+    expect(splitter.flush()).toEqual(["tail"]);
+    expect(splitter.flush()).toEqual([]);
+  });
+});
+
+describe("classifyFailure", () => {
+  const rules: FailureRule[] = [
+    { id: "rate", classification: "quota", pattern: /rate limit/gi, cliVersion: "1.0.0" },
+    { id: "down", classification: "unavailable", pattern: /overloaded/i, cliVersion: "1.0.0" },
+  ];
+  it("returns the first matching rule, even for global patterns used twice", () => {
+    expect(classifyFailure(rules, "Rate limit reached")?.rule.id).toBe("rate");
+    expect(classifyFailure(rules, "Rate limit reached")?.classification).toBe("quota");
+    expect(classifyFailure(rules, "API overloaded")?.classification).toBe("unavailable");
+    expect(classifyFailure(rules, "syntax error")).toBeUndefined();
+  });
+});
+
+describe("addUsage", () => {
+  it("adds present counters and leaves absent ones absent", () => {
+    expect(addUsage({ inputTokens: 1 }, { inputTokens: 2, outputTokens: 3 })).toEqual({ inputTokens: 3, outputTokens: 3 });
+  });
+});
