@@ -1,0 +1,15 @@
+// Which of our packages each package's shipped code (src/) may import. Dependencies point inward:
+// plugins → core (agents also → conversations), the engine → core, the CLI composes.
+export const RULES = [
+  { match: /^core$/, allowed: [], noRuntimeDependencies: true },
+  { match: /^testkit$/, allowed: ["core"] },
+  { match: /^(provider|transport)-/, allowed: ["core"] },
+  { match: /^conversations$/, allowed: ["core"] },
+  { match: /^agent-/, allowed: ["core", "conversations"] },
+  { match: /^dispatch$/, allowed: ["core"] },
+  { match: /^(cli|e2e)$/, allowed: "any" },
+];
+
+export function ruleFor(folder) {
+  return RULES.find((rule) => rule.match.test(folder));
+}

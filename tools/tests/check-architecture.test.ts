@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+// @ts-expect-error plain ESM module without types
+import { checkArchitecture } from "../architecture.mjs";
+
+function monorepo(packages: Record<string, { src?: Record<string, string>; manifest?: object }>): string {
+  const root = mkdtempSync(join(tmpdir(), "outpost-arch-"));
+  for (const [folder, { src = {}, manifest = {} }] of Object.entries(packages)) {
+    mkdirSync(join(root, "packages", folder, "src"), { recursive: true });
+    writeFileSync(join(root, "packages", folder, "package.json"), JSON.stringify({ name: `@outpost/${folder}`, ...manifest }));
+    for (const [file, text] of Object.entries(src)) writeFileSync(join(root, "packages", folder, "src", file), text);
+  }
+  return root;
+}
+
+describe("architecture check", () => {
+  it("passes on the real repository", () => {
+    expect(checkArchitecture(resolve(__dirname, "../.."))).toEqual([]);
+  });
+
+  it("passes on a clean tree", () => {
+    const root = monorepo({
+      core: { src: { "index.ts": 'export * from "./a.js";' } },
+      "provider-x": { src: { "index.ts": 'import { OutpostError } from "@outpost/core";' } },
+      "agent-y": { src: { "index.ts": 'import { a } from "@outpost/conversations";\nimport type { B } from "@outpost/core";' } },
+    });
+    expect(checkArchitecture(root)).toEqual([]);
+  });
+
+  it("catches a plugin importing another plugin, statically or dynamically", () => {
+    const root = monorepo({
+      core: {},
+      "provider-x": { src: { "index.ts": 'import { dockerProvider } from "@outpost/provider-docker";' } },
+      "transport-z": { src: { "lazy.ts": 'const m = await import("@outpost/transport-fs");' } },
+    });
+    const violations = checkArchitecture(root);
+    expect(violations).toHaveLength(2);
+    expect(violations[0]).toContain("provider-x/src/index.ts: imports @outpost/provider-docker");
+    expect(violations[1]).toContain("transport-z/src/lazy.ts: imports @outpost/transport-fs");
+  });
+
+  it("catches core importing anything of ours, core runtime dependencies, and the engine importing a plugin", () => {
+    const root = monorepo({
+      core: { src: { "index.ts": 'export { x } from "@outpost/testkit";' }, manifest: { dependencies: { lodash: "1" } } },
+      dispatch: { src: { "index.ts": 'import "@outpost/provider-local";' }, manifest: { peerDependencies: { "@outpost/agent-claude": "^0.1.0" } } },
+    });
+    const violations = checkArchitecture(root).join("\n");
+    expect(violations).toContain("packages/core/src/index.ts: imports @outpost/testkit");
+    expect(violations).toContain("packages/core/package.json: must have no runtime dependencies");
+    expect(violations).toContain("packages/dispatch/src/index.ts: imports @outpost/provider-local");
+    expect(violations).toContain("packages/dispatch/package.json: peerDependencies names @outpost/agent-claude");
+  });
+
+  it("catches relative imports that reach into another package and unknown packages", () => {
+    const root = monorepo({
+      "agent-q": { src: { "index.ts": 'import { x } from "../../provider-local/src/index.js";' } },
+      mystery: {},
+    });
+    const violations = checkArchitecture(root).join("\n");
+    expect(violations).toContain("relative import ../../provider-local/src/index.js leaves the package");
+    expect(violations).toContain("packages/mystery: no dependency rule covers this package");
+  });
+
+  it("the command exits non-zero on a deliberate violation", () => {
+    const root = monorepo({ "provider-x": { src: { "index.ts": 'import "@outpost/agent-claude";' } } });
+    const script = resolve(__dirname, "../check-architecture.mjs");
+    const bad = spawnSync(process.execPath, [script, root], { encoding: "utf8" });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("imports @outpost/agent-claude");
+    const copy = mkdtempSync(join(tmpdir(), "outpost-arch-ok-"));
+    cpSync(join(root, "packages"), join(copy, "packages"), { recursive: true });
+    writeFileSync(join(copy, "packages/provider-x/src/index.ts"), 'import "@outpost/core";');
+    const good = spawnSync(process.execPath, [script, copy], { encoding: "utf8" });
+    expect(good.status).toBe(0);
+  });
+});
