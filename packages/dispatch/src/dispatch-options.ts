@@ -1,0 +1,108 @@
+import type { AgentAdapter, ConversationRecord, SandboxProvider, Transport, Usage } from "@outpost/core";
+import type { Brief } from "./brief/brief.js";
+import type { BranchPolicy } from "./workspace/branch-policy.js";
+import type { LifecycleHooks } from "./hooks/lifecycle-hooks.js";
+import type { StorageQuota } from "./quota/storage-quota.js";
+import type { AgentObservation, ObserverError } from "./observe/observers.js";
+
+/** Options of `dispatch()`; names and defaults follow the reference page. */
+export interface DispatchOptions {
+  /** The agent that runs the brief. */
+  readonly agent: AgentAdapter;
+  readonly brief: Brief;
+  /** Name shown for this dispatch in progress reports. */
+  readonly label?: string;
+  /** Model passed to the agent, when it takes one. */
+  readonly model?: string;
+  /** Maximum passes, default 1. Each pass runs the brief in a new conversation; must be 1 with continuation. */
+  readonly passes?: number;
+  /** End marker(s) searched in the last turn's text, default `<outpost>done</outpost>`; `[]` runs every pass. */
+  readonly until?: string | readonly string[];
+  /** Longest accepted silence, default 600,000; past it the turn stops with code `timeout`. */
+  readonly idleMs?: number;
+  /** Silence after which a warning is emitted, then repeated at the same interval; default 60,000. */
+  readonly idleWarningMs?: number;
+  /** Wait after an end marker before stopping a still-running agent, default 60,000. The turn succeeds. */
+  readonly settleMs?: number;
+  /** Longest run of each agent process, default 3,600,000; past it the turn fails with code `timeout`. */
+  readonly deadlineMs?: number;
+  /** Deadline of each shell expansion of a brief file, default 30,000 (code `timeout`). */
+  readonly expansionMs?: number;
+  /** Aborting stops the agent's process tree and rejects with code `aborted` (the reason as `cause`). */
+  readonly signal?: AbortSignal;
+  /** Native conversation to continue; `fork: true` continues a copy. Needs one pass and a resumable agent. */
+  readonly continuation?: { readonly id: string; readonly fork?: boolean };
+  /** Every normalized agent event with its pass number and timestamp. Exceptions land in observerErrors. */
+  readonly observe?: (event: AgentObservation) => void;
+  /** Non-blocking warnings (silent agent, conversation storage problems…). */
+  readonly warn?: (message: string) => void;
+  /** Diagnostics (estimated tokens of each expanded brief command…). */
+  readonly diagnostic?: (message: string) => void;
+  readonly hooks?: LifecycleHooks;
+  /** Storage admission checked before the workspace opens (code `configuration` when refused). */
+  readonly storageQuota?: StorageQuota;
+  /** Path inside the host checkout, default the process's cwd. Outpost works from the checkout root. */
+  readonly repository?: string;
+  /** Default { mode: "current" }. */
+  readonly branch?: BranchPolicy;
+  /** Repository-relative files copied from the host checkout into a new worktree (named or integrate). */
+  readonly copies?: readonly string[];
+  /** The provider that allocates the sandbox. The engine has no default: the CLI chooses one. */
+  readonly sandboxProvider: SandboxProvider;
+  /** Host directory used instead of your home to store and find captured native conversations. */
+  readonly conversationHome?: string;
+  /** Where the activity record of this sandbox lives; default a file under `.outpost/storage`. */
+  readonly activityTransport?: Transport;
+}
+
+/** One agent turn of a dispatch. */
+export interface DispatchTurn {
+  readonly pass: number;
+  readonly text: string;
+  readonly usage: Usage;
+  readonly conversationId?: string;
+  /** The end marker found in the text, if any. */
+  readonly marker?: string;
+  /** The agent was stopped settleMs after its marker. */
+  readonly settled: boolean;
+  readonly durationMs: number;
+}
+
+export interface DispatchResult {
+  readonly dispatchId: string;
+  readonly label?: string;
+  /** Final text of the last turn. */
+  readonly text: string;
+  readonly turns: readonly DispatchTurn[];
+  /** Sum over every turn. */
+  readonly usage: Usage;
+  /** An end marker was found (always true when `until` is `[]`). */
+  readonly completed: boolean;
+  /** Commits the agent made (baseline..HEAD), oldest first. */
+  readonly commits: readonly string[];
+  /** The branch holding the commits: the host branch after an integration. */
+  readonly branch: string | undefined;
+  /** The agent's work branch (differs from `branch` after an integration). */
+  readonly workBranch: string | undefined;
+  /** Where the agent worked. */
+  readonly directory: string;
+  /** False when the managed worktree was removed at close. */
+  readonly workspaceKept: boolean;
+  /** The last captured conversation, when the agent has storage. */
+  readonly conversation?: ConversationRecord;
+  readonly conversationId?: string;
+  readonly observerErrors: readonly ObserverError[];
+  readonly durationMs: number;
+}
+
+/** What a failed dispatch leaves behind; attached as `details.recovery` to its error. */
+export interface DispatchRecovery {
+  readonly dispatchId: string;
+  readonly branch: string | undefined;
+  readonly directory: string;
+  readonly commits: readonly string[];
+  readonly conversation?: ConversationRecord;
+  readonly conversationId?: string;
+  /** The phase that failed. */
+  readonly phase: string;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addUsage, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
+import type { DispatchOptions, DispatchResult, DispatchTurn } from "./dispatch-options.js";
+import { resolveOptions } from "./options/resolve-options.js";
+import { Observers } from "./observe/observers.js";
+import { commitsSince, findRepository } from "./git/repository.js";
+import { resolveIdentity } from "./git/git-identity.js";
+import { resolveBrief } from "./brief/resolve-brief.js";
+import { locateContinuation } from "./conversation/continuation.js";
+import { captureConversation } from "./conversation/capture-conversation.js";
+import { reserveStorage, type StorageReservation } from "./quota/storage-quota.js";
+import { openWorkspace } from "./workspace/open-workspace.js";
+import { closeWorkspace } from "./workspace/close-workspace.js";
+import { integrateBranch } from "./workspace/integrate-branch.js";
+import type { Workspace } from "./workspace/workspace.js";
+import { runHostHooks, runSandboxHooks } from "./hooks/run-hooks.js";
+import { createActivityLog } from "./activity/activity-log.js";
+import { writeHomeFiles } from "./turn/home-files.js";
+import { runTurn } from "./turn/run-turn.js";
+import { agentVariables } from "./turn/agent-variables.js";
+import { withRecovery } from "./errors/with-recovery.js";
+
+/**
+ * Hands a brief to an agent in a sandbox on a branch of the host repository, and returns its answer,
+ * its commits and its conversation. Options are checked, the brief expanded and a continuation located
+ * before anything is allocated; after that, every failure carries recovery details and keeps the worktree.
+ */
+export async function dispatch(options: DispatchOptions): Promise<DispatchResult> {
+  const started = Date.now();
+  const resolved = resolveOptions(options);
+  const { agent, sandboxProvider: provider, signal } = options;
+  throwIfAborted(signal, "The dispatch");
+  const dispatchId = randomUUID();
+  const observers = new Observers(options);
+  const repository = await findRepository(resolved.repository);
+  const root = repository.root;
+  const prompt = await resolveBrief({ brief: options.brief, root, expansionMs: resolved.expansionMs, signal, diagnostic: (message) => observers.diagnostic(message) });
+  const continued = options.continuation ? await locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined;
+  const identity = await resolveIdentity(root);
+  const variables = agentVariables(agent, provider, identity);
+  throwIfAborted(signal, "The dispatch");
+
+  const reservation: StorageReservation | undefined = options.storageQuota ? await reserveStorage(root, options.storageQuota, dispatchId) : undefined;
+  let phase = "workspace";
+  let workspace: Workspace | undefined;
+  let conversation: ConversationRecord | undefined;
+  let conversationId = options.continuation?.id;
+  const turns: DispatchTurn[] = [];
+  const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
+  try {
+    workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, copies: resolved.copies, signal });
+    const ws = workspace;
+    if (ws.created) {
+      phase = "workspaceReady";
+      await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], ws.directory, signal);
+    }
+    phase = "sandbox";
+    throwIfAborted(signal, "The dispatch");
+    const lease = await provider.acquire({ repository: root, directory: ws.directory, gitDirectories: [repository.commonDirectory], variables: {}, signal });
+    const activity = createActivityLog(root, dispatchId, options.activityTransport);
+    const context: ConversationContext = {
+      repository: root, sandbox: lease, staging, home: options.conversationHome, local: provider.placement === "host",
+      warn: (message) => observers.warn(message), signal,
+    };
+    try {
+      await activity.start({
+        dispatchId, label: options.label, agent: agent.name, provider: provider.name, repository: root, directory: ws.directory,
+        branch: ws.branch, pid: process.pid, startedAt: new Date(started).toISOString(), state: "running",
+      }).catch((error: unknown) => observers.warn(`Could not write the activity record: ${String(error)}.`));
+      phase = "hooks";
+      await Promise.all([
+        runHostHooks("hostReady", options.hooks?.hostReady ?? [], ws.directory, signal),
+        runSandboxHooks(options.hooks?.sandboxReady ?? [], lease, signal),
+      ]);
+      if (continued) {
+        phase = "restore";
+        await agent.storage!.restore(continued, context);
+      }
+      for (let pass = 1; pass <= resolved.passes; pass += 1) {
+        phase = `turn ${pass}`;
+        throwIfAborted(signal, "The dispatch");
+        const turn = runTurnFor(pass);
+        const outcome = await turn(lease);
+        conversationId = outcome.conversationId ?? conversationId;
+        phase = `capture ${pass}`;
+        const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
+        conversation = captured.record ?? conversation;
+        turns.push({
+          pass, text: outcome.text, usage: captured.usage ?? outcome.usage, conversationId: outcome.conversationId,
+          marker: outcome.marker, settled: outcome.settled, durationMs: outcome.durationMs,
+        });
+        if (outcome.marker) break;
+      }
+    } catch (error) {
+      await lease.release().catch(() => undefined);
+      await activity.fail(phase, describe(error)).catch(() => undefined);
+      throw error;
+    }
+    phase = "release";
+    await lease.release();
+    await activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
+
+    phase = "commits";
+    const commits = await commitsSince(ws.directory, ws.baseline);
+    let branch = ws.branch;
+    if (ws.mode === "integrate" && commits.length > 0) {
+      phase = "integrate";
+      await integrateBranch(ws, identity, signal);
+      branch = ws.target;
+    }
+    phase = "close";
+    const closed = ws.mode === "current" ? { kept: true } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
+    if (closed.kept && ws.created && "reason" in closed && closed.reason) observers.warn(`Kept the worktree ${ws.directory}: ${closed.reason}.`);
+    const last = turns[turns.length - 1];
+    return {
+      dispatchId, label: options.label, text: last?.text ?? "", turns,
+      usage: turns.reduce<Usage>((sum, turn) => addUsage(sum, turn.usage), {}),
+      completed: resolved.markers.length === 0 || turns.some((turn) => turn.marker !== undefined),
+      commits, branch, workBranch: ws.branch, directory: ws.directory, workspaceKept: closed.kept,
+      conversation, conversationId, observerErrors: observers.errors, durationMs: Date.now() - started,
+    };
+  } catch (error) {
+    if (!workspace) throw error;
+    const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
+    throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
+  } finally {
+    await reservation?.release();
+    await rm(staging, { recursive: true, force: true });
+  }
+
+  function runTurnFor(pass: number) {
+    return async (lease: SandboxLease) => {
+      const turn = {
+        prompt, root: lease.root, home: lease.home, model: options.model,
+        resume: options.continuation ? { id: options.continuation.id, fork: options.continuation.fork } : undefined,
+      };
+      await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], staging, signal);
+      return runTurn({
+        agent, lease, turn, timers: resolved.timers, markers: resolved.markers, variables, signal,
+        onEvent: (event) => observers.observe({ dispatchId, label: options.label, pass, timestamp: new Date().toISOString(), event }),
+        onIdleWarning: (silentMs) => observers.warn(`${options.label ?? agent.name}: no output from ${agent.name} for ${Math.round(silentMs / 1000)} s (pass ${pass}); it is stopped after ${Math.round(resolved.timers.idleMs / 1000)} s of silence.`),
+      });
+    };
+  }
+}
+
+function describe(error: unknown): { code: string; message: string } {
+  const code = typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "process";
+  return { code, message: error instanceof Error ? error.message : String(error) };
+}

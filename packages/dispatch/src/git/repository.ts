@@ -1,0 +1,65 @@
+import { stat } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { OutpostError } from "@outpost/core";
+import { git, gitStatus } from "./run-git.js";
+
+/** The host checkout Outpost works from. */
+export interface Repository {
+  /** Root of the checkout (`git rev-parse --show-toplevel`). */
+  readonly root: string;
+  /** The common git directory shared by every worktree of the checkout. */
+  readonly commonDirectory: string;
+}
+
+/** Finds the checkout root containing `path`; an unusable directory is code `workspace`. */
+export async function findRepository(path: string): Promise<Repository> {
+  const absolute = resolve(path);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new OutpostError("workspace", `Repository directory ${absolute} does not exist or is not a directory. Pass an existing path inside a git checkout as repository.`, { details: { repository: absolute } });
+  }
+  const result = await gitStatus(absolute, ["rev-parse", "--show-toplevel", "--git-common-dir"]);
+  if (result.status !== 0) {
+    throw new OutpostError("workspace", `${absolute} is not inside a git checkout (${result.stderr.trim()}). Run \`git init\` there or pass the path of a checkout as repository.`, { details: { repository: absolute } });
+  }
+  const [root, common] = result.stdout.trim().split("\n");
+  if (!root || !common) {
+    throw new OutpostError("workspace", `${absolute} is a bare repository or has no work tree. Pass the path of a checkout with a work tree as repository.`, { details: { repository: absolute } });
+  }
+  return { root, commonDirectory: isAbsolute(common) ? common : resolve(absolute, common) };
+}
+
+/** The commit HEAD points at; an unborn branch is code `workspace`. */
+export async function headCommit(directory: string): Promise<string> {
+  const result = await gitStatus(directory, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
+  if (result.status !== 0) {
+    throw new OutpostError("workspace", `The checkout at ${directory} has no commit yet. Make a first commit, then dispatch again.`, { details: { directory } });
+  }
+  return result.stdout.trim();
+}
+
+/** The branch checked out in `directory`, or undefined on a detached HEAD. */
+export async function currentBranch(directory: string): Promise<string | undefined> {
+  const result = await gitStatus(directory, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/** Commits reachable from HEAD of `directory` and not from `baseline`, oldest first. */
+export async function commitsSince(directory: string, baseline: string): Promise<string[]> {
+  const out = await git(directory, ["rev-list", "--reverse", `${baseline}..HEAD`]);
+  return out === "" ? [] : out.split("\n");
+}
+
+/** True when `branch` names an existing local branch. */
+export async function branchExists(directory: string, branch: string): Promise<boolean> {
+  const result = await gitStatus(directory, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]);
+  return result.status === 0;
+}
+
+/** Refuses names git would not accept as a branch (code `configuration`). */
+export async function assertBranchName(directory: string, branch: string): Promise<void> {
+  const result = await gitStatus(directory, ["check-ref-format", "--branch", branch]);
+  if (result.status !== 0 || branch.startsWith("-")) {
+    throw new OutpostError("configuration", `${JSON.stringify(branch)} is not a valid branch name. Use a name such as "outpost/fix-login".`, { details: { branch } });
+  }
+}

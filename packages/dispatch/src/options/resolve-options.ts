@@ -1,0 +1,74 @@
+import { OutpostError } from "@outpost/core";
+import type { DispatchOptions } from "../dispatch-options.js";
+import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
+import { validateCopies } from "../workspace/copies.js";
+import { resolveMarkers } from "../turn/markers.js";
+import type { TurnTimerSettings } from "../timers/turn-timers.js";
+
+export const DISPATCH_DEFAULTS = Object.freeze({
+  passes: 1,
+  idleMs: 600_000,
+  idleWarningMs: 60_000,
+  settleMs: 60_000,
+  deadlineMs: 3_600_000,
+  expansionMs: 30_000,
+});
+
+export interface ResolvedOptions {
+  readonly passes: number;
+  readonly markers: readonly string[];
+  readonly timers: TurnTimerSettings;
+  readonly expansionMs: number;
+  readonly branch: BranchPolicy;
+  readonly copies: readonly string[];
+  readonly repository: string;
+}
+
+/** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
+export function resolveOptions(options: DispatchOptions): ResolvedOptions {
+  if (!options || typeof options !== "object") throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
+  const { agent, sandboxProvider } = options;
+  if (!agent || agent.kind !== "cli" || typeof agent.command !== "function" || typeof agent.createDecoder !== "function") {
+    throw configuration("agent must be an AgentAdapter (for example claudeAgent()). Pass the agent that should run the brief.");
+  }
+  if (!sandboxProvider || typeof sandboxProvider.acquire !== "function") {
+    throw configuration("sandboxProvider is required: pass localProvider() or dockerProvider().");
+  }
+  if (sandboxProvider.placement === "remote") {
+    throw configuration(`Provider ${sandboxProvider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`);
+  }
+  const passes = positiveInteger("passes", options.passes ?? DISPATCH_DEFAULTS.passes);
+  const timers: TurnTimerSettings = {
+    idleMs: positiveInteger("idleMs", options.idleMs ?? DISPATCH_DEFAULTS.idleMs),
+    idleWarningMs: positiveInteger("idleWarningMs", options.idleWarningMs ?? DISPATCH_DEFAULTS.idleWarningMs),
+    settleMs: nonNegativeInteger("settleMs", options.settleMs ?? DISPATCH_DEFAULTS.settleMs),
+    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs ?? DISPATCH_DEFAULTS.deadlineMs),
+  };
+  const expansionMs = positiveInteger("expansionMs", options.expansionMs ?? DISPATCH_DEFAULTS.expansionMs);
+  const markers = resolveMarkers(options.until);
+  const continuation = options.continuation;
+  if (continuation) {
+    if (typeof continuation.id !== "string" || continuation.id.trim() === "") throw configuration("continuation.id must be the native id of a conversation. Use the conversationId of an earlier result.");
+    if (passes !== 1) throw configuration(`continuation needs passes: 1 (got ${passes}): each pass would start a new conversation.`);
+    if (agent.resumable !== true) throw configuration(`${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`);
+    if (continuation.fork && agent.forkable !== true) throw configuration(`${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+  }
+  const branch: BranchPolicy = options.branch ?? { mode: "current" };
+  assertBranchPolicy(branch);
+  const copies = validateCopies(options.copies ?? [], branch.mode);
+  return { passes, markers, timers, expansionMs, branch, copies, repository: options.repository ?? process.cwd() };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw configuration(`${name} must be a positive integer, got ${JSON.stringify(value)}.`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw configuration(`${name} must be a non-negative integer, got ${JSON.stringify(value)}.`);
+  return value;
+}
+
+function configuration(message: string): OutpostError {
+  return new OutpostError("configuration", message);
+}

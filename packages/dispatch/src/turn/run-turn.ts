@@ -1,0 +1,148 @@
+import {
+  abortError, classifyFailure, LineSplitter, OutpostError,
+  type AgentAdapter, type AgentEvent, type AgentTurn, type CommandChannel, type SandboxLease, type Usage, addUsage,
+} from "@outpost/core";
+import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
+import { findMarker } from "./markers.js";
+
+export interface RunTurnInput {
+  readonly agent: AgentAdapter;
+  readonly lease: SandboxLease;
+  readonly turn: AgentTurn;
+  readonly timers: TurnTimerSettings;
+  readonly markers: readonly string[];
+  /** Variables added to the agent command's own (provider and agent variables, git identity). */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly onEvent: (event: AgentEvent) => void;
+  readonly onIdleWarning: (silentMs: number) => void;
+}
+
+export interface TurnOutcome {
+  readonly text: string;
+  readonly usage: Usage;
+  readonly conversationId?: string;
+  readonly marker?: string;
+  /** The process was stopped settleMs after a marker. */
+  readonly settled: boolean;
+  readonly status: number;
+  readonly durationMs: number;
+}
+
+const RETAIN_BYTES = 64 * 1024;
+
+/**
+ * Runs one agent process: feeds its stdout through a LineSplitter into the agent's decoder, watches the
+ * timers, and turns the outcome into a result or an OutpostError. Stopping goes through the command's
+ * signal, which makes the provider end the agent's whole process tree.
+ */
+export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
+  const { agent, lease, turn } = input;
+  const command = agent.command(turn);
+  const decoder = agent.createDecoder();
+  const splitter = new LineSplitter();
+  const stopper = new AbortController();
+  let stop: TimerStop | "signal" | undefined;
+  const texts: string[] = [];
+  let lastWasDelta = false;
+  let finished: Extract<AgentEvent, { type: "finished" }> | undefined;
+  let failure: Extract<AgentEvent, { type: "failure" }> | undefined;
+  let usage: Usage = {};
+  let conversationId = turn.resume?.id ?? turn.conversationId;
+  const started = Date.now();
+
+  const timers = new TurnTimers(input.timers, {
+    onIdleWarning: input.onIdleWarning,
+    onStop: (reason) => {
+      stop ??= reason;
+      stopper.abort(new Error(`stopped: ${reason}`));
+    },
+  });
+  const onAbort = (): void => {
+    stop ??= "signal";
+    timers.clear();
+    stopper.abort(input.signal?.reason);
+  };
+  input.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const handle = (event: AgentEvent): void => {
+    if (event.type === "text") {
+      // Deltas extend the message being streamed; a full text event starts a new one.
+      if (event.delta && texts.length > 0 && lastWasDelta) texts[texts.length - 1] += event.text;
+      else texts.push(event.text);
+      lastWasDelta = event.delta === true;
+    }
+    else if (event.type === "usage") usage = addUsage(usage, event.usage);
+    else if (event.type === "conversation") conversationId = event.id;
+    else if (event.type === "finished") finished = event;
+    else if (event.type === "failure") failure = event;
+    input.onEvent(event);
+    if ((event.type === "text" || event.type === "finished") && findMarker(event.text ?? "", input.markers)) timers.markerSeen();
+  };
+  const decode = (line: string): void => {
+    if (line.trim() === "") return;
+    for (const event of decoder.decode(line)) handle(event);
+  };
+  const observe = (channel: CommandChannel, chunk: string): void => {
+    timers.activity();
+    if (channel === "stdout") for (const line of splitter.push(chunk)) decode(line);
+  };
+
+  let status = -1;
+  let stderr = "";
+  let invokeError: unknown;
+  timers.start();
+  try {
+    if (input.signal?.aborted) onAbort();
+    const result = await lease.invoke({
+      executable: command.executable,
+      arguments: command.arguments,
+      stdin: command.stdin,
+      directory: command.directory ?? turn.root,
+      variables: { ...input.variables, ...command.variables },
+      signal: stopper.signal,
+      retain: RETAIN_BYTES,
+      observe,
+    });
+    status = result.status;
+    stderr = result.stderr;
+  } catch (error) {
+    invokeError = error;
+  } finally {
+    timers.clear();
+    input.signal?.removeEventListener("abort", onAbort);
+    for (const line of splitter.flush()) decode(line);
+  }
+
+  const durationMs = Date.now() - started;
+  const text = finished?.text ?? joinTexts(texts);
+  const details = { agent: agent.name, status, durationMs, conversationId };
+  if (stop === "signal") throw abortError(input.signal!, `The ${agent.name} turn`);
+  if (stop === "idle") {
+    throw new OutpostError("timeout", `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. Raise idleMs if it needs longer silences, or check that it is not waiting for input.`, { details: { ...details, timer: "idle" } });
+  }
+  if (stop === "deadline") {
+    throw new OutpostError("timeout", `${agent.name} ran past its ${input.timers.deadlineMs} ms deadline and was stopped with its whole process tree. Raise deadlineMs or give it a smaller task.`, { details: { ...details, timer: "deadline" } });
+  }
+  const marker = findMarker(text, input.markers) ?? (stop === "settled" ? findMarker(joinTexts(texts), input.markers) : undefined);
+  if (stop === "settled") return { text, usage: finished?.usage ?? usage, conversationId, marker, settled: true, status, durationMs };
+  if (invokeError !== undefined) {
+    if (OutpostError.isInstance(invokeError)) throw invokeError;
+    throw new OutpostError("process", `Running ${agent.name} failed: ${invokeError instanceof Error ? invokeError.message : String(invokeError)}. Check the sandbox provider.`, { cause: invokeError, details });
+  }
+  const errorText = failure?.message ?? (finished?.isError ? finished.text ?? "" : "");
+  if (status !== 0 || failure || finished?.isError) {
+    const classified = classifyFailure(agent.failureRules ?? [], `${errorText}\n${stderr}`);
+    throw new OutpostError("process", `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`, {
+      details: { ...details, stderr: stderr.slice(-4000), ...(classified ? { classification: classified.classification, rule: classified.rule.id } : {}) },
+    });
+  }
+  if (agent.requiresFinishedEvent && !finished) {
+    throw new OutpostError("process", `${agent.name} exited without its final event, so its answer is incomplete. Check the CLI version and its output format.`, { details });
+  }
+  return { text, usage: finished?.usage ?? usage, conversationId, marker, settled: false, status, durationMs };
+}
+
+function joinTexts(texts: readonly string[]): string {
+  return texts.join("\n");
+}

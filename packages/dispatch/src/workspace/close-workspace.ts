@@ -1,0 +1,29 @@
+import type { Workspace } from "./workspace.js";
+import { git, gitStatus } from "../git/run-git.js";
+import { withFileLock } from "./file-lock.js";
+import { lockPath } from "./outpost-directory.js";
+
+export interface ClosedWorkspace {
+  /** False when the worktree was removed. */
+  readonly kept: boolean;
+  /** Why it was kept, when it was. */
+  readonly reason?: string;
+}
+
+/**
+ * Removes a worktree this dispatch created, when nothing in it would be lost: it must be clean and hold
+ * no untracked copies. After an integration the work branch is deleted too (its commits are merged).
+ */
+export async function closeWorkspace(workspace: Workspace, options: { readonly deleteBranch: boolean }): Promise<ClosedWorkspace> {
+  if (!workspace.created) return { kept: true, reason: "not created by this dispatch" };
+  if (workspace.untrackedCopies.length > 0) {
+    return { kept: true, reason: `untracked or ignored copies: ${workspace.untrackedCopies.join(", ")}` };
+  }
+  const status = await git(workspace.directory, ["status", "--porcelain", "--untracked-files=all"]);
+  if (status !== "") return { kept: true, reason: "uncommitted changes in the worktree" };
+  await withFileLock(lockPath(workspace.root, "worktrees"), async () => {
+    await git(workspace.root, ["worktree", "remove", workspace.directory]);
+    if (options.deleteBranch && workspace.branch) await gitStatus(workspace.root, ["branch", "-D", workspace.branch]);
+  });
+  return { kept: false };
+}

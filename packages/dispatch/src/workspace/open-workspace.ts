@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { stat } from "node:fs/promises";
+import { OutpostError } from "@outpost/core";
+import type { BranchPolicy } from "./branch-policy.js";
+import type { Workspace } from "./workspace.js";
+import { assertBranchName, branchExists, currentBranch, headCommit, type Repository } from "../git/repository.js";
+import { git, gitStatus } from "../git/run-git.js";
+import { withFileLock } from "./file-lock.js";
+import { ensureOutpostDirectory, lockPath } from "./outpost-directory.js";
+import { applyCopies } from "./copies.js";
+import { slug } from "./slug.js";
+
+export interface OpenWorkspaceInput {
+  readonly repository: Repository;
+  readonly policy: BranchPolicy;
+  readonly dispatchId: string;
+  readonly label?: string;
+  readonly copies: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+/** Prepares the directory and branch the agent works on, following the branch policy. */
+export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspace> {
+  const { repository, policy } = input;
+  const root = repository.root;
+  if (policy.mode === "current") {
+    return {
+      mode: "current", root, commonDirectory: repository.commonDirectory, directory: root,
+      branch: await currentBranch(root), baseline: await headCommit(root), created: false, untrackedCopies: [],
+    };
+  }
+  await headCommit(root);
+  await ensureOutpostDirectory(root);
+  if (policy.mode === "named") {
+    await assertBranchName(root, policy.name);
+    const directory = join(root, ".outpost", "workspaces", slug(policy.name, 80) || "branch");
+    const existing = await reusableWorktree(directory, policy.name);
+    if (!existing) {
+      const exists = await branchExists(root, policy.name);
+      const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
+      await addWorktree(root, args, input.signal);
+    }
+    const untrackedCopies = existing ? [] : await applyCopies(root, directory, input.copies);
+    return {
+      mode: "named", root, commonDirectory: repository.commonDirectory, directory, branch: policy.name,
+      baseline: await headCommit(directory), created: !existing, untrackedCopies,
+    };
+  }
+  const target = policy.target ?? (await currentBranch(root));
+  if (target === undefined) {
+    throw new OutpostError("configuration", `The checkout at ${root} is on a detached HEAD, so there is no branch to integrate into. Check out a branch or pass branch: { mode: "integrate", target: "<branch>" }.`);
+  }
+  if (!(await branchExists(root, target))) {
+    throw new OutpostError("configuration", `Integration target branch ${JSON.stringify(target)} does not exist. Create it or pass an existing branch as target.`, { details: { target } });
+  }
+  const branch = policy.name ?? `outpost/${slug(input.label ?? "") || "dispatch"}-${input.dispatchId.slice(0, 8)}`;
+  await assertBranchName(root, branch);
+  if (await branchExists(root, branch)) {
+    throw new OutpostError("configuration", `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`, { details: { branch } });
+  }
+  const directory = join(root, ".outpost", "workspaces", input.dispatchId);
+  await addWorktree(root, ["-b", branch, directory, `refs/heads/${target}`], input.signal);
+  const untrackedCopies = await applyCopies(root, directory, input.copies);
+  return {
+    mode: "integrate", root, commonDirectory: repository.commonDirectory, directory, branch, target,
+    baseline: await headCommit(directory), created: true, untrackedCopies,
+  };
+}
+
+// Concurrent `git worktree add` calls race on the shared worktree administration files.
+async function addWorktree(root: string, args: readonly string[], signal?: AbortSignal): Promise<void> {
+  await withFileLock(lockPath(root, "worktrees"), () => git(root, ["worktree", "add", "--quiet", ...args]), { signal });
+}
+
+/** A managed worktree left by an earlier named dispatch, still on the same branch, is reused. */
+async function reusableWorktree(directory: string, branch: string): Promise<boolean> {
+  const info = await stat(directory).catch(() => undefined);
+  if (!info) return false;
+  const checkedOut = await gitStatus(directory, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  if (checkedOut.status === 0 && checkedOut.stdout.trim() === branch) return true;
+  throw new OutpostError("workspace", `${directory} exists but is not a worktree on branch ${branch}. Remove it (git worktree remove) or choose another branch name.`, { details: { directory, branch } });
+}
