@@ -1,0 +1,92 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { OutpostError, throwIfAborted } from "@outpost/core";
+import type { Command, CommandResult, SandboxLease, TransferOptions } from "@outpost/core";
+import { copyTree } from "./copy-tree.js";
+import { LocalFileTransfers } from "./local-file-transfers.js";
+import { LocalProcess } from "./local-process.js";
+import type { LeaseHome } from "./private-home.js";
+import { sandboxPath } from "./sandbox-path.js";
+import { transferGuard } from "./transfer-guard.js";
+
+export interface LocalLeaseSettings {
+  readonly root: string;
+  readonly home: LeaseHome;
+  /** Variables every command gets (host environment, HOME, provider and context variables). */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly killGraceMs: number;
+}
+
+/** A lease whose sandbox is the host itself: commands are host processes, transfers are file copies. */
+export class LocalLease implements SandboxLease {
+  readonly specificationVersion = "v1";
+  readonly liveInput = true;
+  readonly root: string;
+  readonly home: string;
+  readonly fileTransfers: LocalFileTransfers;
+  private readonly running = new Set<LocalProcess>();
+  private released: Promise<void> | undefined;
+
+  constructor(private readonly settings: LocalLeaseSettings) {
+    this.root = settings.root;
+    this.home = settings.home.path;
+    this.fileTransfers = new LocalFileTransfers({
+      resolve: (path, what) => sandboxPath(this.root, path, what),
+      assertUsable: (what) => this.assertUsable(what),
+    });
+  }
+
+  async invoke(command: Command): Promise<CommandResult> {
+    this.assertUsable(`run ${JSON.stringify(command.executable)}`);
+    throwIfAborted(command.signal, `Command ${JSON.stringify(command.executable)}`);
+    if (command.interactive === true) {
+      throw new OutpostError("configuration", "The local provider does not attach a terminal. Run the command without `interactive`.");
+    }
+    const directory = await sandboxPath(this.root, command.directory ?? this.root, "command directory");
+    const found = await stat(directory).catch(() => undefined);
+    if (!found?.isDirectory()) {
+      throw new OutpostError("workspace", `Cannot run ${JSON.stringify(command.executable)} in ${JSON.stringify(directory)}: it is not a directory. Create it first or pass another \`directory\`.`, {
+        details: { directory },
+      });
+    }
+    const environment = { ...this.settings.environment, ...command.variables };
+    const child = new LocalProcess({ command, directory, environment, killGraceMs: this.settings.killGraceMs });
+    this.running.add(child);
+    try {
+      return await child.result;
+    } finally {
+      this.running.delete(child);
+    }
+  }
+
+  async upload(source: string, destination: string, options?: TransferOptions): Promise<void> {
+    this.assertUsable("upload");
+    const check = transferGuard(options, "The upload");
+    check();
+    await copyTree(resolve(source), await sandboxPath(this.root, destination, "upload destination"), check);
+  }
+
+  async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
+    this.assertUsable("download");
+    const check = transferGuard(options, "The download");
+    check();
+    await copyTree(await sandboxPath(this.root, source, "download source"), resolve(destination), check);
+  }
+
+  release(): Promise<void> {
+    this.released ??= this.stopEverything();
+    return this.released;
+  }
+
+  private async stopEverything(): Promise<void> {
+    const stopped = new OutpostError("provider", "The lease was released while this command was running. Acquire a new lease to run it again.");
+    await Promise.all([...this.running].map((child) => child.stop(stopped)));
+    await this.settings.home.dispose();
+  }
+
+  private assertUsable(what: string): void {
+    if (this.released !== undefined) {
+      throw new OutpostError("provider", `Cannot ${what}: this local lease was released. Acquire a new lease from the provider.`);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** `"private"` (default): a fresh 0700 directory per lease; `"host"`: the real home; or a path. */
+export type LocalHome = "private" | "host" | (string & {});
+
+export interface LeaseHome {
+  readonly path: string;
+  /** Removes the directory when the lease created it. */
+  dispose(): Promise<void>;
+}
+
+export async function leaseHome(home: LocalHome): Promise<LeaseHome> {
+  if (home === "private") {
+    const path = await mkdtemp(join(tmpdir(), "outpost-home-"));
+    return { path, dispose: () => rm(path, { recursive: true, force: true }) };
+  }
+  const path = home === "host" ? homedir() : resolve(home);
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  return { path, dispose: async () => undefined };
+}

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { chmod, mkdir, readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { SandboxLease } from "@outpost/core";
+import { AWKWARD_DIRECTORY, AWKWARD_FILE, sha256, snapshotTree, writeFixtureTree } from "./host-tree.js";
+import { expectOutpostError } from "./provider-assertions.js";
+import { check, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { shellOk } from "./sandbox-shell.js";
+
+/** upload / download: a faithful round trip, and refusal of everything that escapes. */
+export function providerTransferTests(context: ProviderSuiteContext): void {
+  check(context, "round-trips a tree: binary files, mode 0751, awkward names, relative links, empty directories", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      const source = join(host, "source");
+      const back = join(host, "back");
+      await mkdir(source);
+      await writeFixtureTree(source);
+      await lease.upload(source, "incoming");
+      // Checked inside the sandbox, not on the host: the provider's placement may be remote.
+      const every = sha256(await readFile(join(source, "every-byte.bin")));
+      const report = await shellOk(
+        lease,
+        `cd incoming &&
+         sha256sum every-byte.bin | cut -c1-64 &&
+         [ -x tool.sh ] && [ -d empty ] && [ -d "deep/deeper/empty too" ] &&
+         [ -L link-to-file ] && [ -L link-to-directory ] && [ -f "$1/$2" ] && cat link-to-file | sha256sum | cut -c1-64`,
+        [AWKWARD_DIRECTORY, AWKWARD_FILE],
+      );
+      assert.equal(report, `${every}\n${every}\n`, "the uploaded tree differs inside the sandbox");
+      await lease.download("incoming", back);
+      assert.deepEqual(await snapshotTree(back), await snapshotTree(source), "the tree changed on its way up and back");
+    });
+  });
+
+  check(context, "uploads a file to the destination path and downloads it to a host path", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      const bytes = Buffer.from([0, 1, 2, 255, 254, 0, 10, 13, 0]);
+      await writeFile(join(host, "single.bin"), bytes);
+      await chmod(join(host, "single.bin"), 0o751);
+      await lease.upload(join(host, "single.bin"), "copied.bin");
+      assert.equal(await shellOk(lease, "sha256sum copied.bin | cut -c1-64"), `${sha256(bytes)}\n`);
+      await lease.download("copied.bin", join(host, "back.bin"));
+      assert.deepEqual(await readFile(join(host, "back.bin")), bytes);
+      assert.equal((await stat(join(host, "back.bin"))).mode & 0o777, 0o751);
+    });
+  });
+
+  check(context, "refuses relative paths that leave the root (code workspace)", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      await writeFile(join(host, "file.txt"), "x");
+      const name = `outpost-kit-escape-${process.pid}-${Date.now()}`;
+      await expectOutpostError(lease.upload(join(host, "file.txt"), `../${name}`), "workspace", "upload to ../");
+      await expectOutpostError(lease.upload(host, `nested/../../${name}`), "workspace", "upload to nested/../../");
+      await expectOutpostError(lease.download(`../${name}`, join(host, "out")), "workspace", "download from ../");
+      assert.equal(await shellOk(lease, '[ -e "$1/../$2" ] && echo written || echo absent', [lease.root, name]), "absent\n");
+    });
+  });
+
+  check(context, "refuses an upload whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      for (const [name, target] of [["absolute", "/etc/passwd"], ["escaping", "../../outside"]] as const) {
+        const tree = join(host, name);
+        await mkdir(join(tree, "a"), { recursive: true });
+        await writeFile(join(tree, "a", "first.txt"), "first");
+        await symlink(target, join(tree, "a", "bad-link"));
+        await writeFile(join(tree, "z-last.txt"), "last");
+        await expectOutpostError(lease.upload(tree, name), "workspace", `upload of a tree with an ${name} link`);
+        assert.equal(await shellOk(lease, '[ -e "$1" ] && echo written || echo absent', [name]), "absent\n", `the refused ${name} upload wrote files`);
+      }
+    });
+  });
+
+  check(context, "refuses a download whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      await shellOk(lease, "mkdir -p absolute/a escaping/a && echo x > absolute/a/first.txt && echo x > escaping/a/first.txt && ln -s /etc/passwd absolute/a/bad-link && ln -s ../../../outside escaping/a/bad-link");
+      for (const name of ["absolute", "escaping"]) {
+        await expectOutpostError(lease.download(name, join(host, name)), "workspace", `download of a tree with an ${name} link`);
+        const written = await readdir(join(host, name)).catch(() => []);
+        assert.deepEqual(written, [], `the refused ${name} download wrote ${written.join(", ")}`);
+      }
+    });
+  });
+
+  check(context, "refuses to upload through a link in the sandbox that leads outside (code workspace)", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      const outside = await sandboxOutside(lease);
+      await writeFile(join(host, "file.txt"), "x");
+      await mkdir(join(host, "tree", "sub"), { recursive: true });
+      await writeFile(join(host, "tree", "sub", "evil.txt"), "evil");
+      await shellOk(lease, 'ln -s "$1" exit-link && mkdir -p target && ln -s "$1" target/sub', [outside]);
+      await expectOutpostError(lease.upload(join(host, "file.txt"), "exit-link/file.txt"), "workspace", "upload to a path through a link leaving the root");
+      await expectOutpostError(lease.upload(join(host, "tree"), "target"), "workspace", "upload of a tree into a destination holding a link that leaves it");
+      assert.equal(await shellOk(lease, 'ls -A "$1"', [outside]), "", "a refused upload wrote outside through a link");
+    });
+  });
+
+  check(context, "refuses to download into a host destination through a link that leads outside (code workspace)", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      await mkdir(join(host, "outside"));
+      await mkdir(join(host, "destination"));
+      await symlink(join(host, "outside"), join(host, "destination", "sub"));
+      await shellOk(lease, "mkdir -p tree/sub && echo evil > tree/sub/evil.txt");
+      await expectOutpostError(lease.download("tree", join(host, "destination")), "workspace", "download into a destination holding a link that leaves it");
+      assert.deepEqual(await readdir(join(host, "outside")), [], "a refused download wrote outside through a link");
+    });
+  });
+
+  check(context, "an aborted signal stops a transfer (code aborted)", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      await writeFile(join(host, "file.txt"), "x");
+      const controller = new AbortController();
+      controller.abort(new Error("aborted before the transfer"));
+      await expectOutpostError(lease.upload(join(host, "file.txt"), "aborted.txt", { signal: controller.signal }), "aborted", "upload with an aborted signal");
+      await expectOutpostError(lease.download("aborted.txt", join(host, "back.txt"), { signal: controller.signal }), "aborted", "download with an aborted signal");
+    });
+  });
+}
+
+/** A fresh, empty sandbox directory outside the root (under home), for links that must lead out. */
+export async function sandboxOutside(lease: SandboxLease): Promise<string> {
+  const base = lease.home.startsWith(`${lease.root}/`) ? "/tmp" : lease.home;
+  const path = `${base}/outpost-kit-outside-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  await shellOk(lease, 'mkdir -p "$1"', [path]);
+  return path;
+}
