@@ -1,0 +1,186 @@
+import type { SessionBundleFiles, SessionBundleHelpers, SessionBundleRelocation } from "@outpost/core";
+import type { SandboxLibrary } from "../sandbox/sandbox-library.js";
+import type { bundleProblem as BundleProblem } from "./bundle-checks.js";
+import type { SerializedPattern, SessionBundle, SessionBundleEntry } from "./session-bundle.js";
+
+// Provided by the script prelude (see runSandboxScript and hookPrelude); these functions run in the sandbox.
+declare const lib: SandboxLibrary;
+declare const bundleProblem: typeof BundleProblem;
+declare const hooks: {
+  validate?: (files: SessionBundleFiles, id: string) => string | undefined;
+  bucket?: (cwd: string, helpers: SessionBundleHelpers) => string;
+  relocate?: (path: string, text: string, relocation: SessionBundleRelocation) => string;
+};
+declare const callHook: <T>(name: string, call: () => T) => T;
+
+interface BundleLocation {
+  readonly format: string;
+  readonly id: string;
+  readonly home: string;
+  readonly root: { readonly variable?: string; readonly directory: string };
+  readonly sessions: string;
+  readonly buckets: boolean;
+  readonly include: SerializedPattern;
+  readonly exclude?: SerializedPattern;
+  readonly required: readonly string[];
+  readonly maxBytes: number;
+  readonly maxFiles: number;
+}
+
+export interface CaptureBundleInput extends BundleLocation {
+  readonly workspace: string;
+}
+
+/** Reads one session folder into a bundle file in the sandbox's temporary folder; returns its path. */
+export function captureBundleProgram(input: CaptureBundleInput): { file: string; size: number } {
+  const { fs, path, fail } = lib;
+  const what = `${input.format} session ${input.id}`;
+  const sessions = path.join(lib.cliRoot(input.home, input.root), input.sessions);
+  let bucket: string | null = null;
+  let folder = path.join(sessions, input.id);
+  if (input.buckets) {
+    const buckets = (lib.lstat(sessions)?.isDirectory() ? fs.readdirSync(sessions, { withFileTypes: true }) : [])
+      .filter((entry) => entry.isDirectory() && lib.lstat(path.join(sessions, entry.name, input.id)) !== undefined)
+      .map((entry) => entry.name);
+    if (buckets.length > 1) {
+      throw fail("session", `Refused to capture ${what}: it is present in ${buckets.length} buckets (${buckets.join(", ")}). Remove the stale copy.`, { buckets });
+    }
+    bucket = buckets[0] ?? null;
+    folder = bucket === null ? folder : path.join(sessions, bucket, input.id);
+  }
+  const stat = lib.lstat(folder);
+  if (!stat || (input.buckets && bucket === null)) {
+    throw fail("session", `No ${what} in the sandbox under ${sessions}. Check the id and that the agent saved its session.`, { id: input.id });
+  }
+  if (stat.isSymbolicLink() || !stat.isDirectory()) {
+    throw fail("workspace", `Refused to capture ${what}: ${folder} is a link or not a folder. Replace it by a real folder.`, { path: folder });
+  }
+  const include = new RegExp(input.include.source, input.include.flags);
+  const exclude = input.exclude ? new RegExp(input.exclude.source, input.exclude.flags) : undefined;
+  const walked = lib.walk(folder, {
+    accept: (relative) => include.test(relative) && !(exclude && exclude.test(relative)),
+    maxBytes: input.maxBytes,
+    maxFiles: input.maxFiles,
+    what,
+  });
+  const present = new Set(walked.map((file) => file.path));
+  const missing = input.required.filter((required) => !present.has(required));
+  if (missing.length > 0) {
+    throw fail("session", `Refused to capture ${what}: it is incomplete, ${missing.join(", ")} missing. Capture after the agent has finished its turn.`, { missing });
+  }
+  const files: SessionBundleEntry[] = [];
+  const texts: Record<string, string> = {};
+  for (const file of walked) {
+    const bytes = lib.readStable(path.join(folder, file.path), file.path, what);
+    const text = bytes.toString("utf8");
+    const utf8 = Buffer.byteLength(text) === bytes.length && Buffer.from(text, "utf8").equals(bytes);
+    texts[file.path] = text;
+    files.push({ path: file.path, mode: file.mode, encoding: utf8 ? "utf8" : "base64", data: utf8 ? text : bytes.toString("base64") });
+  }
+  if (hooks.validate) {
+    const problem = callHook("validate", () => hooks.validate!(Object.freeze(texts), input.id));
+    if (typeof problem === "string") {
+      throw fail("session", `Refused to capture ${what}: ${problem}. This session uses something the ${input.format} profile does not support.`, { problem });
+    }
+  }
+  const bundle: SessionBundle = {
+    outpost: "session-bundle",
+    version: 1,
+    format: input.format,
+    id: input.id,
+    bucket,
+    origin: { workspace: input.workspace, home: input.home },
+    capturedAt: new Date().toISOString(),
+    files,
+  };
+  const directory = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "outpost-bundle-"));
+  const file = path.join(directory, "bundle.json");
+  const text = JSON.stringify(bundle);
+  fs.writeFileSync(file, text, { mode: 0o600 });
+  return { file, size: Buffer.byteLength(text) };
+}
+
+export interface RestoreBundleInput extends BundleLocation {
+  /** Sandbox folder holding the uploaded `bundle.json`; removed when done. */
+  readonly upload: string;
+  readonly relocated: readonly string[];
+  readonly to: { readonly workspace: string; readonly home: string };
+}
+
+/** Builds the session beside its destination from the uploaded bundle, then swaps it in. */
+export function restoreBundleProgram(input: RestoreBundleInput): { destination: string } {
+  const { fs, path, fail } = lib;
+  const what = `${input.format} session ${input.id}`;
+  try {
+    let bundle: SessionBundle;
+    try {
+      bundle = JSON.parse(fs.readFileSync(path.join(input.upload, "bundle.json"), "utf8")) as SessionBundle;
+    } catch (error) {
+      throw fail("session", `The bundle of ${what} is corrupt: ${(error as Error).message}. Capture it again.`);
+    }
+    const problem = bundleProblem(bundle, input);
+    if (problem) throw fail("session", `The bundle of ${what} is unusable: ${problem}. Capture it again.`);
+    const present = new Set(bundle.files.map((file) => file.path));
+    const missing = input.required.filter((required) => !present.has(required));
+    if (missing.length > 0) throw fail("session", `The bundle of ${what} is incomplete: ${missing.join(", ")} missing. Capture it again after a full turn.`, { missing });
+    const sessions = path.join(lib.cliRoot(input.home, input.root), input.sessions);
+    let bucket: string | undefined;
+    let destination = path.join(sessions, input.id);
+    if (input.buckets) {
+      bucket = callHook("bucket", () => hooks.bucket!(input.to.workspace, lib.helpers));
+      if (typeof bucket !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(bucket) || bucket.includes("..")) {
+        throw fail("configuration", `The bucket hook of the ${input.format} profile returned ${JSON.stringify(bucket)}, which is not a single safe folder name. Fix the profile.`);
+      }
+      const others = (lib.lstat(sessions)?.isDirectory() ? fs.readdirSync(sessions) : []).filter(
+        (name) => name !== bucket && lib.lstat(path.join(sessions, name, input.id)) !== undefined,
+      );
+      if (others.length > 0) {
+        throw fail("conflict", `Refused to restore ${what}: it is already present under another bucket (${others.join(", ")}). Remove that copy or restore into its workspace.`, { buckets: others });
+      }
+      destination = path.join(sessions, bucket, input.id);
+    }
+    const rewrite = lib.createPathRewriter([
+      { from: bundle.origin.workspace, to: input.to.workspace },
+      { from: bundle.origin.home, to: input.to.home },
+    ]);
+    const relocation: SessionBundleRelocation = Object.freeze({
+      id: input.id,
+      from: Object.freeze({ ...bundle.origin }),
+      to: Object.freeze({ ...input.to }),
+      ...(bucket === undefined ? {} : { bucket }),
+      rewrite,
+      helpers: lib.helpers,
+    });
+    const relocated = new Set(input.relocated);
+    // Every relocated text is computed before anything is written: a throwing hook leaves no trace.
+    const contents = bundle.files.map((file) => {
+      if (!relocated.has(file.path)) return file.encoding === "utf8" ? Buffer.from(file.data, "utf8") : Buffer.from(file.data, "base64");
+      const text = file.encoding === "utf8" ? file.data : Buffer.from(file.data, "base64").toString("utf8");
+      const result = hooks.relocate ? callHook("relocate", () => hooks.relocate!(file.path, text, relocation)) : rewrite(text);
+      if (typeof result !== "string") throw fail("configuration", `The relocate hook of the ${input.format} profile returned no text for ${file.path}. Make it return the rewritten text.`);
+      return Buffer.from(result, "utf8");
+    });
+    fs.mkdirSync(path.dirname(destination), { recursive: true });
+    const staged = lib.stagingName(destination);
+    try {
+      fs.mkdirSync(staged, { mode: 0o700 });
+      bundle.files.forEach((file, index) => {
+        const target = path.join(staged, file.path);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.writeFileSync(target, contents[index]!, { mode: file.mode & 0o777, flag: "wx" });
+      });
+      lib.swapIn(staged, destination);
+    } catch (error) {
+      fs.rmSync(staged, { recursive: true, force: true });
+      throw error;
+    }
+    return { destination };
+  } finally {
+    fs.rmSync(input.upload, { recursive: true, force: true });
+    try {
+      fs.rmdirSync(path.dirname(input.upload));
+    } catch {
+      // Another restore is using the staging folder.
+    }
+  }
+}

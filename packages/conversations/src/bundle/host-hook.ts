@@ -1,0 +1,23 @@
+import { runInNewContext } from "node:vm";
+import { OutpostError } from "@outpost/core";
+
+/**
+ * Runs a serialized hook on the host in a fresh context, so it sees exactly what it would see in the
+ * sandbox: its arguments and the language built-ins, nothing from the module that defined it.
+ */
+export function runHostHook<Result>(name: string, format: string, source: string, parameters: readonly unknown[]): Result {
+  try {
+    const hook = runInNewContext(`(${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
+    return hook(...parameters);
+  } catch (error) {
+    const message = error instanceof Object && "message" in error ? String(error.message) : String(error);
+    const reference = error instanceof Object && "name" in error && error.name === "ReferenceError";
+    throw new OutpostError(
+      reference ? "configuration" : "session",
+      reference
+        ? `The ${name} hook of the ${format} profile is not self-contained: ${message}. Hooks may use only their arguments and the helpers they are given.`
+        : `The ${name} hook of the ${format} profile threw: ${message}. Fix the hook or the session files.`,
+      { cause: error, details: { hook: name, format } },
+    );
+  }
+}

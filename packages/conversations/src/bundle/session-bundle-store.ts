@@ -1,0 +1,168 @@
+import { createHash, randomBytes } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import type { ConversationContext, ConversationRecord, SandboxLease, SessionBundleProfile } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { assertConversationId } from "../conversation-id.js";
+import { conversationDirectory } from "../host/conversation-directory.js";
+import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, type CaptureLimits } from "../limits.js";
+import { assertRelocatablePath } from "../relocation/relocation.js";
+import { runSandboxScript } from "../sandbox/sandbox-script.js";
+import { removeProgram } from "../transcript/transcript-programs.js";
+import { bundleProblem } from "./bundle-checks.js";
+import { captureBundleProgram, restoreBundleProgram } from "./bundle-programs.js";
+import { checkProfile } from "./check-profile.js";
+import { hookPrelude, hookSource } from "./hook-source.js";
+import { runHostHook } from "./host-hook.js";
+import { readBundle } from "./read-bundle.js";
+import { serializePattern } from "./session-bundle.js";
+import type { PortableConversationStore } from "../archive/portable-store.js";
+
+export interface SessionBundleStoreOptions extends CaptureLimits {
+  /** Store name; defaults to the profile's format. */
+  readonly name?: string;
+}
+
+/**
+ * A `NativeConversationStore` for agents that keep a directory per session, built from a
+ * `SessionBundleProfile`. Each conversation is one bundle file on the host, `<directory>/<id>.json`.
+ */
+export function sessionBundleStore(profile: SessionBundleProfile, options: SessionBundleStoreOptions = {}): PortableConversationStore {
+  checkProfile(profile);
+  const format = profile.format;
+  const sources = {
+    validate: hookSource("validate", profile.validate, format),
+    bucket: hookSource("bucket", profile.bucket, format),
+    relocate: hookSource("relocate", profile.relocate, format),
+  };
+  const prelude = `const bundleProblem = (${bundleProblem.toString()});\n${hookPrelude(format, sources)}`;
+  const limits = { maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_MAX_BYTES, maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES };
+  const patterns = {
+    include: serializePattern(profile.include),
+    ...(profile.exclude ? { exclude: serializePattern(profile.exclude) } : {}),
+  };
+  const location = (id: string, lease: SandboxLease) => ({
+    format,
+    id,
+    home: lease.home,
+    root: profile.root,
+    sessions: profile.sessions,
+    buckets: profile.buckets === true,
+    required: profile.required,
+    ...patterns,
+    ...limits,
+  });
+  const directory = (repository: string, home?: string) => conversationDirectory(format, repository, home);
+  const expectation = (id: string) => ({ format, id, required: profile.required, ...patterns, ...limits });
+
+  async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const file = join(directory(repository, home), `${id}.json`);
+    const bundle = await readBundle(file, expectation(id));
+    if (sources.validate) {
+      const texts: Record<string, string> = {};
+      for (const entry of bundle.files) texts[entry.path] = entry.encoding === "utf8" ? entry.data : Buffer.from(entry.data, "base64").toString("utf8");
+      const problem = runHostHook<unknown>("validate", format, sources.validate, [Object.freeze(texts), id]);
+      if (typeof problem === "string") {
+        throw new OutpostError("session", `The captured ${format} session ${id} cannot be restored: ${problem}. It uses something the ${format} profile does not support.`, { details: { id, problem } });
+      }
+    }
+    return { id, file, format };
+  }
+
+  async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const lease = context.sandbox;
+    const signal = context.signal;
+    const scriptOptions = { prelude, ...(signal ? { signal } : {}) };
+    const captured = await runSandboxScript<{ file: string; size: number }>(
+      lease,
+      captureBundleProgram,
+      { ...location(id, lease), workspace: lease.root },
+      { ...scriptOptions, what: `capture ${format} session ${id}` },
+    );
+    const target = directory(context.repository, context.home);
+    await mkdir(target, { recursive: true });
+    const temporary = join(target, `.${id}.json.capture-${randomBytes(4).toString("hex")}`);
+    try {
+      await lease.download(captured.file, temporary, signal ? { signal } : {});
+      await readBundle(temporary, expectation(id));
+      const file = join(target, `${id}.json`);
+      await rename(temporary, file);
+      return { id, file, format };
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    } finally {
+      await runSandboxScript(lease, removeProgram, { path: posix.dirname(captured.file) }, { what: "remove the temporary bundle" }).catch(() => undefined);
+    }
+  }
+
+  async function restore(record: ConversationRecord, context: ConversationContext): Promise<void> {
+    const id = assertConversationId(record.id);
+    const lease = context.sandbox;
+    const signal = context.signal;
+    const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
+    const bundle = await readBundle(record.file, expectation(id));
+    assertRelocatablePath(bundle.origin.workspace, "recorded workspace");
+    assertRelocatablePath(bundle.origin.home, "recorded home");
+    await mkdir(context.staging, { recursive: true });
+    const stage = await mkdtemp(join(context.staging, `bundle-${id}-`));
+    const upload = posix.join(lease.home, ".outpost-staging", `${id}-${randomBytes(6).toString("hex")}`);
+    try {
+      await copyFile(record.file, join(stage, "bundle.json"));
+      await lease.upload(stage, upload, signal ? { signal } : {});
+      await runSandboxScript(
+        lease,
+        restoreBundleProgram,
+        { ...location(id, lease), upload, relocated: profile.relocated ?? [], to },
+        { prelude, what: `restore ${format} session ${id}`, ...(signal ? { signal } : {}) },
+      );
+    } finally {
+      await rm(stage, { recursive: true, force: true });
+    }
+  }
+
+  return {
+    name: options.name ?? format,
+    format,
+    directory,
+    destination(id: string, sandbox: SandboxLease): string {
+      assertConversationId(id);
+      const sessions = posix.join(sandbox.home, profile.root.directory, profile.sessions);
+      if (!profile.buckets) return posix.join(sessions, id);
+      const bucket = runHostHook<string>("bucket", format, sources.bucket!, [sandbox.root, hostHelpers]);
+      return posix.join(sessions, bucket, id);
+    },
+    locate,
+    capture,
+    restore,
+    async pack(record: ConversationRecord): Promise<Uint8Array> {
+      return readFile(record.file);
+    },
+    async unpack(id: string, bytes: Uint8Array, repository: string, home?: string): Promise<ConversationRecord> {
+      assertConversationId(id);
+      const target = directory(repository, home);
+      await mkdir(target, { recursive: true });
+      const temporary = join(target, `.${id}.json.unpack-${randomBytes(4).toString("hex")}`);
+      try {
+        await writeFile(temporary, bytes, { flag: "wx", mode: 0o600 });
+        await readBundle(temporary, expectation(id));
+        await rename(temporary, join(target, `${id}.json`));
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      return locate(id, repository, home);
+    },
+  };
+}
+
+const hostHelpers = {
+  sha256: (text: string) => createHash("sha256").update(text, "utf8").digest("hex"),
+  normalize: (value: string) => {
+    const normalized = posix.normalize(value);
+    return normalized.length > 1 ? normalized.replace(/\/+$/, "") : normalized;
+  },
+  basename: (value: string) => posix.basename(value.length > 1 ? value.replace(/\/+$/, "") : value),
+};

@@ -1,0 +1,84 @@
+import type { SandboxLease } from "@outpost/core";
+import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
+import { createPathRewriter } from "../relocation/path-rewriter.js";
+import { sandboxLibrary } from "./sandbox-library.js";
+
+const MARKER = "@@outpost-script-result@@";
+
+/** A function that runs inside the sandbox: self-contained, takes the JSON input, returns JSON. */
+export type SandboxMain = (input: never) => unknown;
+
+export interface SandboxScriptOptions {
+  /** Extra source placed before `main` (for example serialized profile hooks). */
+  readonly prelude?: string;
+  readonly signal?: AbortSignal;
+  readonly what: string;
+}
+
+/**
+ * Runs `main` inside the sandbox with `node -e`: the input goes in on stdin as JSON and the result comes
+ * back on stdout after a marker. `main` reaches the shared helpers as the global `lib` (see
+ * `sandboxLibrary`). An error thrown there with an `outpostCode` property becomes an
+ * `OutpostError` with that code here.
+ */
+export async function runSandboxScript<Result>(
+  lease: SandboxLease,
+  main: SandboxMain,
+  input: unknown,
+  options: SandboxScriptOptions,
+): Promise<Result> {
+  const source = scriptSource(main, options);
+  let result;
+  try {
+    result = await lease.invoke({
+      executable: "node",
+      arguments: ["-e", source],
+      stdin: JSON.stringify(input),
+      retain: 4 * 1024 * 1024,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (isOutpostError(error)) throw error;
+    throw new OutpostError("process", `Could not run node in the sandbox to ${options.what}: ${describe(error)}. The sandbox needs node on its PATH.`, { cause: error });
+  }
+  const at = result.stdout.lastIndexOf(MARKER);
+  if (at === -1) {
+    throw new OutpostError("process", `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`, { details: { status: result.status } });
+  }
+  const outcome = JSON.parse(result.stdout.slice(at + MARKER.length)) as
+    | { ok: true; value: Result }
+    | { ok: false; code?: string; message: string; details?: Record<string, unknown> };
+  if (outcome.ok) return outcome.value;
+  const code = (outcome.code ?? "session") as OutpostErrorCode;
+  throw new OutpostError(code, outcome.message, outcome.details ? { details: outcome.details } : {});
+}
+
+function scriptSource(main: SandboxMain, options: SandboxScriptOptions): string {
+  return `"use strict";
+const lib = (${sandboxLibrary.toString()})((${createPathRewriter.toString()}));
+${options.prelude ?? ""}
+const main = (${main.toString()});
+const chunks = [];
+process.stdin.on("data", (chunk) => chunks.push(chunk));
+process.stdin.on("end", async () => {
+  let outcome;
+  try {
+    const text = Buffer.concat(chunks).toString("utf8");
+    outcome = { ok: true, value: await main(text === "" ? null : JSON.parse(text)) };
+  } catch (error) {
+    const known = error && typeof error === "object" && typeof error.outpostCode === "string";
+    outcome = {
+      ok: false,
+      code: known ? error.outpostCode : "session",
+      message: known ? error.message : "Unexpected failure in the sandbox: " + (error && error.stack ? error.stack : String(error)) + ". Report it with the stack.",
+      details: known && error.details ? error.details : undefined,
+    };
+  }
+  process.stdout.write("\\n${MARKER}" + JSON.stringify(outcome) + "\\n");
+});
+`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

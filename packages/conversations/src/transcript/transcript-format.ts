@@ -1,0 +1,65 @@
+import type { PathPair } from "../relocation/path-rewriter.js";
+
+/** What a transcript store recorded about where a conversation came from (`origin.json`). */
+export interface TranscriptOrigin {
+  readonly outpost: "transcript";
+  readonly version: 1;
+  readonly format: string;
+  readonly id: string;
+  /** Sessions-relative path of the transcript in the sandbox it was captured from. */
+  readonly transcript: string;
+  readonly mode: number;
+  /** Sessions-relative sidecar folder, when one was captured. */
+  readonly sidecar?: string;
+  readonly workspace: string;
+  readonly home: string;
+  readonly capturedAt: string;
+}
+
+export interface TranscriptDestinationInput {
+  readonly id: string;
+  /** Sessions-relative path the transcript had where it was captured. */
+  readonly original: string;
+  /** Workspace (cwd) the conversation is restored for. */
+  readonly workspace: string;
+  /** Text of the `probes` files in the destination CLI home (`null` when absent). */
+  readonly probes: Readonly<Record<string, string | null>>;
+}
+
+export interface TranscriptRestorePlanInput extends TranscriptDestinationInput {
+  readonly origin: TranscriptOrigin;
+  readonly home: string;
+  /** Sessions-relative destination chosen by `destination`. */
+  readonly destination: string;
+}
+
+export interface TranscriptRestorePlan {
+  /** Extra replacements on top of the workspace and home paths (e.g. a path hash). */
+  readonly pairs?: readonly PathPair[];
+  /** CLI-home-relative index files to write once the transcript is in place. */
+  readonly writes?: readonly { readonly path: string; readonly text: string }[];
+}
+
+/** How one agent lays out its one-file-per-conversation transcripts. */
+export interface TranscriptFormat {
+  /** Persisted format name; keep it stable. */
+  readonly format: string;
+  /** Store name; defaults to `format`. */
+  readonly name?: string;
+  /** CLI home: `$variable` when set, otherwise `directory` under the agent home. */
+  readonly root: { readonly variable?: string; readonly directory: string };
+  /** Directory under the CLI home that holds the transcripts. */
+  readonly sessions: string;
+  /** RegExp source matched against sessions-relative paths to find the transcript of `id`. */
+  transcriptPattern(id: string): string;
+  /** Field of the first JSON line that must equal the id (file names that carry only a prefix of it). */
+  readonly firstLineField?: string;
+  /** Also capture the `<id>/` folder beside the transcript (sub-agent files). */
+  readonly sidecar?: boolean;
+  /** CLI-home-relative files read in the sandbox before restoring, handed to `destination` and `plan`. */
+  readonly probes?: readonly string[];
+  /** Sessions-relative path the restored transcript gets. */
+  destination(input: TranscriptDestinationInput): string;
+  /** Extra replacements and index files for a restore. */
+  plan?(input: TranscriptRestorePlanInput): TranscriptRestorePlan;
+}

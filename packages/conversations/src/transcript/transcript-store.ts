@@ -1,0 +1,226 @@
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join, posix } from "node:path";
+import type { ConversationContext, ConversationRecord, SandboxLease } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { assertConversationId } from "../conversation-id.js";
+import { conversationDirectory } from "../host/conversation-directory.js";
+import { replaceDirectory } from "../host/replace-directory.js";
+import { packDirectory, unpackDirectory } from "../archive/file-pack.js";
+import type { PortableConversationStore } from "../archive/portable-store.js";
+import { DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES, type CaptureLimits } from "../limits.js";
+import { createPathRewriter } from "../relocation/path-rewriter.js";
+import { relocateCopy } from "../relocation/relocate-copy.js";
+import { assertRelocatablePath, relocationPairs } from "../relocation/relocation.js";
+import { runSandboxScript } from "../sandbox/sandbox-script.js";
+import type { WalkedFile } from "../sandbox/sandbox-library.js";
+import type { TranscriptFormat } from "./transcript-format.js";
+import { readTranscriptOrigin } from "./transcript-origin.js";
+import {
+  commitTranscriptProgram,
+  locateTranscriptProgram,
+  prepareRestoreProgram,
+  recheckTranscriptProgram,
+  removeProgram,
+  type LocatedTranscript,
+  type PreparedRestore,
+} from "./transcript-programs.js";
+
+export type TranscriptStoreOptions = CaptureLimits;
+
+/**
+ * A `NativeConversationStore` for agents that keep one transcript file per conversation. On the host a
+ * conversation lives in `<directory>/<id>/`: `origin.json` plus `files/<sessions-relative path>`.
+ */
+export function transcriptStore(format: TranscriptFormat, options: TranscriptStoreOptions = {}): PortableConversationStore {
+  const maxBytes = options.maxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  const location = (lease: SandboxLease) => ({ home: lease.home, root: format.root, sessions: format.sessions });
+
+  const directory = (repository: string, home?: string) => conversationDirectory(format.format, repository, home);
+
+  async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const folder = join(directory(repository, home), id);
+    const origin = await readTranscriptOrigin(folder, format.format, id);
+    const file = join(folder, "files", origin.transcript);
+    const stat = await lstat(file).catch(() => undefined);
+    if (!stat?.isFile()) {
+      throw new OutpostError("session", `The captured conversation ${id} is incomplete: ${file} is missing. Capture it again.`, { details: { id, file } });
+    }
+    return { id, file, format: format.format };
+  }
+
+  async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const lease = context.sandbox;
+    const signal = context.signal;
+    const what = `conversation ${id}`;
+    const located = await runSandboxScript<LocatedTranscript>(lease, locateTranscriptProgram, {
+      ...location(lease),
+      id,
+      pattern: format.transcriptPattern(id),
+      ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
+      sidecar: format.sidecar === true,
+      maxBytes,
+      maxFiles,
+    }, { what: `find ${what}`, ...(signal ? { signal } : {}) });
+    const target = directory(context.repository, context.home);
+    await mkdir(target, { recursive: true });
+    const work = await mkdtemp(join(target, `.${id}.capture-`));
+    try {
+      const files = join(work, "files");
+      const transcript = join(files, located.relative);
+      await mkdir(dirname(transcript), { recursive: true });
+      await lease.download(posix.join(located.sessionsDirectory, located.relative), transcript, signal ? { signal } : {});
+      const expected: WalkedFile[] = [located.transcript];
+      if (located.sidecar) {
+        await lease.download(posix.join(located.sessionsDirectory, located.sidecar.relative), join(files, located.sidecar.relative), signal ? { signal } : {});
+        for (const file of located.sidecar.files) expected.push({ ...file, path: posix.join(located.sidecar.relative, file.path) });
+      }
+      await verifyHostCopy(files, expected, what);
+      await runSandboxScript(lease, recheckTranscriptProgram, { directory: located.sessionsDirectory, files: expected, what }, { what: `recheck ${what}`, ...(signal ? { signal } : {}) });
+      const origin = {
+        outpost: "transcript",
+        version: 1,
+        format: format.format,
+        id,
+        transcript: located.relative,
+        mode: located.transcript.mode,
+        ...(located.sidecar ? { sidecar: located.sidecar.relative } : {}),
+        workspace: lease.root,
+        home: lease.home,
+        capturedAt: new Date().toISOString(),
+      };
+      await writeFile(join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`);
+      await replaceDirectory(work, join(target, id));
+    } catch (error) {
+      await rm(work, { recursive: true, force: true });
+      throw error;
+    }
+    return { id, file: join(target, id, "files", located.relative), format: format.format };
+  }
+
+  async function restore(record: ConversationRecord, context: ConversationContext): Promise<void> {
+    const id = assertConversationId(record.id);
+    const lease = context.sandbox;
+    const signal = context.signal;
+    const folder = originFolder(record.file, id);
+    const origin = await readTranscriptOrigin(folder, format.format, id);
+    const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
+    const from = { workspace: assertRelocatablePath(origin.workspace, "recorded workspace"), home: assertRelocatablePath(origin.home, "recorded home") };
+    const prepared = await runSandboxScript<PreparedRestore>(lease, prepareRestoreProgram, { ...location(lease), probes: format.probes ?? [] }, {
+      what: `prepare the restore of conversation ${id}`,
+      ...(signal ? { signal } : {}),
+    });
+    await mkdir(context.staging, { recursive: true });
+    const stage = await mkdtemp(join(context.staging, `restore-${id}-`));
+    try {
+      const base = { id, original: origin.transcript, workspace: to.workspace, probes: prepared.probes };
+      const destination = format.destination(base);
+      const plan = format.plan?.({ ...base, origin, home: to.home, destination }) ?? {};
+      const rewrite = createPathRewriter([...relocationPairs({ from, to }), ...(plan.pairs ?? [])]);
+      const files = join(folder, "files");
+      await relocateCopy(join(files, origin.transcript), join(stage, "transcript"), rewrite, signal);
+      await chmod(join(stage, "transcript"), origin.mode & 0o777);
+      const moves = [{ staged: "transcript", destination }];
+      if (origin.sidecar) {
+        await relocateTree(join(files, origin.sidecar), join(stage, "sidecar"), rewrite, signal);
+        moves.push({ staged: "sidecar", destination: posix.join(posix.dirname(destination), id) });
+      }
+      await lease.upload(stage, prepared.staging, signal ? { signal } : {});
+      await runSandboxScript(lease, commitTranscriptProgram, {
+        staging: prepared.staging,
+        sessionsDirectory: prepared.sessionsDirectory,
+        cliRoot: prepared.cliRoot,
+        moves,
+        writes: plan.writes ?? [],
+      }, { what: `put conversation ${id} in place`, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      await runSandboxScript(lease, removeProgram, { path: prepared.staging }, { what: "remove the restore staging folder" }).catch(() => undefined);
+      throw error;
+    } finally {
+      await rm(stage, { recursive: true, force: true });
+    }
+  }
+
+  return {
+    name: format.name ?? format.format,
+    format: format.format,
+    directory,
+    destination(id: string, sandbox: SandboxLease, original: string): string {
+      const relative = relativeOfCaptured(original, id);
+      const sessions = posix.join(sandbox.home, format.root.directory, format.sessions);
+      return posix.join(sessions, format.destination({ id, original: relative, workspace: sandbox.root, probes: {} }));
+    },
+    locate,
+    capture,
+    restore,
+    async pack(record: ConversationRecord): Promise<Uint8Array> {
+      return packDirectory(originFolder(record.file, assertConversationId(record.id)));
+    },
+    async unpack(id: string, bytes: Uint8Array, repository: string, home?: string): Promise<ConversationRecord> {
+      assertConversationId(id);
+      const target = directory(repository, home);
+      await mkdir(target, { recursive: true });
+      const work = await mkdtemp(join(target, `.${id}.unpack-`));
+      try {
+        await unpackDirectory(bytes, work, `${format.format} conversation ${id}`);
+        await readTranscriptOrigin(work, format.format, id);
+        await replaceDirectory(work, join(target, id));
+      } catch (error) {
+        await rm(work, { recursive: true, force: true });
+        throw error;
+      }
+      return locate(id, repository, home);
+    },
+  };
+}
+
+/** `<directory>/<id>/files/<relative>` → `<relative>`. */
+function relativeOfCaptured(file: string, id: string): string {
+  const marker = `/${id}/files/`;
+  const at = file.replaceAll("\\", "/").lastIndexOf(marker);
+  if (at === -1) throw new OutpostError("session", `${file} is not a captured transcript of conversation ${id}. Pass the file of a record returned by locate or capture.`, { details: { id, file } });
+  return file.slice(at + marker.length);
+}
+
+function originFolder(file: string, id: string): string {
+  const relative = relativeOfCaptured(file, id);
+  return file.slice(0, file.length - relative.length - "/files/".length);
+}
+
+/** The downloaded copy holds exactly the located regular files, with their sizes. */
+async function verifyHostCopy(root: string, expected: readonly WalkedFile[], what: string): Promise<void> {
+  const sizes = new Map(expected.map((file) => [file.path, file.size]));
+  const found: string[] = [];
+  const visit = async (absolute: string, relative: string): Promise<void> => {
+    for (const entry of await readdir(absolute, { withFileTypes: true })) {
+      const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) await visit(join(absolute, entry.name), child);
+      else if (!entry.isFile()) throw new OutpostError("workspace", `Refused to capture ${what}: ${child} arrived as a link or special file. Replace it by a regular file.`, { details: { path: child } });
+      else {
+        const stat = await lstat(join(absolute, entry.name));
+        if (sizes.get(child) !== stat.size) throw new OutpostError("session", `Refused to capture ${what}: ${child} changed while it was being copied. Capture after the agent has exited.`, { details: { path: child } });
+        found.push(child);
+      }
+    }
+  };
+  await visit(root, "");
+  if (found.length !== expected.length) {
+    throw new OutpostError("session", `Refused to capture ${what}: its files changed while they were being copied. Capture after the agent has exited.`);
+  }
+}
+
+async function relocateTree(source: string, target: string, rewrite: (text: string) => string, signal?: AbortSignal): Promise<void> {
+  await mkdir(target, { recursive: true });
+  for (const entry of await readdir(source, { withFileTypes: true })) {
+    const from = join(source, entry.name);
+    const to = join(target, entry.name);
+    if (entry.isDirectory()) await relocateTree(from, to, rewrite, signal);
+    else if (entry.isFile()) {
+      await relocateCopy(from, to, rewrite, signal);
+      await chmod(to, (await lstat(from)).mode & 0o777);
+    }
+  }
+}
+
