@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addUsage, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
+import { addUsage, isOutpostError, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult, DispatchTurn } from "./dispatch-options.js";
 import { resolveOptions } from "./options/resolve-options.js";
 import { Observers } from "./observe/observers.js";
@@ -95,6 +95,10 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
         if (outcome.marker) break;
       }
     } catch (error) {
+      // Save what the failed turn said, so the conversation can be continued from the recovery details.
+      if (conversationId && conversation?.id !== conversationId && !isOutpostError(error, "session")) {
+        conversation = (await captureConversation(agent, conversationId, context, (message) => observers.warn(message)).catch(() => ({}) as { record?: ConversationRecord })).record;
+      }
       await lease.release().catch(() => undefined);
       await activity.fail(phase, describe(error)).catch(() => undefined);
       throw error;
@@ -140,7 +144,10 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], staging, signal);
       return runTurn({
         agent, lease, turn, timers: resolved.timers, markers: resolved.markers, variables, signal,
-        onEvent: (event) => observers.observe({ dispatchId, label: options.label, pass, timestamp: new Date().toISOString(), event }),
+        onEvent: (event) => {
+          if (event.type === "conversation") conversationId = event.id;
+          observers.observe({ dispatchId, label: options.label, pass, timestamp: new Date().toISOString(), event });
+        },
         onIdleWarning: (silentMs) => observers.warn(`${options.label ?? agent.name}: no output from ${agent.name} for ${Math.round(silentMs / 1000)} s (pass ${pass}); it is stopped after ${Math.round(resolved.timers.idleMs / 1000)} s of silence.`),
       });
     };
