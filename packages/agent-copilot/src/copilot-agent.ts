@@ -1,0 +1,99 @@
+import { OutpostError } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { CopilotDecoder } from "./copilot-decoder.js";
+import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
+import { copilotTranscriptUsage } from "./copilot-transcript-usage.js";
+import { COPILOT_BOOTSTRAP_PACKAGE } from "./copilot-version.js";
+
+/** A model endpoint Copilot CLI talks to instead of GitHub's routing (its "BYOK" provider). */
+export interface CopilotEndpoint {
+  /** e.g. `http://127.0.0.1:18181/v1`. */
+  readonly baseUrl: string;
+  /** Passed as a variable, never written to a file. */
+  readonly apiKey?: string;
+  /** Default `openai`. */
+  readonly type?: "openai" | "anthropic" | "azure";
+  /** Default `completions`. */
+  readonly wireApi?: "completions" | "responses";
+}
+
+export interface CopilotAgentOptions {
+  /** Without an endpoint Copilot needs a GitHub login (pass `COPILOT_GITHUB_TOKEN` in `variables`). */
+  readonly endpoint?: CopilotEndpoint;
+  /** Default model; a turn's `model` wins. */
+  readonly model?: string;
+  /** Shared `XDG_CACHE_HOME`: Copilot unpacks ~235 MB into it on the first start of each fresh cache. */
+  readonly cacheDirectory?: string;
+  /** Extra variables for every command (credentials go here, never into files). */
+  readonly variables?: Readonly<Record<string, string>>;
+  /** Captures and restores sessions; omitted: conversations are not portable. */
+  readonly storage?: ConversationStore;
+  /** Default `copilot`. */
+  readonly executable?: string;
+}
+
+/** Copilot CLI (`@github/copilot`) as an Outpost agent. */
+export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
+  const variables = Object.freeze(copilotVariables(options));
+  return {
+    kind: "cli",
+    specificationVersion: "v1",
+    name: "copilot",
+    executable: options.executable ?? "copilot",
+    bootstrap: COPILOT_BOOTSTRAP_PACKAGE,
+    // Copilot always ends with a `result` line, also after a provider failure.
+    requiresFinishedEvent: true,
+    // Its stdout carries no token counts; `session.usage_record` is only in the session's events.jsonl.
+    usage: "session",
+    transcriptUsage: copilotTranscriptUsage,
+    variables,
+    resumable: true,
+    forkable: false,
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    failureRules: COPILOT_FAILURE_RULES,
+    command(turn: AgentTurn): AgentCommand {
+      return copilotCommand(turn, options, variables);
+    },
+    createDecoder: () => new CopilotDecoder(COPILOT_FAILURE_RULES),
+  };
+}
+
+function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
+  if (turn.resume?.fork) {
+    throw new OutpostError("configuration", "Copilot CLI 1.0.102 cannot fork a session (it has no fork option). Continue the conversation instead, or use an agent that supports fork.", {
+      details: { agent: "copilot", id: turn.resume.id },
+    });
+  }
+  // No `-p`: the prompt goes on stdin, so it never shows up in the process list or hits argv limits.
+  const args = ["--output-format", "json", "--allow-all-tools", "--no-ask-user", "--disable-client-telemetry", "--no-auto-update", "--no-color"];
+  const model = turn.model ?? options.model;
+  if (model !== undefined) args.push("--model", model);
+  if (turn.resume !== undefined) args.push(`--resume=${assertSessionId(turn.resume.id)}`);
+  else if (turn.conversationId !== undefined) args.push(`--session-id=${assertSessionId(turn.conversationId)}`);
+  return { executable: options.executable ?? "copilot", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+}
+
+// Copilot session ids are UUIDs; anything else could be read as another option or a session name.
+function assertSessionId(id: string): string {
+  if (!/^[0-9a-fA-F-]{7,64}$/.test(id)) {
+    throw new OutpostError("configuration", `${JSON.stringify(id)} is not a Copilot session id (a UUID such as 0cb916db-26aa-40f2-86b5-1ba81b225fd2). Pass the id reported by the previous turn.`, {
+      details: { agent: "copilot" },
+    });
+  }
+  return id;
+}
+
+function copilotVariables(options: CopilotAgentOptions): Record<string, string> {
+  // Offline mode skips GitHub auth, telemetry, web tools, the GitHub MCP server and auto-update.
+  const variables: Record<string, string> = { COPILOT_AUTO_UPDATE: "false", NO_COLOR: "1" };
+  if (options.endpoint !== undefined) {
+    variables["COPILOT_OFFLINE"] = "true";
+    variables["COPILOT_PROVIDER_BASE_URL"] = options.endpoint.baseUrl;
+    variables["COPILOT_PROVIDER_TYPE"] = options.endpoint.type ?? "openai";
+    variables["COPILOT_PROVIDER_WIRE_API"] = options.endpoint.wireApi ?? "completions";
+    if (options.endpoint.apiKey !== undefined) variables["COPILOT_PROVIDER_API_KEY"] = options.endpoint.apiKey;
+  }
+  if (options.model !== undefined) variables["COPILOT_MODEL"] = options.model;
+  if (options.cacheDirectory !== undefined) variables["XDG_CACHE_HOME"] = options.cacheDirectory;
+  return { ...variables, ...options.variables };
+}
