@@ -13,6 +13,7 @@ import { locateContinuation } from "./conversation/continuation.js";
 import { captureConversation } from "./conversation/capture-conversation.js";
 import { reserveStorage, type StorageReservation } from "./quota/storage-quota.js";
 import { openWorkspace } from "./workspace/open-workspace.js";
+import { applyCopies } from "./workspace/copies.js";
 import { closeWorkspace } from "./workspace/close-workspace.js";
 import { integrateBranch } from "./workspace/integrate-branch.js";
 import type { Workspace } from "./workspace/workspace.js";
@@ -51,7 +52,11 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   const turns: DispatchTurn[] = [];
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
   try {
-    workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, copies: resolved.copies, signal });
+    workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
+    if (workspace.created && resolved.copies.length > 0) {
+      phase = "copies";
+      workspace = { ...workspace, untrackedCopies: await applyCopies(root, workspace.directory, resolved.copies) };
+    }
     const ws = workspace;
     if (ws.created) {
       phase = "workspaceReady";

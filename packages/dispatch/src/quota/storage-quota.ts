@@ -30,7 +30,7 @@ export async function reserveStorage(root: string, quota: StorageQuota, id: stri
   await withFileLock(lockPath(root, "storage"), async () => {
     await mkdir(directory, { recursive: true });
     const reserved = await activeReservations(directory);
-    const used = await usage(outpostDirectory(root), directory);
+    const used = await usage(outpostDirectory(root), [directory, join(outpostDirectory(root), "locks")]);
     if (used + reserved + quota.reserveBytes > quota.maxBytes) {
       throw new OutpostError("configuration", `Storage quota refused: ${used} bytes used under .outpost plus ${reserved} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`, { details: { used, reserved, requested: quota.reserveBytes, maxBytes: quota.maxBytes } });
     }
@@ -70,13 +70,13 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Bytes of regular files under `directory` (links not followed), skipping `skip`. */
-async function usage(directory: string, skip: string): Promise<number> {
+/** Bytes of regular files under `directory` (links not followed), skipping the bookkeeping directories. */
+async function usage(directory: string, skip: readonly string[]): Promise<number> {
   let total = 0;
   const pending = [directory];
   while (pending.length > 0) {
     const current = pending.pop()!;
-    if (current === skip) continue;
+    if (skip.includes(current)) continue;
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(current, entry.name);

@@ -7,7 +7,6 @@ import { assertBranchName, branchExists, currentBranch, headCommit, type Reposit
 import { git, gitStatus } from "../git/run-git.js";
 import { withFileLock } from "./file-lock.js";
 import { ensureOutpostDirectory, lockPath } from "./outpost-directory.js";
-import { applyCopies } from "./copies.js";
 import { slug } from "./slug.js";
 
 export interface OpenWorkspaceInput {
@@ -15,11 +14,10 @@ export interface OpenWorkspaceInput {
   readonly policy: BranchPolicy;
   readonly dispatchId: string;
   readonly label?: string;
-  readonly copies: readonly string[];
   readonly signal?: AbortSignal;
 }
 
-/** Prepares the directory and branch the agent works on, following the branch policy. */
+/** Prepares the directory and branch the agent works on, following the branch policy. Copies come after. */
 export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspace> {
   const { repository, policy } = input;
   const root = repository.root;
@@ -40,10 +38,9 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
       const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
       await addWorktree(root, args, input.signal);
     }
-    const untrackedCopies = existing ? [] : await applyCopies(root, directory, input.copies);
     return {
       mode: "named", root, commonDirectory: repository.commonDirectory, directory, branch: policy.name,
-      baseline: await headCommit(directory), created: !existing, untrackedCopies,
+      baseline: await headCommit(directory), created: !existing, untrackedCopies: [],
     };
   }
   const target = policy.target ?? (await currentBranch(root));
@@ -60,10 +57,9 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   }
   const directory = join(root, ".outpost", "workspaces", input.dispatchId);
   await addWorktree(root, ["-b", branch, directory, `refs/heads/${target}`], input.signal);
-  const untrackedCopies = await applyCopies(root, directory, input.copies);
   return {
     mode: "integrate", root, commonDirectory: repository.commonDirectory, directory, branch, target,
-    baseline: await headCommit(directory), created: true, untrackedCopies,
+    baseline: await headCommit(directory), created: true, untrackedCopies: [],
   };
 }
 

@@ -1,0 +1,216 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dispatch, type DispatchRecovery } from "@outpost/dispatch";
+import { localProvider } from "@outpost/provider-local";
+import { isOutpostError, type OutpostError, type Transport, type TransportEntry } from "@outpost/core";
+import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+
+const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, behaviour });
+
+async function failure(promise: Promise<unknown>): Promise<OutpostError> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  if (!isOutpostError(error)) throw new Error(`expected an OutpostError, got ${String(error)}`);
+  return error;
+}
+
+describe("dispatch copies", () => {
+  it("refuses absolute, .., .git and copies without a new worktree, before allocating anything", async () => {
+    const repository = scratchRepository();
+    const provider = localProvider();
+    const cases: Array<{ copies: string[]; branch?: { mode: "integrate" } | { mode: "current" } }> = [
+      { copies: ["/etc/passwd"], branch: { mode: "integrate" } },
+      { copies: ["../outside"], branch: { mode: "integrate" } },
+      { copies: ["a/../../outside"], branch: { mode: "integrate" } },
+      { copies: [".git/config"], branch: { mode: "integrate" } },
+      { copies: ["sub/.git"], branch: { mode: "integrate" } },
+      { copies: [""], branch: { mode: "integrate" } },
+      { copies: [".env"], branch: { mode: "current" } },
+    ];
+    for (const options of cases) {
+      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: provider, ...options }));
+      expect(error.code, JSON.stringify(options)).toBe("configuration");
+    }
+    expect(existsSync(join(repository, ".outpost"))).toBe(false);
+  });
+
+  it("copies untracked files into the new worktree (absent entries skipped) and keeps that worktree", async () => {
+    const repository = scratchRepository();
+    writeFileSync(join(repository, ".env"), "SECRET=local\n");
+    mkdirSync(join(repository, "config"));
+    writeFileSync(join(repository, "config", "local.json"), "{}\n");
+    const seen = join(mkdtempSync(join(tmpdir(), "outpost-seen-")), "env");
+    const result = await dispatch({
+      agent: agentWith({ FILE: "a.txt" }), brief: "work", repository, sandboxProvider: localProvider(),
+      branch: { mode: "integrate" }, copies: [".env", "config", "missing.txt"],
+      hooks: { workspaceReady: [`cp .env '${seen}'`] },
+    });
+    expect(readFileSync(seen, "utf8")).toBe("SECRET=local\n");
+    expect(result.workspaceKept).toBe(true);
+    expect(readFileSync(join(result.directory, "config", "local.json"), "utf8")).toBe("{}\n");
+    expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
+  });
+
+  it("refuses a copy that resolves outside the repository through a link", async () => {
+    const repository = scratchRepository();
+    const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));
+    writeFileSync(join(outside, "secret"), "nope\n");
+    symlinkSync(join(outside, "secret"), join(repository, "leak"));
+    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["leak"] }));
+    expect(error.code).toBe("workspace");
+    expect((error.details.recovery as DispatchRecovery).phase).toBe("copies");
+  });
+});
+
+describe("dispatch hooks", () => {
+  it("runs workspaceReady, then hostReady in order and sandboxReady together", async () => {
+    const repository = scratchRepository();
+    const log = join(mkdtempSync(join(tmpdir(), "outpost-hooks-")), "log");
+    const result = await dispatch({
+      agent: agentWith({ FILE: "h.txt" }), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" },
+      hooks: {
+        workspaceReady: [`echo workspace >> '${log}'`],
+        hostReady: [`sleep 0.2; echo host-1 >> '${log}'`, `echo host-2 >> '${log}'`],
+        sandboxReady: [{ executable: "sh", arguments: ["-c", `echo "sandbox $HOME" >> '${log}'`] }],
+      },
+    });
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    expect(lines[0]).toBe("workspace");
+    expect(lines.indexOf("host-1")).toBeLessThan(lines.indexOf("host-2"));
+    // sandboxReady runs in the sandbox (its private home), in parallel with the slow host hook.
+    expect(lines.findIndex((line) => line.startsWith("sandbox "))).toBeLessThan(lines.indexOf("host-1"));
+    expect(lines.find((line) => line.startsWith("sandbox "))).not.toBe(`sandbox ${process.env.HOME}`);
+    expect(result.completed).toBe(true);
+  });
+
+  it("a hook exiting non-zero fails with code process; a hook past its deadline with code timeout", async () => {
+    const repository = scratchRepository();
+    for (const [hooks, code] of [
+      [{ hostReady: ["echo broken >&2; exit 3"] }, "process"],
+      [{ sandboxReady: ["exit 4"] }, "process"],
+      [{ workspaceReady: [{ executable: "sleep", arguments: ["5"], deadlineMs: 200 }] }, "timeout"],
+    ] as const) {
+      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, hooks }));
+      expect(error.code, JSON.stringify(hooks)).toBe(code);
+      expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
+    }
+  });
+});
+
+describe("dispatch storage quota", () => {
+  it("refuses with code configuration when usage plus reservations would pass maxBytes", async () => {
+    const repository = scratchRepository();
+    mkdirSync(join(repository, ".outpost", "storage"), { recursive: true });
+    writeFileSync(join(repository, ".outpost", "storage", "big"), Buffer.alloc(50_000));
+    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: { reserveBytes: 60_000, maxBytes: 100_000 } }));
+    expect(error.code).toBe("configuration");
+    expect(error.details).toMatchObject({ used: 50_000 + 2, reserved: 0, requested: 60_000 });
+    expect(existsSync(join(repository, ".outpost", "workspaces"))).toBe(false);
+  });
+
+  it("counts active reservations of concurrent dispatches and releases them at close", async () => {
+    const repository = scratchRepository();
+    const quota = { reserveBytes: 600_000, maxBytes: 1_000_000 };
+    const slow = dispatch({ agent: agentWith({ DELAY_MS: "800" }), brief: "slow", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: quota });
+    await new Promise((done) => setTimeout(done, 300));
+    const refused = await failure(dispatch({ agent: agentWith({}), brief: "second", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: quota }));
+    expect(refused.code).toBe("configuration");
+    expect(refused.details.reserved).toBe(600_000);
+    await slow;
+    expect(readdirSync(join(repository, ".outpost", "reservations"))).toEqual([]);
+    const later = await dispatch({ agent: agentWith({}), brief: "third", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: quota });
+    expect(later.completed).toBe(true);
+  });
+});
+
+describe("dispatch activity record", () => {
+  it("is written while the sandbox lives and removed after a clean close", async () => {
+    const repository = scratchRepository();
+    const transport = memoryTransport();
+    let during: string[] = [];
+    const result = await dispatch({
+      agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), activityTransport: transport,
+      observe: () => { during = [...transport.objects.keys()]; },
+    });
+    expect(during).toEqual([`activity/${result.dispatchId}.json`]);
+    expect([...transport.objects.keys()]).toEqual([]);
+  });
+
+  it("is kept with the failed phase otherwise (default local storage under .outpost/storage)", async () => {
+    const repository = scratchRepository();
+    const error = await failure(dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider() }));
+    const recovery = error.details.recovery as DispatchRecovery;
+    const record = JSON.parse(readFileSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`), "utf8"));
+    expect(record).toMatchObject({ state: "failed", phase: "turn 1", agent: "script-agent", provider: "local", error: { code: "process" } });
+    expect(gitIn(repository, "status", "--porcelain")).toBe("");
+  });
+});
+
+describe("dispatch brief files", () => {
+  it("expands variables and $(command) output, reports token estimates, never re-expands values", async () => {
+    const repository = scratchRepository();
+    writeFileSync(join(repository, "brief.md"), "Task for {{who}}: $(echo from-a-command) \\$(not run) value=$(printf %s \"$who\")\n");
+    const diagnostics: string[] = [];
+    let prompt = "";
+    await dispatch({
+      agent: agentWith({}), brief: { file: "brief.md", variables: { who: "$(touch pwned)" } }, repository, sandboxProvider: localProvider(),
+      diagnostic: (message) => diagnostics.push(message),
+      observe: (observation) => { if (observation.event.type === "text") prompt = observation.event.text; },
+    });
+    expect(prompt).toBe("pass 1 saw 0 earlier prompt(s) <outpost>done</outpost>");
+    expect(existsSync(join(repository, "pwned"))).toBe(false);
+    expect(diagnostics.some((message) => message.includes("$(echo from-a-command)") && message.includes("tokens"))).toBe(true);
+  });
+
+  it("a slow expansion fails with code timeout, a failing one with code prompt, an unknown variable with configuration", async () => {
+    const repository = scratchRepository();
+    writeFileSync(join(repository, "slow.md"), "$(sleep 5)");
+    writeFileSync(join(repository, "failing.md"), "$(exit 9)");
+    writeFileSync(join(repository, "unknown.md"), "{{nope}}");
+    const provider = localProvider();
+    expect((await failure(dispatch({ agent: agentWith({}), brief: { file: "slow.md" }, expansionMs: 200, repository, sandboxProvider: provider }))).code).toBe("timeout");
+    expect((await failure(dispatch({ agent: agentWith({}), brief: { file: "failing.md" }, repository, sandboxProvider: provider }))).code).toBe("prompt");
+    expect((await failure(dispatch({ agent: agentWith({}), brief: { file: "unknown.md" }, repository, sandboxProvider: provider }))).code).toBe("configuration");
+    expect((await failure(dispatch({ agent: agentWith({}), brief: "x".repeat(2 * 1024 * 1024), repository, sandboxProvider: provider }))).code).toBe("limit");
+  });
+
+  it("an unusable repository path is code workspace", async () => {
+    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository: join(tmpdir(), "does-not-exist-outpost"), sandboxProvider: localProvider() }));
+    expect(error.code).toBe("workspace");
+    const notGit = mkdtempSync(join(tmpdir(), "outpost-plain-"));
+    expect((await failure(dispatch({ agent: agentWith({}), brief: "work", repository: notGit, sandboxProvider: localProvider() }))).code).toBe("workspace");
+  });
+});
+
+/** A small in-memory Transport honouring revisions, to observe the activity record from the outside. */
+function memoryTransport(): Transport & { objects: Map<string, { bytes: Uint8Array; revision: string }> } {
+  const objects = new Map<string, { bytes: Uint8Array; revision: string }>();
+  let counter = 0;
+  const entry = (key: string, value: { bytes: Uint8Array; revision: string }): TransportEntry => ({ key, revision: value.revision, size: value.bytes.length, modifiedAt: new Date().toISOString() });
+  return {
+    name: "memory",
+    objects,
+    async read(key) {
+      const value = objects.get(key);
+      return value ? { ...entry(key, value), bytes: value.bytes } : undefined;
+    },
+    async write(key, bytes, options) {
+      const current = objects.get(key);
+      if ((options.ifRevision === null && current) || (options.ifRevision !== null && current?.revision !== options.ifRevision)) {
+        throw new Error("revision conflict");
+      }
+      const value = { bytes, revision: String(++counter) };
+      objects.set(key, value);
+      return entry(key, value);
+    },
+    async remove(key, options) {
+      if (objects.get(key)?.revision !== options.ifRevision) throw new Error("revision conflict");
+      objects.delete(key);
+    },
+    async *list(prefix = "") {
+      for (const [key, value] of objects) if (key.startsWith(prefix)) yield entry(key, value);
+    },
+  };
+}
