@@ -71,7 +71,7 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
   const files: SessionBundleEntry[] = [];
   const texts: Record<string, string> = {};
   for (const file of walked) {
-    const bytes = lib.readStable(path.join(folder, file.path), file.path, what);
+    const bytes = lib.readStable(path.join(folder, file.path), file, what);
     const text = bytes.toString("utf8");
     const utf8 = Buffer.byteLength(text) === bytes.length && Buffer.from(text, "utf8").equals(bytes);
     texts[file.path] = text;

@@ -10,8 +10,10 @@ export function runHostHook<Result>(name: string, format: string, source: string
     const hook = runInNewContext(`(${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
     return hook(...parameters);
   } catch (error) {
-    const message = error instanceof Object && "message" in error ? String(error.message) : String(error);
-    const reference = error instanceof Object && "name" in error && error.name === "ReferenceError";
+    // Errors from the fresh context are not instances of this realm's Error: read them structurally.
+    const fields = typeof error === "object" && error !== null ? (error as { message?: unknown; name?: unknown }) : {};
+    const message = fields.message === undefined ? String(error) : String(fields.message);
+    const reference = fields.name === "ReferenceError";
     throw new OutpostError(
       reference ? "configuration" : "session",
       reference

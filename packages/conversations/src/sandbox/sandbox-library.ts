@@ -83,12 +83,13 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
     return files;
   }
 
-  /** Reads a file and proves it did not change while it was read. */
-  function readStable(file: string, relative: string, what: string): Buffer {
+  /** Reads a file and proves it did not change since it was listed, nor while it was read. */
+  function readStable(file: string, listed: WalkedFile, what: string): Buffer {
+    const relative = listed.path;
     const before = fs.lstatSync(file);
     const bytes = fs.readFileSync(file);
     const after = fs.lstatSync(file);
-    if (!sameFile(before, after) || bytes.length !== after.size) {
+    if (!sameFile(listed, before) || !sameFile(before, after) || bytes.length !== after.size) {
       throw changed(relative, what);
     }
     return bytes;
