@@ -1,0 +1,93 @@
+import { classifyFailure } from "@outpost/core";
+import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
+import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
+import { numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
+
+/**
+ * Decodes `opencode run --format json`: `step_start`, `tool_use` (printed once the tool completed or
+ * failed, with input and output), `text`, `reasoning`, `step_finish` (tokens, reason) and `error`.
+ * Every line carries `sessionID`. opencode prints no final event: a `step_finish` whose reason is not
+ * `tool-calls` ends the model's loop and is reported as `finished`.
+ */
+export class OpencodeDecoder implements AgentLineDecoder {
+  private conversationId: string | undefined;
+  private lastText: string | undefined;
+
+  constructor(private readonly failureRules: readonly FailureRule[] = OPENCODE_FAILURE_RULES) {}
+
+  decode(line: string): AgentEvent[] {
+    const value = parseJsonLine(line);
+    if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
+    const events = [...this.conversation(stringField(value, "sessionID")), ...this.map(value, line)];
+    return events.length > 0 ? events : [{ type: "raw", line, value }];
+  }
+
+  private map(value: Record<string, unknown>, line: string): AgentEvent[] {
+    const part = objectField(value, "part");
+    switch (value["type"]) {
+      case "text": {
+        const text = stringField(part, "text");
+        if (!text) return [];
+        this.lastText = text;
+        return [{ type: "text", text }];
+      }
+      case "tool_use":
+        return part === undefined ? [] : toolUse(part);
+      case "step_finish": {
+        if (part === undefined) return [];
+        const usage = usageOf(part);
+        const events: AgentEvent[] = usage === undefined ? [] : [{ type: "usage", usage }];
+        const reason = stringField(part, "reason");
+        if (reason !== undefined && reason !== "tool-calls") {
+          events.push({ type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }) });
+        }
+        return events;
+      }
+      case "error": {
+        const error = objectField(value, "error");
+        const message = stringField(objectField(error ?? {}, "data"), "message") ?? stringField(error, "name") ?? "opencode reported an error";
+        const match = classifyFailure(this.failureRules, line);
+        return [{ type: "failure", message, ...(match ? { classification: match.classification } : {}) }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private conversation(id: string | undefined): AgentEvent[] {
+    if (id === undefined || id === this.conversationId) return [];
+    this.conversationId = id;
+    return [{ type: "conversation", id }];
+  }
+}
+
+function toolUse(part: Record<string, unknown>): AgentEvent[] {
+  const name = stringField(part, "tool");
+  const state = objectField(part, "state");
+  if (name === undefined || state === undefined) return [];
+  const id = stringField(part, "callID");
+  const idField = id === undefined ? {} : { id };
+  const events: AgentEvent[] = [{ type: "tool-call", ...idField, name, input: state["input"] ?? {} }];
+  const status = stringField(state, "status");
+  if (status === "completed") events.push({ type: "tool-result", ...idField, output: stringField(state, "output") ?? "" });
+  else if (status === "error") events.push({ type: "tool-result", ...idField, output: stringField(state, "error") ?? "", isError: true });
+  return events;
+}
+
+/** opencode's per-step `tokens` and `cost` (USD) → normalized usage. */
+function usageOf(part: Record<string, unknown>): Usage | undefined {
+  const tokens = objectField(part, "tokens");
+  if (tokens === undefined) return undefined;
+  const cache = objectField(tokens, "cache");
+  const usage: Record<string, number> = {};
+  const fields: [string, number | undefined][] = [
+    ["inputTokens", numberField(tokens, "input")],
+    ["outputTokens", numberField(tokens, "output")],
+    ["reasoningTokens", numberField(tokens, "reasoning")],
+    ["cacheReadTokens", numberField(cache, "read")],
+    ["cacheWriteTokens", numberField(cache, "write")],
+    ["costUsd", numberField(part, "cost")],
+  ];
+  for (const [key, count] of fields) if (count !== undefined) usage[key] = count;
+  return Object.keys(usage).length > 0 ? (usage as Usage) : undefined;
+}
