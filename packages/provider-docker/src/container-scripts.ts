@@ -1,0 +1,132 @@
+// POSIX sh scripts run inside the container. They only use sh builtins and tools that both busybox and
+// Debian's coreutils/tar/findutils provide, so the provider works on any image with a shell and tar.
+// Exit codes 90-99 are refusals the host turns into `workspace` errors (the reason is on stderr).
+
+/**
+ * Runs every command: `$1` directory, `$2…` the command. Prints a header on stdout before anything else —
+ * `P` + 10-digit pid (the exec process leads its own process group), `D` when the directory is missing,
+ * `X` when the executable is not found — then replaces itself with the command, keeping the pid.
+ */
+export const COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { printf D; exit 126; }
+shift
+command -v -- "$1" >/dev/null 2>&1 || { printf X; exit 127; }
+printf 'P%010d' "$$"
+exec "$@"`;
+
+/** Header bytes COMMAND_WRAPPER prints on success. */
+export const HEADER_BYTES = 11;
+
+/**
+ * Kills the tree of process group \`$1\`: stops the group and every descendant (found through
+ * /proc/<pid>/stat, so children that left the group are caught) until the set stops growing, then SIGKILLs.
+ */
+export const KILL_TREE = `leader=$1
+kill -STOP -"$leader" 2>/dev/null
+found=" $leader "
+grew=1
+while [ "$grew" = 1 ]; do
+  grew=0
+  for stat in /proc/[0-9]*/stat; do
+    { read -r line < "$stat"; } 2>/dev/null || continue
+    pid=\${stat#/proc/}; pid=\${pid%/stat}
+    case "$found" in *" $pid "*) continue ;; esac
+    rest=\${line##*) }
+    set -- $rest
+    case "$found" in *" $2 "*) ;; *) [ "$3" = "$leader" ] || continue ;; esac
+    found="$found$pid "
+    kill -STOP "$pid" 2>/dev/null
+    grew=1
+  done
+done
+kill -KILL -"$leader" 2>/dev/null
+kill -KILL $found 2>/dev/null
+exit 0`;
+
+/**
+ * Shared check: refuses (exit 90) when the existing part of path \`$1\` resolves outside anchor \`$2\`
+ * through a link. "/" as anchor accepts anything.
+ */
+const CHECK_ANCHOR = `check_anchor() {
+  [ "$2" = / ] && return 0
+  probe=$1
+  while [ ! -e "$probe" ] && [ ! -L "$probe" ]; do probe=$(dirname -- "$probe"); done
+  real=$(readlink -f -- "$probe") || real=
+  anchor=$(readlink -f -- "$2") || anchor=$2
+  case "$real/" in "$anchor"/*) return 0 ;; esac
+  echo "$1 is reached through a link that leaves $2" >&2
+  exit 90
+}`;
+
+/**
+ * Upload: \`$1\` destination directory, \`$2\` anchor. stdin: lines \`D<path>\` (directories of the
+ * archive, refused when an existing link there leads outside the destination), \`V<path>\` (files whose SHA-256 is printed after
+ * extraction), an empty line, then the tar stream.
+ */
+export const EXTRACT_TAR = `${CHECK_ANCHOR}
+umask 0
+check_anchor "$1" "$2"
+mkdir -p -- "$1" || exit 95
+cd -- "$1" || exit 95
+base=$(pwd -P)
+verify=
+while IFS= read -r line; do
+  [ -z "$line" ] && break
+  path=\${line#?}
+  case "$line" in
+    D*) if [ -L "$path" ]; then
+          real=$(readlink -f -- "$path") || real=
+          case "$real/" in "$base"/*) ;; *) echo "$1/$path is a link that leads outside the destination" >&2; exit 91 ;; esac
+        fi ;;
+    V*) verify="$verify$path
+" ;;
+  esac
+done
+tar -x -f - || exit 96
+[ -z "$verify" ] && exit 0
+printf %s "$verify" | tr '\\n' '\\0' | xargs -0 sha256sum --`;
+
+/**
+ * Download: \`$1\` source, \`$2\` anchor. Prints \`d\` or \`f\` (the source's kind), then a tar stream of
+ * the directory's contents or of the single file.
+ */
+export const CREATE_TAR = `${CHECK_ANCHOR}
+[ -e "$1" ] || { echo "$1 does not exist" >&2; exit 92; }
+check_anchor "$1" "$2"
+if [ -d "$1" ]; then
+  cd -- "$1" || exit 92
+  printf d
+  exec tar -c -f - .
+fi
+cd -- "$(dirname -- "$1")" || exit 92
+printf f
+exec tar -c -f - -- "./$(basename -- "$1")"`;
+
+/** Batch download: \`$1\` source directory, stdin: one \`./<path>\` per line. */
+export const CREATE_TAR_OF_LIST = `cd -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
+exec tar -c -f - -T -`;
+
+/**
+ * Manifest: \`$1\` source, \`$2…\` relative paths. Refuses missing paths (92), paths reached through a
+ * link (93), special files (94) and names with a newline (97). Prints \`S|<mode>|<size>|<path>\` for
+ * files, \`L|<path>\` + a line with the target for links, then \`--\` and one sha256sum line per file.
+ */
+export const MANIFEST = `cd -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
+shift
+root=$(pwd -P)
+newline='
+'
+for path in "$@"; do
+  [ -e "$path" ] || [ -L "$path" ] || { echo "$path does not exist" >&2; exit 92; }
+  parent=$(dirname -- "$path")
+  real=$(cd -- "$parent" 2>/dev/null && pwd -P)
+  [ "$parent" = . ] && expect=$root || expect=$root/$parent
+  [ "$real" = "$expect" ] || { echo "$path is reached through a link" >&2; exit 93; }
+done
+odd=$(find "$@" ! -type f ! -type l ! -type d | head -n 1)
+[ -z "$odd" ] || { echo "$odd is a special file (socket, pipe or device)" >&2; exit 94; }
+odd=$(find "$@" -name "*$newline*" | head -n 1)
+[ -z "$odd" ] || { echo "a name contains a newline" >&2; exit 97; }
+find "$@" -type f -exec stat -c 'S|%a|%s|%n' -- {} +
+find "$@" -type l -exec sh -c 'for link; do printf "L|%s\\n" "$link"; readlink -- "$link"; done' sh {} +
+echo --
+find "$@" -type f -exec sha256sum -- {} +`;

@@ -1,0 +1,70 @@
+import { isAbsolute } from "node:path";
+import type Docker from "dockerode";
+import { OutpostError, throwIfAborted } from "@outpost/core";
+import type { SandboxContext, SandboxLease, SandboxPlacement, SandboxProvider } from "@outpost/core";
+import { containerSpec } from "./container-spec.js";
+import { dockerClient } from "./docker-client.js";
+import { DockerLease } from "./docker-lease.js";
+import { DEFAULT_DOCKER_IMAGE, DEFAULT_HOME, DEFAULT_ROOT, DEFAULT_USER, type DockerProviderConfig } from "./docker-provider-config.js";
+import { copyWorktreeIn } from "./isolated-copy.js";
+import { mapDockerError } from "./map-docker-error.js";
+import { OperationGuard } from "./operation-guard.js";
+import { validateConfig } from "./validate-config.js";
+import { mountedUser } from "./worktree-owner.js";
+
+/** Capabilities every Docker lease has. */
+export const DOCKER_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
+
+/** A SandboxProvider that runs each lease in its own container on a Docker engine. */
+export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvider {
+  validateConfig(config);
+  const docker = dockerClient(config.docker);
+  const isolated = config.mode === "isolated";
+  const placement: SandboxPlacement = isolated ? "remote" : "mounted";
+  return {
+    specificationVersion: "v1",
+    name: isolated ? "docker-isolated" : "docker",
+    placement,
+    ...(config.variables === undefined ? {} : { variables: config.variables }),
+    acquire: (context) => acquire(docker, config, context),
+  };
+}
+
+async function acquire(docker: Docker, config: DockerProviderConfig, context: SandboxContext): Promise<SandboxLease> {
+  throwIfAborted(context.signal, "Acquiring a Docker lease");
+  for (const path of [context.directory, ...context.gitDirectories]) {
+    if (typeof path !== "string" || !isAbsolute(path)) {
+      throw new OutpostError("configuration", `The sandbox context path ${JSON.stringify(path)} is not absolute. Pass absolute host paths.`, { details: { path } });
+    }
+  }
+  const isolated = config.mode === "isolated";
+  const image = config.image ?? DEFAULT_DOCKER_IMAGE;
+  const root = config.root ?? DEFAULT_ROOT;
+  const home = config.home ?? DEFAULT_HOME;
+  const user = isolated ? (config.user ?? DEFAULT_USER) : await mountedUser(context.directory, config.user);
+  const retain = config.retain === true;
+  const plan = { image, root, home, uid: user.uid, gid: user.gid, mounted: !isolated, retain };
+  const guard = new OperationGuard({ signal: context.signal }, "Acquiring a Docker lease");
+  let container: Docker.Container | undefined;
+  try {
+    container = await docker.createContainer(containerSpec(config, context, plan)).catch((error: unknown) => {
+      throw mapDockerError(error, `create a container from ${JSON.stringify(image)}`, image);
+    });
+    guard.check();
+    if (isolated) {
+      await copyWorktreeIn(container, context, root, user, guard.check).catch((error: unknown) => {
+        throw mapDockerError(error, `copy ${JSON.stringify(context.directory)} into the container`);
+      });
+    }
+    await container.start().catch((error: unknown) => {
+      throw mapDockerError(error, `start a container from ${JSON.stringify(image)}`, image);
+    });
+    guard.check();
+    return new DockerLease({ container, root, home, uid: user.uid, gid: user.gid, retain });
+  } catch (error) {
+    if (container !== undefined) await container.remove({ force: true, v: true }).catch(() => undefined);
+    throw guard.error ?? error;
+  } finally {
+    guard.dispose();
+  }
+}

@@ -1,0 +1,47 @@
+import { posix } from "node:path";
+import type Docker from "dockerode";
+import type { SandboxContext } from "@outpost/core";
+import { scanHostTree, type HostEntry } from "./host-tree.js";
+import { packHostEntries } from "./tar-pack.js";
+
+/**
+ * Isolated mode: copies the worktree to the lease root, and the git directories it needs to their own
+ * paths, as one tar stream extracted by the engine into the created container, owned by the lease user.
+ * Refusals (absolute or escaping links, special files) happen while scanning, before the container is touched.
+ */
+export async function copyWorktreeIn(
+  container: Docker.Container,
+  context: SandboxContext,
+  root: string,
+  owner: { uid: number; gid: number },
+  check: () => void,
+): Promise<void> {
+  const entries: HostEntry[] = [];
+  const names = new Map<HostEntry, string>();
+  const added = new Set<string>();
+  const place = async (hostDirectory: string, sandboxDirectory: string) => {
+    const inside = sandboxDirectory.replace(/^\/+/, "");
+    const parts = inside.split("/");
+    const now = new Date();
+    for (let index = 1; index <= parts.length; index++) {
+      const name = parts.slice(0, index).join("/");
+      if (added.has(name)) continue;
+      added.add(name);
+      const directory: HostEntry = { path: name, kind: "directory", mode: 0o755, size: 0, mtime: now, source: "" };
+      entries.push(directory);
+      names.set(directory, `${name}/`);
+    }
+    const tree = await scanHostTree(hostDirectory, check);
+    for (const entry of tree.entries) {
+      entries.push(entry);
+      names.set(entry, posix.join(inside, entry.path) + (entry.kind === "directory" ? "/" : ""));
+    }
+  };
+  await place(context.directory, root);
+  for (const directory of context.gitDirectories) {
+    const base = context.directory.endsWith("/") ? context.directory : `${context.directory}/`;
+    if (directory !== context.directory && !directory.startsWith(base)) await place(directory, directory);
+  }
+  const { archive, finished } = packHostEntries(entries, { name: (entry) => names.get(entry)!, uid: owner.uid, gid: owner.gid, check });
+  await Promise.all([container.putArchive(archive as unknown as NodeJS.ReadableStream, { path: "/" }), finished]);
+}

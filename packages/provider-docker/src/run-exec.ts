@@ -1,0 +1,55 @@
+import type { Duplex } from "node:stream";
+import type Docker from "dockerode";
+import { ExecProcess, type ExecLaunch, type ExecStart } from "./exec-process.js";
+import { mapDockerError } from "./map-docker-error.js";
+import type { OperationGuard } from "./operation-guard.js";
+
+export interface RunExecOptions extends Omit<ExecLaunch, "attachStdin"> {
+  /** Writes the process's stdin; it is closed when this resolves. Absent: no stdin at all. */
+  readonly feed?: (stdin: Duplex) => Promise<void>;
+  readonly guard: OperationGuard;
+  readonly what: string;
+}
+
+export interface ExecOutcome {
+  readonly start: ExecStart;
+  readonly status: number;
+}
+
+/**
+ * Runs one process through exec and waits for it. When the guard fires, the process tree is killed
+ * (never the container) and the guard's error is thrown once the process is gone.
+ */
+export async function runExec(container: Docker.Container, options: RunExecOptions): Promise<ExecOutcome> {
+  options.guard.check();
+  let process: ExecProcess;
+  try {
+    process = await ExecProcess.start(container, { ...options, attachStdin: options.feed !== undefined });
+  } catch (error) {
+    throw mapDockerError(error, options.what);
+  }
+  const stop = () => void process.kill().catch(() => undefined);
+  options.guard.signal.addEventListener("abort", stop, { once: true });
+  let feedFailure: unknown;
+  let exited = false;
+  options.feed?.(process.stream).then(
+    () => process.closeStdin(),
+    (error: unknown) => {
+      // Once the process is gone, a stdin it stopped reading is not a failure.
+      if (exited) return;
+      feedFailure = error;
+      stop();
+    },
+  );
+  try {
+    const status = await process.exited;
+    exited = true;
+    options.guard.check();
+    if (feedFailure !== undefined) throw feedFailure;
+    return { start: await process.started, status };
+  } catch (error) {
+    throw mapDockerError(error, options.what);
+  } finally {
+    options.guard.signal.removeEventListener("abort", stop);
+  }
+}

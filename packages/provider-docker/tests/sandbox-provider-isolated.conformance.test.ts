@@ -1,0 +1,10 @@
+import { describeSandboxProvider } from "@outpost/testkit";
+import { dockerProvider } from "@outpost/provider-docker";
+import { BUSYBOX_IMAGE, dockerGate } from "./docker-gate.js";
+
+// Isolated placement on the busybox image: the workspace is copied in, nothing of the host is mounted.
+describeSandboxProvider({
+  name: "provider-docker (isolated, busybox)",
+  ...(await dockerGate()),
+  create: async () => ({ provider: dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated", network: "none" }) }),
+});
