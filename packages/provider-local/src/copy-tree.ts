@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, rename, rm, symlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { OutpostError } from "@outpost/core";
+import { FILE_CONCURRENCY, inParallel } from "./in-parallel.js";
 import { assertSafeDestination } from "./safe-destination.js";
 import { scanTree } from "./scan-tree.js";
 
@@ -22,14 +23,13 @@ export async function copyTree(source: string, destination: string, check: () =>
     return;
   }
   await makeDirectory(destination);
-  for (const entry of tree.entries) {
+  for (const entry of tree.entries) if (entry.kind === "directory") await makeDirectory(join(destination, entry.path));
+  await inParallel(tree.entries.filter((entry) => entry.kind !== "directory"), FILE_CONCURRENCY, async (entry) => {
     check();
-    const from = join(source, entry.path);
     const to = join(destination, entry.path);
-    if (entry.kind === "directory") await makeDirectory(to);
-    else if (entry.kind === "file") await placeFile(from, to, entry.mode);
+    if (entry.kind === "file") await placeFile(join(source, entry.path), to, entry.mode);
     else await placeLink(entry.target!, to);
-  }
+  });
   // Modes last and deepest first, so a read-only directory does not block writing its contents.
   for (const entry of [...tree.entries].reverse()) {
     if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode);

@@ -37,14 +37,14 @@ export async function scanTree(source: string, check: () => void): Promise<Scann
 }
 
 async function walk(top: string, relative: string, entries: TreeEntry[], check: () => void): Promise<void> {
+  check();
   const names = (await readdir(join(top, relative))).sort();
-  for (const name of names) {
-    check();
-    const path = relative === "" ? name : `${relative}/${name}`;
-    const full = join(top, path);
-    const stats = await lstat(full);
+  const paths = names.map((name) => (relative === "" ? name : `${relative}/${name}`));
+  const found = await Promise.all(paths.map((path) => lstat(join(top, path))));
+  for (const [index, stats] of found.entries()) {
+    const path = paths[index]!;
     if (stats.isSymbolicLink()) {
-      const target = await readlink(full);
+      const target = await readlink(join(top, path));
       assertLinkStaysInside(path, target);
       entries.push({ path, kind: "link", mode: stats.mode & 0o7777, target });
     } else if (stats.isDirectory()) {

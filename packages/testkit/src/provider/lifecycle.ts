@@ -20,7 +20,7 @@ export function providerLifecycleTests(context: ProviderSuiteContext): void {
   check(context, "gives a writable home directory outside root", async ({ lease }) => {
     assert.ok(lease.home.startsWith("/"), `home must be absolute, got ${JSON.stringify(lease.home)}`);
     assert.notEqual(lease.home, lease.root, "home and root must differ");
-    assert.equal(await shellOk(lease, 'touch "$1/.outpost-kit-probe" && rm "$1/.outpost-kit-probe" && echo ok', [lease.home]), "ok\n");
+    assert.equal(await shellOk(lease, ': > "$1/.outpost-kit-probe" && rm "$1/.outpost-kit-probe" && echo ok', [lease.home]), "ok\n");
   });
 
   check(context, "release() resolves twice, and commands after it fail with code provider", async ({ provider, workspace }) => {
