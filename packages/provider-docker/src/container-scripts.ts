@@ -101,9 +101,10 @@ cd -- "$(dirname -- "$1")" || exit 92
 printf f
 exec tar -c -f - -- "./$(basename -- "$1")"`;
 
-/** Batch download: \`$1\` source directory, stdin: one \`./<path>\` per line. */
+/** Batch download: \`$1\` source directory, \`$2…\` the \`./<path>\` entries (busybox tar has no -T). */
 export const CREATE_TAR_OF_LIST = `cd -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
-exec tar -c -f - -T -`;
+shift
+exec tar -c -f - -- "$@"`;
 
 /**
  * Manifest: \`$1\` source, \`$2…\` relative paths. Refuses missing paths (92), paths reached through a

@@ -31,21 +31,29 @@ export class DockerFileTransfers implements FileTransfers {
         return clean === "" ? "." : `./${clean}`;
       });
       if (relative.length === 0) return [];
-      const stdout: Buffer[] = [];
-      const stderr = new TailBuffer(16 * 1024);
-      const outcome = await runExec(this.sandbox.container, {
-        argv: ["/bin/sh", "-c", MANIFEST, "outpost-manifest", origin.path, ...relative],
-        directory: "/",
-        onStdout: (chunk) => void stdout.push(chunk),
-        onStderr: (chunk) => stderr.push(chunk),
-        guard,
-        what: `list ${JSON.stringify(source)} in the sandbox`,
-      });
-      if (outcome.status !== 0) throw containerRefusal(outcome.status, stderr.text(), `list ${JSON.stringify(source)}`);
-      return parseManifestOutput(Buffer.concat(stdout).toString("utf8"));
+      const found = new Map<string, FileManifestEntry>();
+      for (const chunk of argumentChunks(relative)) {
+        for (const entry of await this.manifestChunk(origin.path, chunk, guard, source)) found.set(entry.path, entry);
+      }
+      return [...found.values()].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
     } finally {
       guard.dispose();
     }
+  }
+
+  private async manifestChunk(origin: string, paths: readonly string[], guard: OperationGuard, source: string): Promise<FileManifestEntry[]> {
+    const stdout: Buffer[] = [];
+    const stderr = new TailBuffer(16 * 1024);
+    const outcome = await runExec(this.sandbox.container, {
+      argv: ["/bin/sh", "-c", MANIFEST, "outpost-manifest", origin, ...paths],
+      directory: "/",
+      onStdout: (chunk) => void stdout.push(chunk),
+      onStderr: (chunk) => stderr.push(chunk),
+      guard,
+      what: `list ${JSON.stringify(source)} in the sandbox`,
+    });
+    if (outcome.status !== 0) throw containerRefusal(outcome.status, stderr.text(), `list ${JSON.stringify(source)}`);
+    return parseManifestOutput(Buffer.concat(stdout).toString("utf8"));
   }
 
   async downloadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void> {
@@ -57,17 +65,19 @@ export class DockerFileTransfers implements FileTransfers {
     try {
       const origin = sandboxPath(this.sandbox.root, this.sandbox.home, source, "download source");
       staging = await createStaging(destination);
-      const { entries: staged } = await archiveFromSandbox(this.sandbox, {
-        script: CREATE_TAR_OF_LIST,
-        arguments: [origin.path],
-        feed: async (stdin) => {
-          stdin.end(paths.map((path) => `./${path}\n`).join(""));
-        },
-        prefixBytes: 0,
-        staging,
-        guard,
-        action: `download ${entries.length} entries from ${JSON.stringify(source)}`,
-      });
+      const staged = [];
+      // Paths travel as arguments; large batches are split to stay far below the kernel's ARG_MAX.
+      for (const chunk of argumentChunks(paths.map((path) => `./${path}`))) {
+        const part = await archiveFromSandbox(this.sandbox, {
+          script: CREATE_TAR_OF_LIST,
+          arguments: [origin.path, ...chunk],
+          prefixBytes: 0,
+          staging,
+          guard,
+          action: `download ${entries.length} entries from ${JSON.stringify(source)}`,
+        });
+        staged.push(...part.entries);
+      }
       const byPath = new Map(staged.map((entry) => [entry.path, entry]));
       for (const [index, entry] of entries.entries()) {
         const got = byPath.get(paths[index]!);
@@ -113,6 +123,26 @@ export class DockerFileTransfers implements FileTransfers {
       guard.dispose();
     }
   }
+}
+
+const ARGUMENT_BYTES = 256 * 1024;
+
+function argumentChunks(values: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const value of values) {
+    const bytes = Buffer.byteLength(value) + 1;
+    if (current.length > 0 && size + bytes > ARGUMENT_BYTES) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(value);
+    size += bytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
 }
 
 function checkEntries(entries: readonly FileManifestEntry[]): string[] {
