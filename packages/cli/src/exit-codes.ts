@@ -1,0 +1,33 @@
+import type { OutpostErrorCode } from "@outpost/core";
+
+/** Process exit codes of the `outpost` command. */
+export const EXIT_CODES = Object.freeze({
+  success: 0,
+  /** The agent ran but the dispatch failed (agent process, provider, workspace…). */
+  failure: 1,
+  /** Wrong usage or configuration: fix the command line. */
+  usage: 2,
+  timeout: 3,
+  /** The agent's branch could not be merged; its work is kept. */
+  conflict: 4,
+  /** The turn finished without an end marker. */
+  incomplete: 5,
+  /** Interrupted (Ctrl-C). */
+  aborted: 130,
+});
+
+/** The exit code for a failure code. */
+export function exitCodeFor(code: OutpostErrorCode | undefined): number {
+  switch (code) {
+    case "configuration":
+      return EXIT_CODES.usage;
+    case "timeout":
+      return EXIT_CODES.timeout;
+    case "conflict":
+      return EXIT_CODES.conflict;
+    case "aborted":
+      return EXIT_CODES.aborted;
+    default:
+      return EXIT_CODES.failure;
+  }
+}

@@ -1,0 +1,23 @@
+import { CommanderError } from "commander";
+import { buildProgram } from "./program.js";
+import { EXIT_CODES } from "./exit-codes.js";
+
+/** Runs the CLI with `argv` (as in process.argv); resolves with the exit code. */
+export async function main(argv: readonly string[], io: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream } = {}): Promise<number> {
+  let exitCode: number = EXIT_CODES.success;
+  const program = buildProgram({
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
+    setExitCode: (code) => { exitCode = code; },
+  });
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; unknown options and missing arguments exit with the usage code.
+      return error.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}

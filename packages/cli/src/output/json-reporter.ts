@@ -1,0 +1,35 @@
+import type { OutpostError } from "@outpost/core";
+import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
+import type { Reporter } from "./reporter.js";
+
+/** `--json`: one JSON object per line, each with a `type`. */
+export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
+  const line = (value: Record<string, unknown>): void => {
+    stdout.write(`${JSON.stringify(value)}\n`);
+  };
+  return {
+    start: (info) => line({ type: "start", ...info, timestamp: new Date().toISOString() }),
+    event: (observation: AgentObservation) => line({ type: "event", pass: observation.pass, timestamp: observation.timestamp, event: observation.event }),
+    warn: (message) => line({ type: "warning", message }),
+    diagnostic: (message) => line({ type: "diagnostic", message }),
+    result: (result: DispatchResult) => line({
+      type: "result",
+      dispatchId: result.dispatchId,
+      completed: result.completed,
+      text: result.text,
+      commits: result.commits,
+      branch: result.branch ?? null,
+      workBranch: result.workBranch ?? null,
+      directory: result.directory,
+      workspaceKept: result.workspaceKept,
+      conversationId: result.conversationId ?? null,
+      conversation: result.conversation ?? null,
+      usage: result.usage,
+      turns: result.turns.length,
+      durationMs: result.durationMs,
+      observerErrors: result.observerErrors.map((entry) => entry.message),
+    }),
+    error: (error: OutpostError) => line({ type: "error", code: error.code, message: error.message, details: error.details }),
+    close: () => undefined,
+  };
+}

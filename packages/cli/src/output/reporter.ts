@@ -1,0 +1,14 @@
+import type { OutpostError } from "@outpost/core";
+import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
+
+/** What the run command tells about a dispatch, in whatever form the user asked for. */
+export interface Reporter {
+  start(info: { readonly agent: string; readonly provider: string; readonly label?: string }): void;
+  event(observation: AgentObservation): void;
+  warn(message: string): void;
+  diagnostic(message: string): void;
+  result(result: DispatchResult, agent: string): void;
+  error(error: OutpostError): void;
+  /** Stops timers; called once at the end. */
+  close(): void;
+}

@@ -1,0 +1,90 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+
+export interface ProgramIo {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly setExitCode: (code: number) => void;
+}
+
+/** Options of `outpost run`, as parsed. */
+export interface RunFlags {
+  readonly agent: string;
+  readonly provider?: "local" | "docker";
+  readonly branch: string;
+  readonly continue?: string;
+  readonly fork?: boolean;
+  readonly json?: boolean;
+  readonly label?: string;
+  readonly model?: string;
+  readonly passes: number;
+  readonly until?: string[];
+  readonly idleMs?: number;
+  readonly deadlineMs?: number;
+  readonly repository?: string;
+  readonly conversationHome?: string;
+  readonly image?: string;
+  readonly network?: string;
+  readonly agentModule?: string;
+  readonly copy?: string[];
+}
+
+const VERSION = "0.1.0";
+
+/** The `outpost` command tree. Actions import their implementation lazily to keep startup fast. */
+export function buildProgram(io: ProgramIo): Command {
+  const program = new Command("outpost")
+    .description("Run coding-agent CLIs in sandboxes on a branch of your repository, and bring their work back.")
+    .version(VERSION, "-V, --version")
+    .showHelpAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+
+  program
+    .command("run")
+    .description("Hand a brief to an agent in a sandbox and report its answer, commits and conversation.")
+    .argument("<brief>", "the task, as text (use @path to read a brief file relative to the repository)")
+    .requiredOption("-a, --agent <name>", "agent to run: claude, codex, copilot, gemini, opencode or kimi")
+    .addOption(new Option("-p, --provider <provider>", "where the agent runs (default: docker when an engine is reachable)").choices(["local", "docker"]))
+    .option("-b, --branch <policy>", 'branch policy: "current", "integrate", or a branch name for a named worktree', "current")
+    .option("-c, --continue <id>", "continue this captured conversation (one pass)")
+    .option("--fork", "with --continue: continue a copy, leave the original intact")
+    .option("--json", "print one JSON event per line instead of the progress display")
+    .option("-l, --label <text>", "name shown for this dispatch")
+    .option("-m, --model <model>", "model passed to the agent")
+    .option("--passes <n>", "maximum passes, each a new conversation", positiveInteger, 1)
+    .option("--until <marker>", "end marker (repeatable; default <outpost>done</outpost>)", collect)
+    .option("--idle-ms <ms>", "longest accepted silence of the agent", positiveInteger)
+    .option("--deadline-ms <ms>", "longest run of each agent process", positiveInteger)
+    .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
+    .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
+    .option("--image <image>", "docker: image to run (default outpost-test:latest)")
+    .option("--network <network>", "docker: network (use host to reach a model server on 127.0.0.1)")
+    .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
+    .exitOverride()
+    .action(async (brief: string, flags: RunFlags) => {
+      const { runCommand } = await import("./run/run-command.js");
+      io.setExitCode(await runCommand(brief, flags, io));
+    });
+
+  program
+    .command("agents")
+    .description("List the built-in agents.")
+    .exitOverride()
+    .action(async () => {
+      const { AGENT_NAMES } = await import("./agents/agent-names.js");
+      io.stdout.write(`${AGENT_NAMES.join("\n")}\n`);
+    });
+
+  return program;
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive integer.");
+  return number;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

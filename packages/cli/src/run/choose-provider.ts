@@ -1,0 +1,39 @@
+import { connect } from "node:net";
+import { OutpostError, type SandboxProvider } from "@outpost/core";
+
+export interface ProviderChoice {
+  readonly provider?: "local" | "docker";
+  readonly image?: string;
+  readonly network?: string;
+}
+
+/** The provider named on the command line, else Docker when an engine answers, else an explanation. */
+export async function chooseProvider(choice: ProviderChoice): Promise<SandboxProvider> {
+  const name = choice.provider ?? ((await dockerReachable()) ? "docker" : undefined);
+  if (name === undefined) {
+    throw new OutpostError("configuration", "No Docker engine is reachable (DOCKER_HOST or /var/run/docker.sock), so there is no default sandbox. Start Docker, or pass --provider local to run the agent directly on this machine.");
+  }
+  if (name === "local") {
+    const { localProvider } = await import("@outpost/provider-local");
+    return localProvider();
+  }
+  const { dockerProvider } = await import("@outpost/provider-docker");
+  return dockerProvider({ ...(choice.image ? { image: choice.image } : {}), ...(choice.network ? { network: choice.network } : {}) });
+}
+
+/** True when the Docker socket accepts a connection within 300 ms. */
+export function dockerReachable(): Promise<boolean> {
+  const host = process.env.DOCKER_HOST;
+  const path = host?.startsWith("unix://") ? host.slice("unix://".length) : host ? undefined : "/var/run/docker.sock";
+  const url = host && !path ? new URL(host.replace(/^tcp:/, "http:")) : undefined;
+  return new Promise((done) => {
+    const socket = path ? connect({ path }) : connect({ host: url!.hostname, port: Number(url!.port || 2375) });
+    const finish = (value: boolean): void => {
+      socket.destroy();
+      done(value);
+    };
+    socket.setTimeout(300, () => finish(false));
+    socket.once("connect", () => finish(true));
+    socket.once("error", () => finish(false));
+  });
+}
