@@ -44,7 +44,7 @@ try {
     const floor = await timed(5, (round) => spawnAndWait("cp", ["-a", `${tree}/.`, join(workspace, `raw-${round}`)]));
     const measured = await timed(5, (round) => lease.upload(tree, `upload-${round}`));
     report(`upload of ${FILES} files (cp -a floor)`, floor, measured);
-    const manifest = await timed(5, async () => void (await lease.fileTransfers.manifest("upload-0", ["."])));
+    const manifest = await timed(5, async () => void (await lease.fileTransfers!.manifest("upload-0", ["."])));
     const hashing = await timed(5, () => spawnAndWait("sh", ["-c", `find ${JSON.stringify(tree)} -type f -exec sha256sum {} + > /dev/null`]));
     report(`manifest of ${FILES} files (sha256sum)`, hashing, manifest);
   } finally {

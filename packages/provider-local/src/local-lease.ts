@@ -25,6 +25,8 @@ export class LocalLease implements SandboxLease {
   readonly home: string;
   readonly fileTransfers: LocalFileTransfers;
   private readonly running = new Set<LocalProcess>();
+  // Finished commands whose background processes still run: release() stops them too.
+  private readonly leftovers = new Set<LocalProcess>();
   private released: Promise<void> | undefined;
 
   constructor(private readonly settings: LocalLeaseSettings) {
@@ -56,6 +58,7 @@ export class LocalLease implements SandboxLease {
       return await child.result;
     } finally {
       this.running.delete(child);
+      if (child.leftBehind()) this.leftovers.add(child);
     }
   }
 
@@ -80,7 +83,7 @@ export class LocalLease implements SandboxLease {
 
   private async stopEverything(): Promise<void> {
     const stopped = new OutpostError("provider", "The lease was released while this command was running. Acquire a new lease to run it again.");
-    await Promise.all([...this.running].map((child) => child.stop(stopped)));
+    await Promise.all([...this.running, ...this.leftovers].map((child) => child.stop(stopped)));
     await this.settings.home.dispose();
   }
 

@@ -5,6 +5,7 @@ import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_RETAIN_BYTES, OutpostError, abortError } from "@outpost/core";
 import type { Command, CommandChannel, CommandResult } from "@outpost/core";
+import { processTree } from "./process-tree.js";
 import { stopProcessTree } from "./stop-process-tree.js";
 import { TailBuffer } from "./tail-buffer.js";
 
@@ -39,13 +40,22 @@ export class LocalProcess {
     this.result = this.run();
   }
 
-  /** Kills the whole tree; the command's result rejects with `failure`. */
+  /** Kills the whole tree; while the command runs, its result rejects with `failure`. */
   stop(failure: OutpostError): Promise<void> {
     this.failure ??= failure;
     const pid = this.child.pid;
-    if (pid === undefined || this.child.exitCode !== null || this.child.signalCode !== null) return this.stopping ?? Promise.resolve();
-    this.stopping ??= stopProcessTree(pid, this.launch.killGraceMs);
+    if (pid === undefined) return Promise.resolve();
+    this.stopping ??= stopProcessTree(pid, this.launch.killGraceMs, this.leaderRunning());
     return this.stopping;
+  }
+
+  /** True when processes of the command's group outlived it (e.g. started in the background). */
+  leftBehind(): boolean {
+    return this.child.pid !== undefined && !this.leaderRunning() && groupMembers(this.child.pid).size > 0;
+  }
+
+  private leaderRunning(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
   }
 
   private async run(): Promise<CommandResult> {
@@ -146,4 +156,8 @@ export class LocalProcess {
       command.signal?.removeEventListener("abort", onAbort);
     };
   }
+}
+
+function groupMembers(group: number): Set<number> {
+  return processTree([], [group]);
 }

@@ -4,10 +4,12 @@ import { isRunning, processTree, signalAll } from "./process-tree.js";
 /**
  * Stops a command's whole tree: SIGTERM to its group and every descendant, then SIGKILL to whatever is
  * left after `graceMs`. Resolves once nothing of the tree runs (or after a bounded wait).
+ * Once the leader has been reaped its pid may be reused, so it is then reached only through its group,
+ * whose id stays reserved while any member lives.
  */
-export async function stopProcessTree(leader: number, graceMs: number): Promise<void> {
+export async function stopProcessTree(leader: number, graceMs: number, leaderRunning: boolean): Promise<void> {
   const groups = [leader];
-  const seen = processTree([leader], groups);
+  const seen = processTree(leaderRunning ? [leader] : [], groups);
   signalAll(seen, groups, "SIGTERM");
   if (await settled(seen, groups, graceMs)) return;
   // Look again: the tree may have grown, and orphans are remembered from the first walk.
