@@ -21,3 +21,9 @@ export { providerDeadlineTests } from "./provider/deadline.js";
 export { providerTransferTests } from "./provider/transfers.js";
 export { providerFileTransferTests } from "./provider/file-transfers.js";
 export { providerLifecycleTests } from "./provider/lifecycle.js";
+
+export { gate } from "./shared/gate.js";
+export { vitestRunner } from "./shared/suite-runner.js";
+export type { SuiteRunner, SuiteTest } from "./shared/suite-runner.js";
+export { unsupportedTitle, unavailableTitle } from "./shared/suite-options.js";
+export type { SuiteOptions, Unavailable } from "./shared/suite-options.js";
