@@ -1,0 +1,5 @@
+export { claudeAgent, claudeHomeFiles } from "./claude-agent.js";
+export type { ClaudeAgentOptions } from "./claude-agent.js";
+export { ClaudeDecoder, claudeUsage } from "./claude-decoder.js";
+export { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
+export { CLAUDE_BOOTSTRAP_PACKAGE, CLAUDE_CLI_VERSION } from "./claude-version.js";

@@ -1,0 +1,29 @@
+/** The JSON object on one output line, or undefined (not JSON, truncated, not an object). Never throws. */
+export function parseJsonLine(line: string): Record<string, unknown> | undefined {
+  // Stream-json lines are objects: anything else (banners, warnings) is rejected before parsing.
+  let start = 0;
+  while (start < line.length && (line.charCodeAt(start) === 32 || line.charCodeAt(start) === 9)) start++;
+  if (line.charCodeAt(start) !== 123 /* { */) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function record(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
+}
+
+export function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+export function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}

@@ -1,0 +1,72 @@
+import { OutpostError } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { CODEX_API_KEY_VARIABLE, codexConfig } from "./codex-config.js";
+import { CodexDecoder } from "./codex-decoder.js";
+import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
+import { CODEX_BOOTSTRAP_PACKAGE } from "./codex-version.js";
+
+export interface CodexAgentOptions {
+  /** OpenAI Responses-compatible endpoint including `/v1`. Omitted: OpenAI's API with `OPENAI_API_KEY`. */
+  readonly baseUrl?: string;
+  /** The endpoint's key, passed as a variable only. */
+  readonly apiKey?: string;
+  /** Default model (a known slug such as `gpt-5.5` gets the full tool set); a turn's `model` wins. */
+  readonly model?: string;
+  /** Default `codex`. */
+  readonly executable?: string;
+  /** Retries of a refused model call (`request_max_retries`, `stream_max_retries`); needs `baseUrl`. */
+  readonly maxRetries?: number;
+  /** Extra variables for every command. */
+  readonly variables?: Readonly<Record<string, string>>;
+  readonly storage?: ConversationStore;
+}
+
+/** Codex CLI (`@openai/codex`) as an Outpost agent: `codex exec --json`, prompt on stdin. */
+export function codexAgent(options: CodexAgentOptions = {}): AgentAdapter {
+  const variables = Object.freeze(codexVariables(options));
+  return {
+    kind: "cli",
+    specificationVersion: "v1",
+    name: "codex",
+    executable: options.executable ?? "codex",
+    bootstrap: CODEX_BOOTSTRAP_PACKAGE,
+    // `turn.completed` / `turn.failed` close every turn.
+    requiresFinishedEvent: true,
+    usage: "events",
+    variables,
+    resumable: true,
+    forkable: true,
+    ...(options.storage ? { storage: options.storage } : {}),
+    failureRules: CODEX_FAILURE_RULES,
+    command: (turn) => codexCommand(turn, options, variables),
+    homeFiles: () => [codexConfig(options)],
+    createDecoder: () => new CodexDecoder(),
+  };
+}
+
+function codexCommand(turn: AgentTurn, options: CodexAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
+  if (turn.conversationId !== undefined) {
+    throw new OutpostError("configuration", "Codex picks its own thread ids and cannot start a conversation with a given id. Omit conversationId and read the id from the turn's conversation event.");
+  }
+  const args = ["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
+  const model = turn.model ?? options.model;
+  if (model !== undefined) args.push("--model", model);
+  if (turn.resume) args.push(turn.resume.fork ? "fork" : "resume", threadId(turn.resume.id));
+  // `-`: the prompt is read from stdin (no argument-length limit, nothing in the process list).
+  args.push("-");
+  return { executable: options.executable ?? "codex", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+}
+
+function codexVariables(options: CodexAgentOptions): Record<string, string> {
+  const variables: Record<string, string> = {};
+  if (options.apiKey !== undefined) variables[options.baseUrl === undefined ? "OPENAI_API_KEY" : CODEX_API_KEY_VARIABLE] = options.apiKey;
+  return { ...variables, ...options.variables };
+}
+
+function threadId(id: string): string {
+  // An id starting with `-` would be read as an option; codex ids are UUIDs or thread names.
+  if (id.length === 0 || id.startsWith("-") || /[\s\0]/.test(id)) {
+    throw new OutpostError("configuration", `${JSON.stringify(id.slice(0, 80))} is not a Codex thread id. Pass the id from the turn's conversation event.`);
+  }
+  return id;
+}

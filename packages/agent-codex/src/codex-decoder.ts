@@ -1,0 +1,118 @@
+import { classifyFailure } from "@outpost/core";
+import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
+import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
+import { count, isRecord, parseJsonLine, record, text } from "./json-line.js";
+
+/**
+ * Decodes `codex exec --json` lines: `thread.started` → conversation, tool items (`command_execution`,
+ * `file_change`, `mcp_tool_call`, `web_search`) → tool call + result, `agent_message` → text,
+ * `turn.completed` → usage + finished, `turn.failed` → failure + finished. Anything else is kept as `raw`.
+ */
+export class CodexDecoder implements AgentLineDecoder {
+  private readonly started = new Set<string>();
+  private lastText: string | undefined;
+
+  constructor(private readonly rules: readonly FailureRule[] = CODEX_FAILURE_RULES) {}
+
+  decode(line: string): AgentEvent[] {
+    const value = parseJsonLine(line);
+    if (!value) return line.trim() === "" ? [] : [{ type: "raw", line }];
+    switch (value["type"]) {
+      case "thread.started":
+        return typeof value["thread_id"] === "string" ? [{ type: "conversation", id: value["thread_id"] }] : [{ type: "raw", line, value }];
+      case "item.started":
+        return this.itemStarted(line, value);
+      case "item.completed":
+        return this.itemCompleted(line, value);
+      case "turn.completed":
+        return this.turnCompleted(value);
+      case "turn.failed":
+        return this.turnFailed(line, value);
+      default:
+        return [{ type: "raw", line, value }];
+    }
+  }
+
+  private itemStarted(line: string, value: Record<string, unknown>): AgentEvent[] {
+    const item = record(value["item"]);
+    const call = toolCall(item);
+    if (!call) return [{ type: "raw", line, value }];
+    if (call.id !== undefined) this.started.add(call.id);
+    return [call];
+  }
+
+  private itemCompleted(line: string, value: Record<string, unknown>): AgentEvent[] {
+    const item = record(value["item"]);
+    if (item["type"] === "agent_message" && typeof item["text"] === "string") {
+      this.lastText = item["text"];
+      return [{ type: "text", text: item["text"] }];
+    }
+    const call = toolCall(item);
+    if (!call) return [{ type: "raw", line, value }];
+    // Some items (file changes) are only reported once complete: announce the call before its result.
+    const events: AgentEvent[] = call.id !== undefined && this.started.delete(call.id) ? [] : [call];
+    events.push(toolResult(item));
+    return events;
+  }
+
+  private turnCompleted(value: Record<string, unknown>): AgentEvent[] {
+    const usage = codexUsage(record(value["usage"]));
+    return [
+      ...(usage ? [{ type: "usage", usage } as const] : []),
+      { type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }), ...(usage ? { usage } : {}) },
+    ];
+  }
+
+  private turnFailed(line: string, value: Record<string, unknown>): AgentEvent[] {
+    const message = text(record(value["error"])["message"]) ?? "turn failed";
+    const match = classifyFailure(this.rules, line);
+    return [
+      { type: "failure", message, ...(match ? { classification: match.classification } : {}) },
+      { type: "finished", text: message, isError: true },
+    ];
+  }
+}
+
+type ToolCallEvent = Extract<AgentEvent, { type: "tool-call" }>;
+
+/** The tool call an item stands for, named after the tool the model called; undefined for non-tool items. */
+function toolCall(item: Record<string, unknown>): ToolCallEvent | undefined {
+  const id = typeof item["id"] === "string" ? { id: item["id"] } : {};
+  switch (item["type"]) {
+    case "command_execution":
+      return { type: "tool-call", ...id, name: "shell", input: { command: item["command"] } };
+    case "file_change":
+      return { type: "tool-call", ...id, name: "apply_patch", input: { changes: item["changes"] } };
+    case "mcp_tool_call":
+      return { type: "tool-call", ...id, name: `${text(item["server"]) ?? "mcp"}.${text(item["tool"]) ?? "tool"}`, input: item["arguments"] ?? {} };
+    case "web_search":
+      return { type: "tool-call", ...id, name: "web_search", input: { query: item["query"] } };
+    default:
+      return undefined;
+  }
+}
+
+function toolResult(item: Record<string, unknown>): AgentEvent {
+  const id = typeof item["id"] === "string" ? { id: item["id"] } : {};
+  const failed = item["status"] === "failed" || (typeof item["exit_code"] === "number" && item["exit_code"] !== 0) || isRecord(item["error"]);
+  const output =
+    text(item["aggregated_output"]) ??
+    text(record(item["error"])["message"]) ??
+    (item["result"] === undefined ? undefined : JSON.stringify(item["result"])) ??
+    text(item["status"]) ??
+    "";
+  return { type: "tool-result", ...id, output, ...(failed ? { isError: true } : {}) };
+}
+
+/** Turn usage from `turn.completed`; undefined when it carries no counter. */
+export function codexUsage(usage: Record<string, unknown>): Usage | undefined {
+  const fields: Record<string, number | undefined> = {
+    inputTokens: count(usage["input_tokens"]),
+    outputTokens: count(usage["output_tokens"]),
+    cacheReadTokens: count(usage["cached_input_tokens"]),
+    cacheWriteTokens: count(usage["cache_write_input_tokens"]),
+    reasoningTokens: count(usage["reasoning_output_tokens"]),
+  };
+  const present = Object.entries(fields).filter(([, field]) => field !== undefined);
+  return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;
+}

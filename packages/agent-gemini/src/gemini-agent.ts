@@ -1,0 +1,78 @@
+import { OutpostError } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { GeminiDecoder } from "./gemini-decoder.js";
+import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
+import { geminiSettings } from "./gemini-settings.js";
+import { GEMINI_BOOTSTRAP_PACKAGE } from "./gemini-version.js";
+
+export interface GeminiAgentOptions {
+  /** Gemini API-compatible endpoint, e.g. `http://127.0.0.1:18181`. Omitted: Google's API. */
+  readonly baseUrl?: string;
+  /** Sent as `GEMINI_API_KEY`, a variable only. */
+  readonly apiKey?: string;
+  /** Default model; a turn's `model` wins. Omitted: `auto`, which adds a routing call per turn. */
+  readonly model?: string;
+  /** Default `gemini`. */
+  readonly executable?: string;
+  /** Attempts of a refused model call (1–10). */
+  readonly maxAttempts?: number;
+  readonly variables?: Readonly<Record<string, string>>;
+  readonly storage?: ConversationStore;
+}
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Gemini CLI (`@google/gemini-cli`) as an Outpost agent: headless stream-json, prompt on stdin. */
+export function geminiAgent(options: GeminiAgentOptions = {}): AgentAdapter {
+  const variables = Object.freeze(geminiVariables(options));
+  return {
+    kind: "cli",
+    specificationVersion: "v1",
+    name: "gemini",
+    executable: options.executable ?? "gemini",
+    bootstrap: GEMINI_BOOTSTRAP_PACKAGE,
+    requiresFinishedEvent: true,
+    usage: "events",
+    variables,
+    resumable: true,
+    // 0.61.0 has no fork: `--resume` continues the session in place.
+    forkable: false,
+    ...(options.storage ? { storage: options.storage } : {}),
+    failureRules: GEMINI_FAILURE_RULES,
+    command: (turn) => geminiCommand(turn, options, variables),
+    homeFiles: () => [geminiSettings(options)],
+    createDecoder: () => new GeminiDecoder(),
+  };
+}
+
+function geminiCommand(turn: AgentTurn, options: GeminiAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
+  if (turn.resume?.fork) {
+    throw new OutpostError("configuration", "Gemini CLI 0.61.0 cannot fork a conversation (only --resume, which continues it in place). Resume without fork, or use an agent that supports fork.");
+  }
+  const args = ["--output-format", "stream-json", "--yolo"];
+  const model = turn.model ?? options.model;
+  if (model !== undefined) args.push("--model", model);
+  if (turn.resume) args.push("--resume", sessionId(turn.resume.id, "resume"));
+  else if (turn.conversationId !== undefined) args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
+  // Without -p and with stdin not a terminal, the CLI runs headless and reads the prompt from stdin.
+  return { executable: options.executable ?? "gemini", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+}
+
+function geminiVariables(options: GeminiAgentOptions): Record<string, string> {
+  return {
+    // Stops the CLI from re-spawning itself with a larger heap (a second process per turn).
+    GEMINI_CLI_NO_RELAUNCH: "true",
+    ...(options.baseUrl === undefined ? {} : { GOOGLE_GEMINI_BASE_URL: options.baseUrl }),
+    ...(options.apiKey === undefined ? {} : { GEMINI_API_KEY: options.apiKey }),
+    ...options.variables,
+  };
+}
+
+function sessionId(id: string, field: string): string {
+  if (!SESSION_ID.test(id)) {
+    throw new OutpostError("configuration", `Gemini CLI session ids are UUIDs; ${field} ${JSON.stringify(id.slice(0, 80))} is not one. Pass the id from the turn's conversation event.`, {
+      details: { field },
+    });
+  }
+  return id;
+}

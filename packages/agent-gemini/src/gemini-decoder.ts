@@ -1,0 +1,88 @@
+import { classifyFailure } from "@outpost/core";
+import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
+import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
+import { count, isRecord, parseJsonLine, record, text } from "./json-line.js";
+
+/**
+ * Decodes `gemini --output-format stream-json` lines: `init` → conversation, `message` → prompt / text deltas,
+ * `tool_use` / `tool_result`, `error` → failure, `result` → usage + finished. Anything else is kept as `raw`.
+ */
+export class GeminiDecoder implements AgentLineDecoder {
+  private text = "";
+
+  constructor(private readonly rules: readonly FailureRule[] = GEMINI_FAILURE_RULES) {}
+
+  decode(line: string): AgentEvent[] {
+    const value = parseJsonLine(line);
+    if (!value) return line.trim() === "" ? [] : [{ type: "raw", line }];
+    switch (value["type"]) {
+      case "init":
+        return typeof value["session_id"] === "string" ? [{ type: "conversation", id: value["session_id"] }] : [{ type: "raw", line, value }];
+      case "message":
+        return this.message(line, value);
+      case "tool_use":
+        return typeof value["tool_name"] === "string"
+          ? [{ type: "tool-call", ...optionalId(value["tool_id"]), name: value["tool_name"], input: value["parameters"] ?? {} }]
+          : [{ type: "raw", line, value }];
+      case "tool_result":
+        return [toolResult(value)];
+      case "error":
+        return [this.failure(text(value["message"]) ?? "error", line)];
+      case "result":
+        return this.result(line, value);
+      default:
+        return [{ type: "raw", line, value }];
+    }
+  }
+
+  private message(line: string, value: Record<string, unknown>): AgentEvent[] {
+    const content = text(value["content"]);
+    if (content === undefined) return [{ type: "raw", line, value }];
+    if (value["role"] === "user") return [{ type: "prompt", text: content }];
+    if (value["role"] !== "assistant") return [{ type: "raw", line, value }];
+    const delta = value["delta"] === true;
+    this.text = delta ? this.text + content : content;
+    return [{ type: "text", text: content, ...(delta ? { delta: true } : {}) }];
+  }
+
+  private result(line: string, value: Record<string, unknown>): AgentEvent[] {
+    const usage = geminiUsage(record(value["stats"]));
+    const isError = value["status"] !== "success";
+    const events: AgentEvent[] = [];
+    if (usage) events.push({ type: "usage", usage });
+    let message: string | undefined;
+    if (isError) {
+      message = text(record(value["error"])["message"]) ?? `status ${String(value["status"])}`;
+      events.push(this.failure(message, line));
+    }
+    const finalText = isError ? message : this.text;
+    events.push({ type: "finished", ...(finalText ? { text: finalText } : {}), ...(usage ? { usage } : {}), ...(isError ? { isError: true } : {}) });
+    return events;
+  }
+
+  private failure(message: string, line: string): AgentEvent {
+    const match = classifyFailure(this.rules, line);
+    return { type: "failure", message, ...(match ? { classification: match.classification } : {}) };
+  }
+}
+
+function toolResult(value: Record<string, unknown>): AgentEvent {
+  const error = record(value["error"]);
+  const output = text(value["output"]) ?? text(error["message"]) ?? text(value["status"]) ?? "";
+  return { type: "tool-result", ...optionalId(value["tool_id"]), output, ...(value["status"] === "error" || isRecord(value["error"]) ? { isError: true } : {}) };
+}
+
+/** Turn totals from the `result` line's `stats` (all models, the router's call included). */
+export function geminiUsage(stats: Record<string, unknown>): Usage | undefined {
+  const fields: Record<string, number | undefined> = {
+    inputTokens: count(stats["input_tokens"]),
+    outputTokens: count(stats["output_tokens"]),
+    cacheReadTokens: count(stats["cached"]),
+  };
+  const present = Object.entries(fields).filter(([, field]) => field !== undefined);
+  return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;
+}
+
+function optionalId(id: unknown): { id?: string } {
+  return typeof id === "string" ? { id } : {};
+}

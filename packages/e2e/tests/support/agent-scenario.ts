@@ -1,0 +1,135 @@
+import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { AgentAdapter, ConversationContext, SandboxLease, SandboxProvider } from "@outpost/core";
+import { conversationResponder, startModelServer, type ModelServer } from "@outpost/testkit/model-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentSandbox, type AgentSandbox } from "./agent-sandbox.js";
+import { missingCli } from "./cli-bin.js";
+import { dnsLookups, insideOfflineNamespace, nonLoopbackInterfaces, requireOfflineWhenAsked } from "./offline-tripwire.js";
+import { runAgentTurn, type AgentTurnRun } from "./run-agent-turn.js";
+
+export interface AgentScenario {
+  /** Test title and CLI executable name. */
+  readonly name: string;
+  readonly executable: string;
+  /** The adapter under test, pointed at the scripted server. */
+  agent(server: ModelServer): AgentAdapter;
+  provider(): SandboxProvider;
+  /** Name of the tool call the decoder reports for the file write (e.g. `Write`, `shell`, `write_file`). */
+  readonly writeTool: string;
+  /** Reason the scenario cannot run here (missing daemon…); registers one named skip. */
+  readonly unavailable?: string;
+  readonly turnDeadlineMs?: number;
+}
+
+const FILE = "hello.txt";
+const TURN1_MARKER = "MARKER_TURN1_DONE";
+
+/**
+ * The agent e2e every CLI goes through, against the real CLI and the scripted model server:
+ * turn 1 writes a file with a real tool call → events (tool call, text, usage) → capture through the agent's
+ * store → restore into a different home and workspace → turn 2 resumes and the server log proves it got
+ * turn 1's history → fork, where the agent can. Ends by checking that nothing tried to leave loopback.
+ */
+export function describeAgentScenario(scenario: AgentScenario): void {
+  requireOfflineWhenAsked();
+  const unavailable = scenario.unavailable ?? missingCli(scenario.executable);
+  describe(`${scenario.name} CLI end to end`, () => {
+    if (unavailable) {
+      it.skip(`unavailable: ${unavailable}`, () => undefined);
+      return;
+    }
+    let server: ModelServer;
+    let sandbox: AgentSandbox;
+    let agent: AgentAdapter;
+    let repository: string;
+    let first: { lease: SandboxLease; run: AgentTurnRun } | undefined;
+    let resumed: { lease: SandboxLease; run: AgentTurnRun } | undefined;
+    const deadlineMs = scenario.turnDeadlineMs ?? 90_000;
+
+    beforeAll(async () => {
+      server = await startModelServer({ responder: conversationResponder({ file: FILE, content: "hi", turn1Marker: TURN1_MARKER }) });
+      agent = scenario.agent(server);
+      sandbox = await agentSandbox(scenario.provider());
+      repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));
+    });
+
+    afterAll(async () => {
+      await sandbox?.dispose();
+      await server?.close();
+    });
+
+    const context = async (lease: SandboxLease, label: string): Promise<ConversationContext> => {
+      const staging = join(sandbox.scratch, `staging-${label}`);
+      await mkdir(staging, { recursive: true });
+      return { repository, sandbox: lease, staging, local: true };
+    };
+
+    it("turn 1: a real tool call writes the file; events show the call, the text and the usage", async () => {
+      const lease = await sandbox.lease("workspace-one");
+      const run = await runAgentTurn(agent, lease, { prompt: `Create ${FILE} containing hi`, deadlineMs });
+      first = { lease, run };
+      expect(run.result.status, run.result.stderr).toBe(0);
+      expect(await readFile(join(lease.root, FILE), "utf8")).toBe("hi");
+      expect(run.conversationId).toEqual(expect.any(String));
+      expect(run.of("tool-call").map((event) => event.name)).toContain(scenario.writeTool);
+      expect(run.of("tool-result").length).toBeGreaterThan(0);
+      expect(run.of("text").map((event) => event.text).join("")).toContain(TURN1_MARKER);
+      const usage = run.of("usage").at(-1)?.usage;
+      expect(usage?.inputTokens).toBeGreaterThan(0);
+      expect(usage?.outputTokens).toBeGreaterThan(0);
+      expect(run.events.at(-1)).toMatchObject({ type: "finished" });
+      expect(run.of("finished")[0]?.isError).toBeUndefined();
+      expect(run.of("failure")).toEqual([]);
+      expect(server.turns().length).toBeGreaterThanOrEqual(2);
+    });
+
+    it("turn 2 resumes in a different home and workspace, and the model receives turn 1's history", async (test) => {
+      if (!first) return test.skip("turn 1 did not run");
+      if (!agent.storage) return test.skip(`${scenario.name} has no conversation store yet`);
+      const id = first.run.conversationId ?? "";
+      const record = await agent.storage.capture(id, await context(first.lease, "capture"));
+      const located = await agent.storage.locate(id, repository);
+      expect(located.id).toBe(id);
+      const lease = await sandbox.lease("workspace-two-elsewhere");
+      expect(lease.home).not.toBe(first.lease.home);
+      await agent.storage.restore(record, await context(lease, "restore"));
+      const before = server.turns().length;
+      const run = await runAgentTurn(agent, lease, { prompt: "TURN2: what did you do?", resume: { id }, deadlineMs });
+      resumed = { lease, run };
+      expect(run.result.status, run.result.stderr).toBe(0);
+      expect(run.of("text").map((event) => event.text).join("")).toContain("MARKER_TURN2_DONE history_has_turn1=true");
+      const turn2 = server.turns().slice(before);
+      expect(turn2.length).toBeGreaterThan(0);
+      expect(turn2.every((entry) => entry.model?.transcript.includes(TURN1_MARKER))).toBe(true);
+      // Relocation rewrote the old workspace path: the model never sees it again.
+      expect(turn2.some((entry) => entry.body.includes(first?.lease.root ?? "<none>"))).toBe(false);
+    });
+
+    it(agentForkTitle(scenario), async (test) => {
+      if (!resumed) return test.skip("turn 2 did not run");
+      if (!agent.forkable) return test.skip(`${scenario.name} cannot fork (forkable: false)`);
+      const id = resumed.run.conversationId ?? first?.run.conversationId ?? "";
+      const run = await runAgentTurn(agent, resumed.lease, { prompt: "TURN2 FORKED_BRANCH: and now?", resume: { id, fork: true }, deadlineMs, skipHomeFiles: true });
+      expect(run.result.status, run.result.stderr).toBe(0);
+      expect(run.conversationId).toEqual(expect.any(String));
+      expect(run.conversationId).not.toBe(id);
+      expect(run.of("text").map((event) => event.text).join("")).toContain("history_has_turn1=true");
+      if (agent.storage) {
+        const original = await agent.storage.capture(id, await context(resumed.lease, "original-after-fork"));
+        expect(await readFile(original.file, "utf8")).not.toContain("FORKED_BRANCH");
+      }
+    });
+
+    it("nothing tried to leave loopback", () => {
+      expect(server.problems).toEqual([]);
+      expect(server.requests.every((entry) => (entry.status ?? 0) < 400)).toBe(true);
+      expect(dnsLookups()).toEqual([]);
+      if (insideOfflineNamespace()) expect(nonLoopbackInterfaces()).toEqual([]);
+    });
+  });
+}
+
+function agentForkTitle(scenario: AgentScenario): string {
+  return `fork continues a copy and leaves the original intact (${scenario.name})`;
+}
