@@ -11,6 +11,8 @@ export interface ScriptAgentConfig {
   readonly behaviour?: Readonly<Record<string, string>>;
   /** Portable conversations (default true). */
   readonly storage?: boolean;
+  /** Node executable as the sandbox sees it (default: this process's; "node" inside a container). */
+  readonly executable?: string;
 }
 
 /** A real agent process for tests and benchmarks: `node <script>` speaking JSON lines. */
@@ -18,12 +20,13 @@ export function scriptAgent(config: ScriptAgentConfig): AgentAdapter {
   mkdirSync(config.directory, { recursive: true });
   const script = join(config.directory, "script-agent.mjs");
   writeFileSync(script, SCRIPT_AGENT_SOURCE);
+  const executable = config.executable ?? process.execPath;
   const variables = Object.fromEntries(Object.entries(config.behaviour ?? {}).map(([key, value]) => [`SCRIPT_AGENT_${key}`, value]));
   return {
     kind: "cli",
     specificationVersion: "v1",
     name: "script-agent",
-    executable: process.execPath,
+    executable,
     requiresFinishedEvent: true,
     usage: "events",
     resumable: true,
@@ -31,7 +34,7 @@ export function scriptAgent(config: ScriptAgentConfig): AgentAdapter {
     ...(config.storage === false ? {} : { storage: scriptAgentStore() }),
     command(turn: AgentTurn) {
       const resume = turn.resume ? ["--resume", turn.resume.id] : [];
-      return { executable: process.execPath, arguments: [script, ...resume, turn.prompt], variables };
+      return { executable, arguments: [script, ...resume, turn.prompt], variables };
     },
     homeFiles() {
       return [{ path: ".script-agent/settings.json", content: JSON.stringify({ telemetry: false }) }];
