@@ -1,3 +1,4 @@
+import { describe, it } from "vitest";
 import Docker from "dockerode";
 
 /** The image the suites run in; tools/build-test-image.sh builds and tags it. */
@@ -32,4 +33,11 @@ async function probe(images: readonly string[]): Promise<string | undefined> {
     }
   }
   return undefined;
+}
+
+/** Registers `body` as a describe block, or one named skip `unavailable: <reason>` when Docker is missing. */
+export function describeDocker(title: string, gated: { unavailable?: { reason: string } }, body: () => void): void {
+  const { unavailable } = gated;
+  if (unavailable === undefined) describe(title, body);
+  else describe(title, () => it.skip(`unavailable: ${unavailable.reason}`, () => undefined));
 }
