@@ -81,6 +81,8 @@ export class LocalProcess {
         details: { executable: command.executable },
       });
     }
+    // After a successful spawn, 'error' only reports a failed kill(); the tree stop handles that itself.
+    this.child.on("error", () => undefined);
     const cancel = this.watchDeadlineAndSignal();
     this.feedStdin();
     try {
