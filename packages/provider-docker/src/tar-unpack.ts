@@ -38,7 +38,7 @@ export async function unpackToStaging(
     for await (const entry of extract) {
       check();
       const { header } = entry;
-      const name = header.name.replace(/^\.\/?/, "").replace(/\/+$/, "");
+      const name = archiveName(header.name);
       if (name === "") {
         entry.resume();
         continue;
@@ -66,7 +66,7 @@ export async function unpackToStaging(
       } else if (header.type === "link") {
         // A hard link repeats an earlier file of the same archive (tar writes one for shared inodes).
         entry.resume();
-        const original = staged.get(normalizeRelativePath(rename((header.linkname ?? "").replace(/^\.\//, "")), "hard link target"));
+        const original = staged.get(normalizeRelativePath(rename(archiveName(header.linkname ?? "")), "hard link target"));
         if (original?.kind !== "file") throw refused(path, "it is a hard link to something that is not a file of the archive");
         await copyFile(join(staging, original.path), full);
         staged.set(path, { ...original, path, mode });
@@ -80,6 +80,13 @@ export async function unpackToStaging(
   archive.pipe(extract);
   await done;
   return [...staged.values()];
+}
+
+/** An archive name without the "./" prefix and trailing slashes tar writes; "" for the top itself. */
+function archiveName(name: string): string {
+  const trimmed = name.replace(/\/+$/, "");
+  if (trimmed === ".") return "";
+  return trimmed.startsWith("./") ? trimmed.slice(2) : trimmed;
 }
 
 function refused(path: string, problem: string): OutpostError {

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pack } from "tar-stream";
+import { isOutpostError } from "@outpost/core";
+import { unpackToStaging } from "../src/tar-unpack.js";
+
+type Header = Parameters<ReturnType<typeof pack>["entry"]>[0];
+
+/** A real tar stream (tar-stream) with whatever hostile entries a compromised sandbox could send. */
+function archive(entries: readonly [Header, string?][]): Readable {
+  const tar = pack();
+  for (const [header, body] of entries) tar.entry(header, body ?? "");
+  tar.finalize();
+  return tar as unknown as Readable;
+}
+
+describe("unpackToStaging refuses hostile archives from the sandbox", () => {
+  let staging: string;
+  beforeEach(async () => {
+    staging = await mkdtemp(join(tmpdir(), "outpost-unpack-"));
+  });
+  afterEach(async () => {
+    await rm(staging, { recursive: true, force: true });
+  });
+
+  const hostile: [string, [Header, string?][]][] = [
+    ["a name that climbs out with ..", [[{ name: "../escape.txt", type: "file" }, "x"]]],
+    ["a name hidden behind a directory", [[{ name: "a/../../escape.txt", type: "file" }, "x"]]],
+    ["an absolute name", [[{ name: "/etc/escape", type: "file" }, "x"]]],
+    ["an absolute link", [[{ name: "link", type: "symlink", linkname: "/etc/passwd" }]]],
+    ["a link leaving the tree", [[{ name: "dir/link", type: "symlink", linkname: "../../outside" }]]],
+    ["a hard link to a host file", [[{ name: "hard", type: "link", linkname: "/etc/passwd" }]]],
+    ["a device", [[{ name: "device", type: "character-device", devmajor: 1, devminor: 3 }]]],
+    ["a fifo", [[{ name: "fifo", type: "fifo" }]]],
+  ];
+  for (const [title, entries] of hostile) {
+    it(`refuses ${title} with code workspace`, async () => {
+      const failure = await unpackToStaging(archive(entries), staging, () => undefined).catch((error: unknown) => error);
+      expect(isOutpostError(failure, "workspace"), String(failure)).toBe(true);
+      expect(await readdir(join(staging, ".."))).not.toContain("escape.txt");
+    });
+  }
+
+  it("keeps modes, relative links, hard links and empty directories, with SHA-256 of each file", async () => {
+    const entries = await unpackToStaging(
+      archive([
+        [{ name: "./", type: "directory" }],
+        [{ name: "./bin/", type: "directory", mode: 0o755 }],
+        [{ name: "./bin/tool", type: "file", mode: 0o751 }, "#!/bin/sh\n"],
+        [{ name: "./bin/same", type: "link", linkname: "./bin/tool" }],
+        [{ name: "./empty/", type: "directory", mode: 0o700 }],
+        [{ name: "./up", type: "symlink", linkname: "bin/tool" }],
+      ]),
+      staging,
+      () => undefined,
+    );
+    const byPath = Object.fromEntries(entries.map((entry) => [entry.path, entry]));
+    expect(Object.keys(byPath).sort()).toEqual(["bin", "bin/same", "bin/tool", "empty", "up"]);
+    expect(byPath["bin/tool"]).toMatchObject({ kind: "file", mode: 0o751, sha256: createHash("sha256").update("#!/bin/sh\n").digest("hex") });
+    expect(byPath["bin/same"]?.sha256).toBe(byPath["bin/tool"]?.sha256);
+    expect(byPath.up).toMatchObject({ kind: "link", target: "bin/tool" });
+    expect(byPath.empty).toMatchObject({ kind: "directory", mode: 0o700 });
+  });
+
+  it("stops when the guard fires, without reading the rest", async () => {
+    const source = new PassThrough();
+    let calls = 0;
+    const stop = () => {
+      if (++calls > 1) throw new Error("stopped");
+    };
+    const running = unpackToStaging(source, staging, stop).catch((error: unknown) => error);
+    archive([[{ name: "one", type: "file" }, "1"], [{ name: "two", type: "file" }, "2"]]).pipe(source);
+    expect(String(await running)).toMatch(/stopped/);
+  });
+});
