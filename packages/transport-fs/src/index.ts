@@ -1,0 +1,2 @@
+export { fsTransport } from "./fs-transport.js";
+export type { FsTransportConfig } from "./fs-transport.js";
