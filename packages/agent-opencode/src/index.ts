@@ -5,3 +5,5 @@ export type { OpencodeEndpoint } from "./opencode-config.js";
 export { OpencodeDecoder } from "./opencode-decoder.js";
 export { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 export { OPENCODE_BOOTSTRAP_PACKAGE, OPENCODE_CLI_VERSION } from "./opencode-version.js";
+export { opencodeConversationStore } from "./opencode-conversation-store.js";
+export type { OpencodeConversationStoreOptions } from "./opencode-conversation-store.js";

@@ -33,3 +33,7 @@ export { assertConversationId } from "./conversation-id.js";
 export { conversationDirectory } from "./host/conversation-directory.js";
 export { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES } from "./limits.js";
 export type { CaptureLimits } from "./limits.js";
+export { removeSandboxPath } from "./sandbox/remove-sandbox-path.js";
+export { packDirectory, unpackDirectory } from "./archive/file-pack.js";
+export { replaceDirectory } from "./host/replace-directory.js";
+export { rewriteJsonBlock } from "./relocation/relocate-file.js";

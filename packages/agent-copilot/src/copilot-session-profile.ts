@@ -1,0 +1,42 @@
+import type { SessionBundleProfile } from "@outpost/core";
+
+/**
+ * GitHub Copilot CLI keeps each session in `session-state/<id>/` under `$COPILOT_HOME` or `~/.copilot`.
+ * `workspace.yaml` must point at the restored workspace (otherwise the CLI silently keeps working in the old
+ * directory); `rewind-file-snapshots/index.json` stores each path twice, once as hex-encoded bytes.
+ * Lock files are never captured; `session-store.db` is an index the CLI rebuilds.
+ */
+export const copilotSessionProfile: SessionBundleProfile = {
+  format: "copilot",
+  root: { variable: "COPILOT_HOME", directory: ".copilot" },
+  sessions: "session-state",
+  include: /^(events\.jsonl|workspace\.yaml|plan\.md|checkpoints(\/.+)?|rewind-file-snapshots(\/.+)?|files(\/.+)?|research(\/.+)?)$/,
+  exclude: /(^|\/)[^/]*\.lock$/,
+  required: ["events.jsonl", "workspace.yaml"],
+  relocated: ["events.jsonl", "workspace.yaml", "rewind-file-snapshots/index.json", "checkpoints/index.md", "plan.md"],
+  validate(files, id) {
+    const yaml = files["workspace.yaml"] ?? "";
+    const recorded = /^id:\s*["']?([^"'\s]+)["']?\s*$/m.exec(yaml)?.[1];
+    if (recorded !== undefined && recorded !== id) return `workspace.yaml belongs to session ${recorded}, not ${id}`;
+    if (!/^cwd:\s*\S/m.test(yaml)) return "workspace.yaml has no cwd, so the session cannot be moved to another workspace";
+    return undefined;
+  },
+  relocate(path, text, relocation) {
+    if (path !== "rewind-file-snapshots/index.json") return relocation.rewrite(text);
+    const hexOf = (value: string) => Array.from(new TextEncoder().encode(value), (byte) => byte.toString(16).padStart(2, "0")).join("");
+    const textOf = (hex: string) => new TextDecoder().decode(new Uint8Array((hex.match(/../g) ?? []).map((pair) => parseInt(pair, 16))));
+    const visit = (value: unknown): unknown => {
+      if (typeof value === "string") return relocation.rewrite(value);
+      if (Array.isArray(value)) return value.map(visit);
+      if (value === null || typeof value !== "object") return value;
+      const record = value as Record<string, unknown>;
+      const result: Record<string, unknown> = {};
+      for (const [key, inner] of Object.entries(record)) result[key] = visit(inner);
+      if (record.encoding === "unix-bytes" && typeof record.data === "string" && /^([0-9a-f]{2})*$/i.test(record.data)) {
+        result.data = hexOf(relocation.rewrite(textOf(record.data)));
+      }
+      return result;
+    };
+    return `${JSON.stringify(visit(JSON.parse(text)), null, 2)}${text.endsWith("\n") ? "\n" : ""}`;
+  },
+};

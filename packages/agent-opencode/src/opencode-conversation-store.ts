@@ -1,0 +1,190 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { join, posix } from "node:path";
+import type { ConversationContext, ConversationRecord, SandboxLease } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import {
+  assertConversationId,
+  assertRelocatablePath,
+  conversationDirectory,
+  createPathRewriter,
+  packDirectory,
+  relocationPairs,
+  removeSandboxPath,
+  replaceDirectory,
+  rewriteJsonBlock,
+  unpackDirectory,
+  type PortableConversationStore,
+} from "@outpost/conversations";
+
+export interface OpencodeConversationStoreOptions {
+  /** The opencode executable in the sandbox. Default `opencode`. */
+  readonly executable?: string;
+  /** Largest export accepted, in bytes. Default 256 MiB. */
+  readonly maxBytes?: number;
+  /** Milliseconds allowed for one `opencode export` or `opencode import`. Default 120 000. */
+  readonly deadlineMs?: number;
+}
+
+/** Keeps opencode from reaching the network while it only moves a session in and out of its database. */
+const QUIET = {
+  OPENCODE_DISABLE_AUTOUPDATE: "1",
+  OPENCODE_DISABLE_MODELS_FETCH: "1",
+  OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+  OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+  OPENCODE_DISABLE_SHARE: "1",
+};
+
+interface OpencodeOrigin {
+  readonly outpost: "opencode-export";
+  readonly version: 1;
+  readonly id: string;
+  readonly workspace: string;
+  readonly home: string;
+  readonly capturedAt: string;
+}
+
+/**
+ * OpenCode keeps sessions in SQLite, which is not portable as a file. Capture runs `opencode export <id>` in
+ * the sandbox and keeps its JSON on the host (`<directory>/<id>/export.json` + `origin.json`); restore
+ * rewrites the recorded workspace and home paths in that JSON and runs `opencode import` with the target
+ * home and workspace.
+ */
+export function opencodeConversationStore(options: OpencodeConversationStoreOptions = {}): PortableConversationStore {
+  const executable = options.executable ?? "opencode";
+  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  const deadlineMs = options.deadlineMs ?? 120_000;
+  const format = "opencode";
+  const directory = (repository: string, home?: string) => conversationDirectory(format, repository, home);
+
+  async function readOrigin(folder: string, id: string): Promise<OpencodeOrigin> {
+    let origin: Partial<OpencodeOrigin>;
+    try {
+      origin = JSON.parse(await readFile(join(folder, "origin.json"), "utf8")) as Partial<OpencodeOrigin>;
+    } catch (error) {
+      throw new OutpostError("session", `No captured opencode conversation ${id} at ${folder} (or its origin.json is corrupt). Capture it first.`, { cause: error, details: { id } });
+    }
+    if (origin.outpost !== "opencode-export" || origin.version !== 1 || origin.id !== id || typeof origin.workspace !== "string" || typeof origin.home !== "string") {
+      throw new OutpostError("session", `The captured opencode conversation record in ${folder} is corrupt. Capture the conversation again.`, { details: { id } });
+    }
+    return origin as OpencodeOrigin;
+  }
+
+  async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const folder = join(directory(repository, home), id);
+    await readOrigin(folder, id);
+    const file = join(folder, "export.json");
+    parseExport(await readFile(file, "utf8").catch(() => ""), id);
+    return { id, file, format };
+  }
+
+  async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const lease = context.sandbox;
+    const result = await lease.invoke({
+      executable,
+      arguments: ["export", id],
+      variables: QUIET,
+      retain: maxBytes + 1,
+      deadlineMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (result.status !== 0) {
+      throw new OutpostError("session", `opencode export ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check the session id and that opencode is installed in the sandbox.`, { details: { id, status: result.status } });
+    }
+    if (Buffer.byteLength(result.stdout) > maxBytes) {
+      throw new OutpostError("limit", `The opencode export of ${id} is larger than ${maxBytes} bytes. Raise maxBytes if it is legitimate.`, { details: { id, maxBytes } });
+    }
+    const text = result.stdout.slice(result.stdout.indexOf("{"));
+    parseExport(text, id);
+    const target = directory(context.repository, context.home);
+    await mkdir(target, { recursive: true });
+    const work = await mkdtemp(join(target, `.${id}.capture-`));
+    try {
+      const origin: OpencodeOrigin = { outpost: "opencode-export", version: 1, id, workspace: lease.root, home: lease.home, capturedAt: new Date().toISOString() };
+      await writeFile(join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`);
+      await writeFile(join(work, "export.json"), text);
+      await replaceDirectory(work, join(target, id));
+    } catch (error) {
+      await rm(work, { recursive: true, force: true });
+      throw error;
+    }
+    return { id, file: join(target, id, "export.json"), format };
+  }
+
+  async function restore(record: ConversationRecord, context: ConversationContext): Promise<void> {
+    const id = assertConversationId(record.id);
+    const lease = context.sandbox;
+    const folder = posix.dirname(record.file);
+    const origin = await readOrigin(folder, id);
+    const from = { workspace: assertRelocatablePath(origin.workspace, "recorded workspace"), home: assertRelocatablePath(origin.home, "recorded home") };
+    const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
+    const text = await readFile(record.file, "utf8");
+    parseExport(text, id);
+    const relocated = rewriteJsonBlock(text, createPathRewriter(relocationPairs({ from, to })));
+    await mkdir(context.staging, { recursive: true });
+    const stage = await mkdtemp(join(context.staging, `opencode-${id}-`));
+    const upload = posix.join(lease.home, ".outpost-staging", `${id}-${randomBytes(6).toString("hex")}`);
+    try {
+      await writeFile(join(stage, "export.json"), relocated);
+      await lease.upload(stage, upload, context.signal ? { signal: context.signal } : {});
+      const result = await lease.invoke({
+        executable,
+        arguments: ["import", posix.join(upload, "export.json")],
+        variables: { ...QUIET, HOME: lease.home },
+        directory: lease.root,
+        deadlineMs,
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      if (result.status !== 0) {
+        throw new OutpostError("session", `opencode import of ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check that opencode is installed in the sandbox.`, { details: { id, status: result.status } });
+      }
+    } finally {
+      await rm(stage, { recursive: true, force: true });
+      await removeSandboxPath(lease, upload);
+    }
+  }
+
+  return {
+    name: format,
+    format,
+    directory,
+    destination: (_id: string, sandbox: SandboxLease) => posix.join(sandbox.home, ".local", "share", "opencode", "opencode.db"),
+    locate,
+    capture,
+    restore,
+    async pack(record: ConversationRecord): Promise<Uint8Array> {
+      return packDirectory(posix.dirname(record.file));
+    },
+    async unpack(id: string, bytes: Uint8Array, repository: string, home?: string): Promise<ConversationRecord> {
+      assertConversationId(id);
+      const target = directory(repository, home);
+      await mkdir(target, { recursive: true });
+      const work = await mkdtemp(join(target, `.${id}.unpack-`));
+      try {
+        await unpackDirectory(bytes, work, `opencode conversation ${id}`);
+        await readOrigin(work, id);
+        parseExport(await readFile(join(work, "export.json"), "utf8").catch(() => ""), id);
+        await replaceDirectory(work, join(target, id));
+      } catch (error) {
+        await rm(work, { recursive: true, force: true });
+        throw error;
+      }
+      return locate(id, repository, home);
+    },
+  };
+}
+
+/** The export must be the session it claims to be: `{ info: { id }, messages: [] }`. */
+function parseExport(text: string, id: string): void {
+  let value: { info?: { id?: unknown }; messages?: unknown };
+  try {
+    value = JSON.parse(text) as typeof value;
+  } catch (error) {
+    throw new OutpostError("session", `The opencode export of ${id} is not valid JSON. Capture the conversation again.`, { cause: error, details: { id } });
+  }
+  if (value?.info?.id !== id || !Array.isArray(value.messages)) {
+    throw new OutpostError("session", `The opencode export does not hold session ${id}. Capture the conversation again.`, { details: { id } });
+  }
+}
