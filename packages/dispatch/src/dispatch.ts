@@ -38,14 +38,25 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   const observers = new Observers(options);
   const repository = await findRepository(resolved.repository);
   const root = repository.root;
-  const prompt = await resolveBrief({ brief: options.brief, root, expansionMs: resolved.expansionMs, signal, diagnostic: (message) => observers.diagnostic(message) });
-  const continued = options.continuation ? await locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined;
-  const identity = await resolveIdentity(root);
+  const [prompt, continued, identity] = await Promise.all([
+    resolveBrief({ brief: options.brief, root, expansionMs: resolved.expansionMs, signal, diagnostic: (message) => observers.diagnostic(message) }),
+    options.continuation ? locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined,
+    resolveIdentity(root),
+  ]);
   const variables = agentVariables(agent, provider, identity);
   throwIfAborted(signal, "The dispatch");
 
   const reservation: StorageReservation | undefined = options.storageQuota ? await reserveStorage(root, options.storageQuota, dispatchId) : undefined;
-  let phase = "workspace";
+  let phase = "prepare";
+  let phaseStarted = started;
+  // Each phase change reports how long the previous one took (diagnostic), and names the phase errors carry.
+  const enter = (next: string): void => {
+    const now = Date.now();
+    observers.diagnostic(`timing: ${phase} ${now - phaseStarted} ms`);
+    phase = next;
+    phaseStarted = now;
+  };
+  enter("workspace");
   let workspace: Workspace | undefined;
   let conversation: ConversationRecord | undefined;
   let conversationId = options.continuation?.id;
@@ -54,15 +65,15 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   try {
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
     if (workspace.created && resolved.copies.length > 0) {
-      phase = "copies";
+      enter("copies");
       workspace = { ...workspace, untrackedCopies: await applyCopies(root, workspace.directory, resolved.copies) };
     }
     const ws = workspace;
     if (ws.created) {
-      phase = "workspaceReady";
+      enter("workspaceReady");
       await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], ws.directory, signal);
     }
-    phase = "sandbox";
+    enter("sandbox");
     throwIfAborted(signal, "The dispatch");
     const lease = await provider.acquire({ repository: root, directory: ws.directory, gitDirectories: [repository.commonDirectory], variables: {}, signal });
     const activity = createActivityLog(root, dispatchId, options.activityTransport);
@@ -75,22 +86,22 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
         dispatchId, label: options.label, agent: agent.name, provider: provider.name, repository: root, directory: ws.directory,
         branch: ws.branch, pid: process.pid, startedAt: new Date(started).toISOString(), state: "running",
       }).catch((error: unknown) => observers.warn(`Could not write the activity record: ${String(error)}.`));
-      phase = "hooks";
+      enter("hooks");
       await Promise.all([
         runHostHooks("hostReady", options.hooks?.hostReady ?? [], ws.directory, signal),
         runSandboxHooks(options.hooks?.sandboxReady ?? [], lease, signal),
       ]);
       if (continued) {
-        phase = "restore";
+        enter("restore");
         await agent.storage!.restore(continued, context);
       }
       for (let pass = 1; pass <= resolved.passes; pass += 1) {
-        phase = `turn ${pass}`;
+        enter(`turn ${pass}`);
         throwIfAborted(signal, "The dispatch");
         const turn = runTurnFor(pass);
         const outcome = await turn(lease);
         conversationId = outcome.conversationId ?? conversationId;
-        phase = `capture ${pass}`;
+        enter(`capture ${pass}`);
         const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
         conversation = captured.record ?? conversation;
         turns.push({
@@ -108,21 +119,22 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       await activity.fail(phase, describe(error)).catch(() => undefined);
       throw error;
     }
-    phase = "release";
+    enter("release");
     await lease.release();
     await activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
 
-    phase = "commits";
+    enter("commits");
     const commits = await commitsSince(ws.directory, ws.baseline);
     let branch = ws.branch;
     if (ws.mode === "integrate" && commits.length > 0) {
-      phase = "integrate";
+      enter("integrate");
       await integrateBranch(ws, identity, signal);
       branch = ws.target;
     }
-    phase = "close";
+    enter("close");
     const closed = ws.mode === "current" ? { kept: true } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
     if (closed.kept && ws.created && "reason" in closed && closed.reason) observers.warn(`Kept the worktree ${ws.directory}: ${closed.reason}.`);
+    enter("done");
     const last = turns[turns.length - 1];
     return {
       dispatchId, label: options.label, text: last?.text ?? "", turns,

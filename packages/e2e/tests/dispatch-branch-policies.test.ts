@@ -115,4 +115,24 @@ describe("dispatch branch policies", () => {
     expect(readFileSync(join(recovery.directory, "README.md"), "utf8")).toBe("agent version\n");
     expect(readFileSync(join(repository, "README.md"), "utf8")).toBe("user version\n");
   });
+
+  it("integrate: unrelated local changes in the host checkout are kept; changes to the agent's files are a conflict", async () => {
+    const repository = scratchRepository();
+    writeFileSync(join(repository, "notes.txt"), "user scratch, never committed\n");
+    writeFileSync(join(repository, "README.md"), "# scratch\nuser edit in progress\n");
+    const kept = await dispatch({ agent: committingAgent("feature.txt"), brief: "feature", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } });
+    expect(gitIn(repository, "rev-parse", "main")).toBe(kept.commits[0]);
+    expect(readFileSync(join(repository, "notes.txt"), "utf8")).toBe("user scratch, never committed\n");
+    expect(readFileSync(join(repository, "README.md"), "utf8")).toBe("# scratch\nuser edit in progress\n");
+
+    const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: "README.md", CONTENT: "agent rewrite" } });
+    const error = await dispatch({ agent, brief: "rewrite README", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }).then(() => undefined, (caught: unknown) => caught);
+    if (!isOutpostError(error, "conflict")) throw error;
+    // The user's edit and the host branch are untouched; the agent's commit waits on its branch.
+    expect(readFileSync(join(repository, "README.md"), "utf8")).toBe("# scratch\nuser edit in progress\n");
+    expect(gitIn(repository, "rev-parse", "main")).toBe(kept.commits[0]);
+    const recovery = error.details.recovery as { branch: string; commits: string[] };
+    expect(gitIn(repository, "rev-parse", recovery.branch)).toBe(recovery.commits[0]);
+    expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
+  });
 });

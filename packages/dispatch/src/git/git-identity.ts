@@ -10,13 +10,15 @@ export interface GitIdentity {
 
 /** The identity git would use in `directory`, or the fallback when none is configured. */
 export async function resolveIdentity(directory: string): Promise<GitIdentity> {
-  const [name, email] = await Promise.all([
-    gitStatus(directory, ["config", "user.name"]),
-    gitStatus(directory, ["config", "user.email"]),
-  ]);
+  const found = await gitStatus(directory, ["config", "--null", "--get-regexp", "^user\\.(name|email)$"]);
+  const values = new Map<string, string>();
+  for (const entry of found.stdout.split("\0")) {
+    const newline = entry.indexOf("\n");
+    if (newline > 0) values.set(entry.slice(0, newline), entry.slice(newline + 1));
+  }
   return {
-    name: name.status === 0 && name.stdout.trim() !== "" ? name.stdout.trim() : FALLBACK_IDENTITY.name,
-    email: email.status === 0 && email.stdout.trim() !== "" ? email.stdout.trim() : FALLBACK_IDENTITY.email,
+    name: values.get("user.name")?.trim() || FALLBACK_IDENTITY.name,
+    email: values.get("user.email")?.trim() || FALLBACK_IDENTITY.email,
   };
 }
 

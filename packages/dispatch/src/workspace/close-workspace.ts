@@ -1,5 +1,5 @@
 import type { Workspace } from "./workspace.js";
-import { git, gitStatus } from "../git/run-git.js";
+import { gitStatus } from "../git/run-git.js";
 import { withFileLock } from "./file-lock.js";
 import { lockPath } from "./outpost-directory.js";
 
@@ -19,11 +19,11 @@ export async function closeWorkspace(workspace: Workspace, options: { readonly d
   if (workspace.untrackedCopies.length > 0) {
     return { kept: true, reason: `untracked or ignored copies: ${workspace.untrackedCopies.join(", ")}` };
   }
-  const status = await git(workspace.directory, ["status", "--porcelain", "--untracked-files=all"]);
-  if (status !== "") return { kept: true, reason: "uncommitted changes in the worktree" };
-  await withFileLock(lockPath(workspace.root, "worktrees"), async () => {
-    await git(workspace.root, ["worktree", "remove", workspace.directory]);
+  // Without --force, git refuses to remove a worktree with modified or untracked files: nothing is lost.
+  return withFileLock(lockPath(workspace.root, "worktrees"), async (): Promise<ClosedWorkspace> => {
+    const removed = await gitStatus(workspace.root, ["worktree", "remove", workspace.directory]);
+    if (removed.status !== 0) return { kept: true, reason: `uncommitted changes in the worktree (${removed.stderr.trim().split("\n")[0]})` };
     if (options.deleteBranch && workspace.branch) await gitStatus(workspace.root, ["branch", "-D", workspace.branch]);
+    return { kept: false };
   });
-  return { kept: false };
 }

@@ -12,37 +12,37 @@ export interface Integration {
 }
 
 /**
- * Merges the workspace branch into its target without switching any checkout: the merge is computed
- * in the object store (merge-tree + commit-tree), the ref moves with a compare-and-swap, and a checkout
- * that has the target checked out is carried forward like a fast-forward. Serialized per repository.
+ * Merges the workspace branch into its target without switching any checkout: a real merge is computed
+ * in the object store (merge-tree + commit-tree), so a conflict never leaves a checkout half-merged. The
+ * target then moves by fast-forward only: in the checkout that has it checked out (`merge --ff-only`,
+ * which carries its files along and keeps unrelated local changes), else by a compare-and-swap
+ * `update-ref`. Serialized per repository; a target that moved meanwhile is merged again.
  * A content conflict is code `conflict`; the branch and worktree are left untouched.
  */
 export async function integrateBranch(workspace: Workspace, identity: GitIdentity, signal?: AbortSignal): Promise<Integration> {
   const { root, branch, target } = workspace;
   if (!branch || !target) throw new OutpostError("configuration", "integrateBranch needs an integrate workspace with a branch and a target.");
   return withFileLock(lockPath(root, "integrate"), async () => {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const work = await git(root, ["rev-parse", "--verify", `refs/heads/${branch}^{commit}`]);
-      const host = await git(root, ["rev-parse", "--verify", `refs/heads/${target}^{commit}`]);
-      if (await isAncestor(root, work, host)) return { commit: host, kind: "up-to-date" };
-      const fastForward = await isAncestor(root, host, work);
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      const [host, work] = (await git(root, ["rev-parse", `refs/heads/${target}^{commit}`, `refs/heads/${branch}^{commit}`])).split("\n") as [string, string];
+      // The common case: nobody moved the target since the worktree was made, so the work descends from it.
+      const base = host === workspace.baseline ? host : await git(root, ["merge-base", host, work]);
+      if (base === work) return { commit: host, kind: "up-to-date" };
+      const fastForward = base === host;
       const next = fastForward ? work : await mergeCommit(root, host, work, branch, target, identity);
       const checkout = await checkoutOf(root, target);
-      if (checkout && !(await carryCheckout(checkout, host, next))) {
-        throw new OutpostError("conflict", `Could not carry the checkout at ${checkout} from ${host.slice(0, 12)} to ${next.slice(0, 12)}: it has local changes to files the agent changed. Commit or stash them there, then run \`git merge ${branch}\`.`, { details: { branch, target, checkout } });
-      }
-      const moved = await gitStatus(root, ["update-ref", "-m", `outpost: integrate ${branch}`, `refs/heads/${target}`, next, host]);
+      const moved = checkout
+        ? await gitStatus(checkout, ["merge", "--ff-only", "--quiet", next])
+        : await gitStatus(root, ["update-ref", "-m", `outpost: integrate ${branch}`, `refs/heads/${target}`, next, host]);
       if (moved.status === 0) return { commit: next, kind: fastForward ? "fast-forward" : "merge" };
-      // Someone moved the target between our read and our swap: undo the checkout step and retry.
-      if (checkout) await carryCheckout(checkout, next, host);
+      const now = await git(root, ["rev-parse", `refs/heads/${target}^{commit}`]);
+      if (now === host && checkout) {
+        throw new OutpostError("conflict", `Could not bring the checkout at ${checkout} forward to ${next.slice(0, 12)}: ${moved.stderr.trim().split("\n")[0]}. Commit or stash its local changes, then run \`git merge ${branch}\` there.`, { details: { branch, target, checkout } });
+      }
       if (signal?.aborted) break;
     }
     throw new OutpostError("conflict", `Branch ${target} kept moving while ${branch} was being merged into it. Retry, or run \`git merge ${branch}\` yourself.`, { details: { branch, target } });
   }, { signal, waitMs: 600_000 });
-}
-
-async function isAncestor(root: string, ancestor: string, descendant: string): Promise<boolean> {
-  return (await gitStatus(root, ["merge-base", "--is-ancestor", ancestor, descendant])).status === 0;
 }
 
 async function mergeCommit(root: string, host: string, work: string, branch: string, target: string, identity: GitIdentity): Promise<string> {
@@ -67,10 +67,4 @@ async function checkoutOf(root: string, branch: string): Promise<string | undefi
     else if (line === `branch refs/heads/${branch}`) return path;
   }
   return undefined;
-}
-
-/** Two-tree read-tree: moves index and files from `from` to `to`, keeping unrelated local changes. */
-async function carryCheckout(checkout: string, from: string, to: string): Promise<boolean> {
-  await gitStatus(checkout, ["update-index", "-q", "--refresh"]);
-  return (await gitStatus(checkout, ["read-tree", "-m", "-u", from, to])).status === 0;
 }

@@ -27,9 +27,9 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
       branch: await currentBranch(root), baseline: await headCommit(root), created: false, untrackedCopies: [],
     };
   }
-  await headCommit(root);
   await ensureOutpostDirectory(root);
   if (policy.mode === "named") {
+    await headCommit(root);
     await assertBranchName(root, policy.name);
     const directory = join(root, ".outpost", "workspaces", slug(policy.name, 80) || "branch");
     const existing = await reusableWorktree(directory, policy.name);
@@ -47,19 +47,24 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   if (target === undefined) {
     throw new OutpostError("configuration", `The checkout at ${root} is on a detached HEAD, so there is no branch to integrate into. Check out a branch or pass branch: { mode: "integrate", target: "<branch>" }.`);
   }
-  if (!(await branchExists(root, target))) {
-    throw new OutpostError("configuration", `Integration target branch ${JSON.stringify(target)} does not exist. Create it or pass an existing branch as target.`, { details: { target } });
+  const tip = await gitStatus(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${target}^{commit}`]);
+  if (tip.status !== 0) {
+    throw new OutpostError("configuration", `Integration target branch ${JSON.stringify(target)} does not exist or has no commit. Create it (make a first commit) or pass an existing branch as target.`, { details: { target } });
   }
+  const baseline = tip.stdout.trim();
+  // A generated name is valid and unique by construction; a given one is checked.
   const branch = policy.name ?? `outpost/${slug(input.label ?? "") || "dispatch"}-${input.dispatchId.slice(0, 8)}`;
-  await assertBranchName(root, branch);
-  if (await branchExists(root, branch)) {
-    throw new OutpostError("configuration", `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`, { details: { branch } });
+  if (policy.name !== undefined) {
+    await assertBranchName(root, branch);
+    if (await branchExists(root, branch)) {
+      throw new OutpostError("configuration", `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`, { details: { branch } });
+    }
   }
   const directory = join(root, ".outpost", "workspaces", input.dispatchId);
-  await addWorktree(root, ["-b", branch, directory, `refs/heads/${target}`], input.signal);
+  await addWorktree(root, ["-b", branch, directory, baseline], input.signal);
   return {
     mode: "integrate", root, commonDirectory: repository.commonDirectory, directory, branch, target,
-    baseline: await headCommit(directory), created: true, untrackedCopies: [],
+    baseline, created: true, untrackedCopies: [],
   };
 }
 

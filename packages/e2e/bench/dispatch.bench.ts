@@ -1,0 +1,103 @@
+// Speed of dispatch() against shell floors doing the same work, measured in the same run.
+// Run: npx tsx packages/e2e/bench/dispatch.bench.ts   (or npm run bench -w @outpost/e2e)
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { dispatch } from "@outpost/dispatch";
+import { localProvider } from "@outpost/provider-local";
+import { dockerProvider } from "@outpost/provider-docker";
+import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from "../src/index.js";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const here = dirname(fileURLToPath(import.meta.url));
+const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-bench-agent-"));
+// Writes the agent script the floors run too.
+scriptAgent({ directory: agentDirectory });
+const script = join(agentDirectory, "script-agent.mjs");
+const IDENTITY = "GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@outpost.invalid GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@outpost.invalid";
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function timed(run: () => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+/** The floor: what a careful shell script does for the same task. */
+function floorScript(repository: string, round: number, runAgent: (worktree: string) => string): string {
+  const worktree = join(repository, ".floor", `w${round}`);
+  return [
+    "set -e",
+    `cd '${repository}'`,
+    `git worktree add --quiet -b floor/${round} '${worktree}' main`,
+    `(cd '${worktree}' && export ${IDENTITY} SCRIPT_AGENT_FILE=floor-${round}.txt HOME='${agentDirectory}' && ${runAgent(worktree)} >/dev/null)`,
+    `${IDENTITY.split(" ").map((pair) => `export ${pair}`).join("; ")}; git merge --quiet --no-edit floor/${round}`,
+    `git worktree remove '${worktree}'`,
+    `git branch --quiet -d floor/${round}`,
+  ].join("\n");
+}
+
+async function compare(name: string, floor: (repository: string, round: number) => void, outpost: (repository: string, round: number) => Promise<void>): Promise<void> {
+  const repository = scratchRepository("outpost-bench-");
+  execFileSync("sh", ["-c", `printf '.floor/\\n' > '${repository}/.git/info/exclude'`]);
+  // One warm-up each, then alternate so both see the same machine load.
+  floor(repository, 0);
+  await outpost(repository, 0);
+  const floors: number[] = [];
+  const outposts: number[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    floors.push(await timed(() => floor(repository, round)));
+    outposts.push(await timed(() => outpost(repository, round)));
+  }
+  const ratio = median(outposts) / median(floors);
+  console.log(`${name.padEnd(34)} floor ${median(floors).toFixed(0).padStart(5)} ms   outpost ${median(outposts).toFixed(0).padStart(5)} ms   ratio ${ratio.toFixed(2)}× (goal ≤ 1.30×)`);
+}
+
+const local = localProvider();
+await compare(
+  "local, dispatch() in-process",
+  (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => `'${process.execPath}' '${script}' brief`)]),
+  async (repository, round) => {
+    const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: `outpost-${round}.txt` } });
+    const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: local, branch: { mode: "integrate" } });
+    if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
+  },
+);
+
+const gate = dockerGate();
+if (gate.unavailable) {
+  console.log(`docker                             skipped: ${gate.unavailable.reason}`);
+} else {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  const docker = dockerProvider({ image: DOCKER_TEST_IMAGE, network: "none", user: { uid, gid }, volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }] });
+  await compare(
+    "docker, dispatch() in-process",
+    (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, (worktree) =>
+      `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL -v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`)]),
+    async (repository, round) => {
+      const agent = scriptAgent({ directory: agentDirectory, executable: "node", behaviour: { FILE: `outpost-${round}.txt` } });
+      const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: docker, branch: { mode: "integrate" } });
+      if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
+    },
+  );
+}
+
+// Cold start of the built CLI (npx tsc -p packages/cli/tsconfig.lib.json first), against a bare `node -e ""`.
+const bin = resolve(here, "../../cli/dist/bin.js");
+const coldStarts: number[] = [];
+const bareNode: number[] = [];
+for (let round = 0; round < 10; round += 1) {
+  bareNode.push(await timed(() => spawnSync(process.execPath, ["-e", ""])));
+  const started = performance.now();
+  const help = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
+  coldStarts.push(performance.now() - started);
+  if (help.status !== 0) throw new Error(`outpost --help failed: ${help.stderr || "build the CLI first"}`);
+}
+console.log(`${"outpost --help cold start".padEnd(34)} node -e "" ${median(bareNode).toFixed(0).padStart(4)} ms   outpost --help ${median(coldStarts).toFixed(0).padStart(4)} ms (goal ≤ 150 ms)`);
