@@ -21,6 +21,8 @@ export function claudeConversationStore(options: ClaudeConversationStoreOptions 
       transcriptPattern: (id) => `^[^/]+/${escape(id)}\\.jsonl$`,
       sidecar: true,
       destination: ({ id, workspace }) => `${claudeProjectSlug(workspace)}/${id}.jsonl`,
+      // Paths under ~/.claude/projects/<slug>/ (memory, sub-agents) name the project by its slug.
+      plan: ({ origin, workspace }) => ({ pairs: [{ from: claudeProjectSlug(origin.workspace), to: claudeProjectSlug(workspace) }] }),
     },
     options,
   );
