@@ -43,15 +43,21 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
       baseline: await headCommit(directory), created: !existing, untrackedCopies: [],
     };
   }
-  const target = policy.target ?? (await currentBranch(root));
+  // One git call reads the target's tip and, when no target is given, the branch the checkout is on.
+  const tip = policy.target === undefined
+    ? await gitStatus(root, ["rev-parse", "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"])
+    : await gitStatus(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${policy.target}^{commit}`]);
+  const [baseline = "", reference = ""] = tip.stdout.trim().split("\n");
+  const target = policy.target ?? (reference.startsWith("refs/heads/") ? reference.slice("refs/heads/".length) : undefined);
+  if (tip.status !== 0 && policy.target === undefined) {
+    throw new OutpostError("workspace", `The checkout at ${root} has no commit yet. Make a first commit, then dispatch again.`, { details: { directory: root } });
+  }
   if (target === undefined) {
     throw new OutpostError("configuration", `The checkout at ${root} is on a detached HEAD, so there is no branch to integrate into. Check out a branch or pass branch: { mode: "integrate", target: "<branch>" }.`);
   }
-  const tip = await gitStatus(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${target}^{commit}`]);
   if (tip.status !== 0) {
-    throw new OutpostError("configuration", `Integration target branch ${JSON.stringify(target)} does not exist or has no commit. Create it (make a first commit) or pass an existing branch as target.`, { details: { target } });
+    throw new OutpostError("configuration", `Integration target branch ${JSON.stringify(target)} does not exist or has no commit. Create it or pass an existing branch as target.`, { details: { target } });
   }
-  const baseline = tip.stdout.trim();
   // A generated name is valid and unique by construction; a given one is checked.
   const branch = policy.name ?? `outpost/${slug(input.label ?? "") || "dispatch"}-${input.dispatchId.slice(0, 8)}`;
   if (policy.name !== undefined) {

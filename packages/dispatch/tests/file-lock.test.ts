@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { withFileLock } from "../src/workspace/file-lock.js";
+
+describe("withFileLock", () => {
+  it("serializes concurrent read-modify-write sections: no update is lost", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const counter = join(directory, "counter");
+    writeFileSync(counter, "0");
+    await Promise.all(Array.from({ length: 25 }, () => withFileLock(join(directory, "l.lock"), async () => {
+      const value = Number(await readFile(counter, "utf8"));
+      await new Promise((done) => setTimeout(done, 1));
+      await writeFile(counter, String(value + 1));
+    })));
+    expect(readFileSync(counter, "utf8")).toBe("25");
+  });
+
+  it("takes over a lock left by a process that died", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const child = spawn(process.execPath, ["-e", ""]);
+    await new Promise((done) => child.on("exit", done));
+    writeFileSync(join(directory, "l.lock"), `${child.pid}\n`);
+    expect(await withFileLock(join(directory, "l.lock"), async () => "ran", { waitMs: 2_000 })).toBe("ran");
+  });
+
+  it("gives up with code timeout while a live owner holds it", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    writeFileSync(join(directory, "l.lock"), `${process.ppid}\n`);
+    await expect(withFileLock(join(directory, "l.lock"), async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ code: "timeout" });
+  });
+
+  it("releases the lock when the section throws", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const lock = join(directory, "l.lock");
+    await expect(withFileLock(lock, async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    expect(await withFileLock(lock, async () => "again", { waitMs: 200 })).toBe("again");
+  });
+});
