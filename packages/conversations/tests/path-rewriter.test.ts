@@ -31,6 +31,11 @@ describe("createPathRewriter", () => {
     expect(rewrite(String.raw`"dir:\n/work/repo/a"`)).toBe(String.raw`"dir:\n/srv/new-place/a"`);
   });
 
+  it("rewrites the paths of git diff headers, which drop the leading slash after a/ and b/", () => {
+    expect(rewrite("diff --git a/work/repo/x b/work/repo/x\n--- a/work/repo/x")).toBe("diff --git a/srv/new-place/x b/srv/new-place/x\n--- a/srv/new-place/x");
+    expect(rewrite("/data/work/repo /b/work/repo xa/work/repo")).toBe("/data/work/repo /b/work/repo xa/work/repo");
+  });
+
   it("keeps text without any recorded path identical", () => {
     const text = "nothing to see here \u2028 ünïcode";
     expect(rewrite(text)).toBe(text);

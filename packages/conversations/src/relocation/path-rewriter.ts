@@ -7,7 +7,8 @@ export interface PathPair {
 /**
  * Builds a function that replaces each `from` path by its `to` path at path boundaries only: `/repo` is
  * rewritten in `/repo`, `/repo/x`, `"/repo"` and `cd /repo: …` but never inside `/repository`, `/repo.old`
- * or `/x/repo`. An escape letter just before the path (`\n/repo` in raw JSON text) counts as a boundary.
+ * or `/x/repo`. An escape letter just before the path (`\n/repo` in raw JSON text) counts as a boundary, and
+ * so do git's diff prefixes (`a/repo/x`, `b/repo/x` in `diff --git a/repo/x b/repo/x`).
  *
  * Self-contained on purpose: its source is also serialized into scripts that run inside a sandbox.
  */
@@ -25,7 +26,7 @@ export function createPathRewriter(pairs: readonly PathPair[]): (text: string) =
   const froms = [...table.keys()].sort((a, b) => b.length - a.length);
   const quoted = froms.map((from) => from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
   const name = "[\\p{L}\\p{N}_.~+@%\\-]";
-  const pattern = new RegExp(`(?:(?<!${name})|(?<=\\\\[nrtbfv]))(?:${quoted.join("|")})(?!${name})`, "gu");
+  const pattern = new RegExp(`(?:(?<!${name})|(?<=\\\\[nrtbfv])|(?<=(?:^|[\\s"'])[ab]))(?:${quoted.join("|")})(?!${name})`, "gu");
   return (text) => {
     let any = false;
     for (const from of froms) {
