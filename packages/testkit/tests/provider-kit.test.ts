@@ -1,3 +1,6 @@
+import { readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeSandboxProvider, type DescribeSandboxProviderOptions } from "../src/index.js";
 import { recordedSuite } from "./provider-recorded-suite.js";
@@ -54,11 +57,12 @@ describe("describeSandboxProvider registration", () => {
 });
 
 describe("describeSandboxProvider against a correct reference provider", () => {
-  it("passes every command, deadline, live input, capability and lifecycle check", async () => {
+  it("passes every check but the transfer refusals, which its naive cp -a copies cannot pass", async () => {
     const recorded = suiteFor({});
-    const failed = await recorded.run((title) => !title.includes("upload and download"));
+    const refusal = (title: string) => title.includes("upload and download > refuses");
+    const failed = await recorded.run((title) => !refusal(title));
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped && !test.title.includes("upload and download")).length).toBe(21);
+    expect(recorded.cases.filter((test) => !test.skipped && !refusal(test.title)).length).toBe(24);
   }, 120_000);
 });
 
@@ -84,6 +88,20 @@ describe("describeSandboxProvider catches broken providers", () => {
     const failed = await failures({ killLeaderOnly: true }, ["deadlineMs kills the whole tree", "an aborted signal kills the whole tree"]);
     expect(failed.get("deadlineMs kills the whole tree")).toMatch(/processes of the stopped tree still run/);
     expect(failed.get("an aborted signal kills the whole tree")).toMatch(/processes of the stopped tree still run/);
+  }, 60_000);
+
+  it("fails every transfer refusal check against copies that follow links and accept ../", async () => {
+    const recorded = suiteFor({});
+    const refusals = recorded.cases.filter((test) => test.title.includes("upload and download > refuses"));
+    expect(refusals).toHaveLength(5);
+    try {
+      const failed = await recorded.run((title) => title.includes("upload and download > refuses"));
+      expect([...failed.keys()].sort()).toEqual(refusals.map((test) => test.title).sort());
+    } finally {
+      // The naive copy really wrote beside the workspace: remove what this process left there.
+      const ours = (await readdir(tmpdir())).filter((name) => name.startsWith(`outpost-kit-escape-${process.pid}-`));
+      await Promise.all(ours.map((name) => rm(join(tmpdir(), name), { recursive: true, force: true })));
+    }
   }, 60_000);
 
   it("fails the stream check when stderr is mixed into stdout", async () => {

@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { constants, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { DEFAULT_RETAIN_BYTES, OutpostError, abortError, throwIfAborted } from "@outpost/core";
 import type { Command, CommandResult, FileTransfers, SandboxLease, SandboxProvider } from "@outpost/core";
@@ -21,8 +22,8 @@ export interface ReferenceFlaws {
 }
 
 /**
- * A small host-process provider for testing the kit itself: commands and lifecycle only. Transfers are
- * refused, so suites run against it declare or filter those groups.
+ * A small host-process provider for testing the kit itself. Its upload/download are naive `cp -a` copies
+ * with no safety checks at all: faithful for the round trip, deliberately blind to every escape.
  */
 export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
   return {
@@ -47,8 +48,8 @@ export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
           if (released) return Promise.reject(new OutpostError("provider", "The reference lease was released. Acquire a new one."));
           return run(command, context.directory, { ...process.env, HOME: home, ...context.variables, ...command.variables }, flaws, running, groups);
         },
-        upload: refuse,
-        download: refuse,
+        upload: (source, destination, options) => naiveCopy(source, resolve(context.directory, destination), options?.signal),
+        download: (source, destination, options) => naiveCopy(resolve(context.directory, source), destination, options?.signal),
         async release() {
           if (released) return;
           released = true;
@@ -133,5 +134,16 @@ function signalGroup(group: number): void {
     process.kill(-group, "SIGKILL");
   } catch {
     // already gone
+  }
+}
+
+async function naiveCopy(source: string, destination: string, signal: AbortSignal | undefined): Promise<void> {
+  throwIfAborted(signal, "The copy");
+  if (statSync(source).isDirectory()) {
+    execFileSync("mkdir", ["-p", destination]);
+    execFileSync("cp", ["-a", `${source}/.`, destination]);
+  } else {
+    execFileSync("mkdir", ["-p", dirname(destination)]);
+    execFileSync("cp", ["-a", source, destination]);
   }
 }

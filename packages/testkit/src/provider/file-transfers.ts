@@ -7,7 +7,7 @@ import { hostManifest, snapshotTree, writeFixtureTree } from "./host-tree.js";
 import { expectOutpostError } from "./provider-assertions.js";
 import { check, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shellOk } from "./sandbox-shell.js";
-import { sandboxOutside } from "./transfers.js";
+import { withSandboxOutside } from "./transfers.js";
 
 /** `fileTransfers`: manifests with SHA-256, batches that move exactly the listed entries, escapes refused. */
 export function providerFileTransferTests(context: ProviderSuiteContext): void {
@@ -25,11 +25,12 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
 
   check(context, "manifest rejects paths that escape the source: ../, absolute, through a link (code workspace)", async ({ lease }) => {
     const transfers = lease.fileTransfers!;
-    const outside = await sandboxOutside(lease);
-    await shellOk(lease, 'mkdir -p tree && echo inside > tree/file.txt && echo secret > "$1/secret.txt" && ln -s "$1" tree/exit', [outside]);
-    await expectOutpostError(transfers.manifest("tree", ["../tree/file.txt"]), "workspace", "manifest of ../");
-    await expectOutpostError(transfers.manifest("tree", ["/etc/passwd"]), "workspace", "manifest of an absolute path");
-    await expectOutpostError(transfers.manifest("tree", ["exit/secret.txt"]), "workspace", "manifest through a link leaving the source");
+    await withSandboxOutside(lease, async (outside) => {
+      await shellOk(lease, 'mkdir -p tree && echo inside > tree/file.txt && echo secret > "$1/secret.txt" && ln -s "$1" tree/exit', [outside]);
+      await expectOutpostError(transfers.manifest("tree", ["../tree/file.txt"]), "workspace", "manifest of ../");
+      await expectOutpostError(transfers.manifest("tree", ["/etc/passwd"]), "workspace", "manifest of an absolute path");
+      await expectOutpostError(transfers.manifest("tree", ["exit/secret.txt"]), "workspace", "manifest through a link leaving the source");
+    });
   }, fileTransfers);
 
   check(context, "downloadBatch moves exactly the listed entries, verified", async ({ lease }) => {

@@ -5,7 +5,7 @@ import type { SandboxLease } from "@outpost/core";
 import { AWKWARD_DIRECTORY, AWKWARD_FILE, sha256, snapshotTree, writeFixtureTree } from "./host-tree.js";
 import { expectOutpostError } from "./provider-assertions.js";
 import { check, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
-import { shellOk } from "./sandbox-shell.js";
+import { shell, shellOk } from "./sandbox-shell.js";
 
 /** upload / download: a faithful round trip, and refusal of everything that escapes. */
 export function providerTransferTests(context: ProviderSuiteContext): void {
@@ -83,8 +83,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
   });
 
   check(context, "refuses to upload through a link in the sandbox that leads outside (code workspace)", async ({ lease }) => {
-    await withHostDirectory(async (host) => {
-      const outside = await sandboxOutside(lease);
+    await withHostDirectory((host) => withSandboxOutside(lease, async (outside) => {
       await writeFile(join(host, "file.txt"), "x");
       await mkdir(join(host, "tree", "sub"), { recursive: true });
       await writeFile(join(host, "tree", "sub", "evil.txt"), "evil");
@@ -92,7 +91,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
       await expectOutpostError(lease.upload(join(host, "file.txt"), "exit-link/file.txt"), "workspace", "upload to a path through a link leaving the root");
       await expectOutpostError(lease.upload(join(host, "tree"), "target"), "workspace", "upload of a tree into a destination holding a link that leaves it");
       assert.equal(await shellOk(lease, 'for f in "$1"/* "$1"/.[!.]*; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done; true', [outside]), "", "a refused upload wrote outside through a link");
-    });
+    }));
   });
 
   check(context, "refuses to download into a host destination through a link that leads outside (code workspace)", async ({ lease }) => {
@@ -117,10 +116,17 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
   });
 }
 
-/** A fresh, empty sandbox directory outside the root (under home), for links that must lead out. */
-export async function sandboxOutside(lease: SandboxLease): Promise<string> {
+/**
+ * Runs `body` with a fresh, empty sandbox directory outside the root (under home), for links that must
+ * lead out; removes it afterwards, since a provider's home may outlive the lease.
+ */
+export async function withSandboxOutside(lease: SandboxLease, body: (outside: string) => Promise<void>): Promise<void> {
   const base = lease.home.startsWith(`${lease.root}/`) ? "/tmp" : lease.home;
   const path = `${base}/outpost-kit-outside-${process.pid}-${Math.random().toString(36).slice(2)}`;
   await shellOk(lease, 'mkdir -p "$1"', [path]);
-  return path;
+  try {
+    await body(path);
+  } finally {
+    await shell(lease, 'rm -rf "$1"', [path]).catch(() => undefined);
+  }
 }
