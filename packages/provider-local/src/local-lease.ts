@@ -51,6 +51,8 @@ export class LocalLease implements SandboxLease {
         details: { directory },
       });
     }
+    // release() may have run while the directory was being checked.
+    this.assertUsable(`run ${JSON.stringify(command.executable)}`);
     const environment = { ...this.settings.environment, ...command.variables };
     const child = new LocalProcess({ command, directory, environment, killGraceMs: this.settings.killGraceMs });
     this.running.add(child);

@@ -140,13 +140,15 @@ export class LocalProcess {
   private watchDeadlineAndSignal(): () => void {
     const { command } = this.launch;
     const what = `Command ${JSON.stringify(command.executable)}`;
-    const onAbort = () => void this.stop(abortError(command.signal!, what));
+    // Once the leader has exited the command is over: a late deadline or abort no longer fails it.
+    const onAbort = () => void (this.leaderRunning() && this.stop(abortError(command.signal!, what)));
     command.signal?.addEventListener("abort", onAbort, { once: true });
     if (command.signal?.aborted) onAbort();
     const timer =
       command.deadlineMs === undefined
         ? undefined
         : setTimeout(() => {
+            if (!this.leaderRunning()) return;
             void this.stop(
               new OutpostError("timeout", `${what} passed its deadline of ${command.deadlineMs} ms; it and every process it started were stopped. Raise deadlineMs or make the command finish sooner.`, {
                 details: { executable: command.executable, deadlineMs: command.deadlineMs },
