@@ -1,4 +1,5 @@
 import { OutpostError } from "@outpost/core";
+import { claudeConversationStore } from "./claude-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore } from "@outpost/core";
 import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
@@ -17,7 +18,7 @@ export interface ClaudeAgentOptions {
   readonly maxRetries?: number;
   /** Extra variables for every command (credentials belong here, never in files). */
   readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions. */
+  /** Captures and restores sessions. Default: the native store of this CLI's session files. */
   readonly storage?: ConversationStore;
 }
 
@@ -49,7 +50,7 @@ export function claudeAgent(options: ClaudeAgentOptions = {}): AgentAdapter {
     variables,
     resumable: true,
     forkable: true,
-    ...(options.storage ? { storage: options.storage } : {}),
+    storage: options.storage ?? claudeConversationStore(),
     failureRules: CLAUDE_FAILURE_RULES,
     command: (turn) => claudeCommand(turn, options, variables),
     homeFiles: () => claudeHomeFiles(options),

@@ -1,4 +1,5 @@
 import { OutpostError } from "@outpost/core";
+import { codexConversationStore } from "./codex-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
 import { CODEX_API_KEY_VARIABLE, codexConfig } from "./codex-config.js";
 import { CodexDecoder } from "./codex-decoder.js";
@@ -18,6 +19,7 @@ export interface CodexAgentOptions {
   readonly maxRetries?: number;
   /** Extra variables for every command. */
   readonly variables?: Readonly<Record<string, string>>;
+  /** Captures and restores sessions. Default: the native store of this CLI's session files. */
   readonly storage?: ConversationStore;
 }
 
@@ -36,7 +38,7 @@ export function codexAgent(options: CodexAgentOptions = {}): AgentAdapter {
     variables,
     resumable: true,
     forkable: true,
-    ...(options.storage ? { storage: options.storage } : {}),
+    storage: options.storage ?? codexConversationStore(),
     failureRules: CODEX_FAILURE_RULES,
     command: (turn) => codexCommand(turn, options, variables),
     homeFiles: () => [codexConfig(options)],

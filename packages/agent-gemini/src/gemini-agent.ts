@@ -1,4 +1,5 @@
 import { OutpostError } from "@outpost/core";
+import { geminiConversationStore } from "./gemini-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
 import { GeminiDecoder } from "./gemini-decoder.js";
 import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
@@ -17,6 +18,7 @@ export interface GeminiAgentOptions {
   /** Attempts of a refused model call (1–10). */
   readonly maxAttempts?: number;
   readonly variables?: Readonly<Record<string, string>>;
+  /** Captures and restores sessions. Default: the native store of this CLI's session files. */
   readonly storage?: ConversationStore;
 }
 
@@ -37,7 +39,7 @@ export function geminiAgent(options: GeminiAgentOptions = {}): AgentAdapter {
     resumable: true,
     // 0.61.0 has no fork: `--resume` continues the session in place.
     forkable: false,
-    ...(options.storage ? { storage: options.storage } : {}),
+    storage: options.storage ?? geminiConversationStore(),
     failureRules: GEMINI_FAILURE_RULES,
     command: (turn) => geminiCommand(turn, options, variables),
     homeFiles: () => [geminiSettings(options)],

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isOutpostError } from "@outpost/core";
 import type { AgentAdapter, ConversationContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { conversationResponder, startModelServer, type ModelServer } from "@outpost/testkit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,8 @@ export interface AgentScenario {
   /** Reason the scenario cannot run here (missing daemon…); registers one named skip. */
   readonly unavailable?: string;
   readonly turnDeadlineMs?: number;
+  /** `false`: the agent cannot fork, and the scenario checks that fork is refused instead. */
+  readonly forkable?: boolean;
 }
 
 const FILE = "hello.txt";
@@ -106,20 +109,36 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       expect(turn2.some((entry) => entry.body.includes(first?.lease.root ?? "<none>"))).toBe(false);
     });
 
-    it(agentForkTitle(scenario), async (test) => {
-      if (!resumed) return test.skip("turn 2 did not run");
-      if (!agent.forkable) return test.skip(`${scenario.name} cannot fork (forkable: false)`);
-      const id = resumed.run.conversationId ?? first?.run.conversationId ?? "";
-      const run = await runAgentTurn(agent, resumed.lease, { prompt: "TURN2 FORKED_BRANCH: and now?", resume: { id, fork: true }, deadlineMs, skipHomeFiles: true });
-      expect(run.result.status, run.result.stderr).toBe(0);
-      expect(run.conversationId).toEqual(expect.any(String));
-      expect(run.conversationId).not.toBe(id);
-      expect(run.of("text").map((event) => event.text).join("")).toContain("history_has_turn1=true");
-      if (agent.storage) {
-        const original = await agent.storage.capture(id, await context(resumed.lease, "original-after-fork"));
-        expect(await readFile(original.file, "utf8")).not.toContain("FORKED_BRANCH");
-      }
-    });
+    if (scenario.forkable === false) {
+      it(`fork is refused with code configuration before anything runs (${scenario.name} cannot fork)`, () => {
+        expect(agent.forkable).toBe(false);
+        let error: unknown;
+        try {
+          agent.command({ prompt: "x", root: "/w", home: "/h", resume: { id: first?.run.conversationId ?? "00000000-0000-4000-8000-000000000000", fork: true } });
+        } catch (caught) {
+          error = caught;
+        }
+        expect(isOutpostError(error, "configuration")).toBe(true);
+      });
+    } else {
+      registerForkTest();
+    }
+
+    function registerForkTest(): void {
+      it(`fork continues a copy and leaves the original intact (${scenario.name})`, async (test) => {
+        if (!resumed) return test.skip("turn 2 did not run");
+        const id = resumed.run.conversationId ?? first?.run.conversationId ?? "";
+        const run = await runAgentTurn(agent, resumed.lease, { prompt: "TURN2 FORKED_BRANCH: and now?", resume: { id, fork: true }, deadlineMs, skipHomeFiles: true });
+        expect(run.result.status, run.result.stderr).toBe(0);
+        expect(run.conversationId).toEqual(expect.any(String));
+        expect(run.conversationId).not.toBe(id);
+        expect(run.of("text").map((event) => event.text).join("")).toContain("history_has_turn1=true");
+        if (agent.storage) {
+          const original = await agent.storage.capture(id, await context(resumed.lease, "original-after-fork"));
+          expect(await readFile(original.file, "utf8")).not.toContain("FORKED_BRANCH");
+        }
+      });
+    }
 
     it("nothing tried to leave loopback", () => {
       expect(server.problems).toEqual([]);
@@ -130,6 +149,3 @@ export function describeAgentScenario(scenario: AgentScenario): void {
   });
 }
 
-function agentForkTitle(scenario: AgentScenario): string {
-  return `fork continues a copy and leaves the original intact (${scenario.name})`;
-}
