@@ -15,7 +15,8 @@ export const kimiSessionProfile: SessionBundleProfile = {
   include: /^.+$/,
   exclude: /^(logs|tasks|cron|notify)(\/|$)|\.lock$/,
   required: ["state.json", "agents/main/wire.jsonl"],
-  relocated: ["state.json", "agents/main/wire.jsonl"],
+  // Every agent's wire (sub-agents included) records paths.
+  relocated: ["state.json", "agents"],
   validate(files, id) {
     let state: { version?: unknown; id?: unknown; cwd?: unknown; agents?: unknown };
     try {

@@ -151,10 +151,11 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
       rewrite,
       helpers: lib.helpers,
     });
-    const relocated = new Set(input.relocated);
+    // A relocated entry names a file, or a folder whose files are all relocated.
+    const isRelocated = (file: string) => input.relocated.some((entry) => file === entry || file.startsWith(`${entry}/`));
     // Every relocated text is computed before anything is written: a throwing hook leaves no trace.
     const contents = bundle.files.map((file) => {
-      if (!relocated.has(file.path)) return file.encoding === "utf8" ? Buffer.from(file.data, "utf8") : Buffer.from(file.data, "base64");
+      if (!isRelocated(file.path)) return file.encoding === "utf8" ? Buffer.from(file.data, "utf8") : Buffer.from(file.data, "base64");
       const text = file.encoding === "utf8" ? file.data : Buffer.from(file.data, "base64").toString("utf8");
       const result = hooks.relocate ? callHook("relocate", () => hooks.relocate!(file.path, text, relocation)) : rewrite(text);
       if (typeof result !== "string") throw fail("configuration", `The relocate hook of the ${input.format} profile returned no text for ${file.path}. Make it return the rewritten text.`);
