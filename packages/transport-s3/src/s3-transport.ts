@@ -1,0 +1,218 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import {
+  assertTransportKey,
+  assertTransportPrefix,
+  OutpostError,
+  throwIfAborted,
+  type Transport,
+  type TransportEntry,
+  type TransportObject,
+  type TransportReadOptions,
+  type TransportRemoveOptions,
+  type TransportWriteOptions,
+} from "@outpost/core";
+import { describeEndpoint } from "./describe-endpoint.js";
+import { listPages } from "./list-pages.js";
+import { mapS3Error, type S3ErrorContext } from "./map-s3-error.js";
+import { multipartCreate } from "./multipart-write.js";
+import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, sha256, tombstone, TOMBSTONE_BYTES } from "./object-frame.js";
+import { isNotFound, isPreconditionFailed } from "./s3-failure.js";
+
+/** How `remove` keeps its promise never to delete someone else's replacement. */
+export type S3RemoveMode = "conditional-delete" | "tombstone";
+
+export interface S3TransportConfig {
+  readonly client: S3Client;
+  readonly bucket: string;
+  /** Prepended to every key, e.g. "outpost/"; a trailing "/" is added when missing. Default: none. */
+  readonly prefix?: string;
+  /**
+   * Default "tombstone": remove overwrites the object with a tombstone through a conditional PUT.
+   * "conditional-delete" uses `DeleteObject` with `If-Match`; only for stores where that is atomic (see README).
+   */
+  readonly removeMode?: S3RemoveMode;
+  /** Create-only objects above this size go through multipart upload. Default 16 MiB. */
+  readonly multipartThresholdBytes?: number;
+  /** Part size of multipart uploads (S3 minimum: 5 MiB). Default 8 MiB. */
+  readonly partBytes?: number;
+  /** Parts uploaded at once. Default 4. */
+  readonly partConcurrency?: number;
+  /** Default "s3". */
+  readonly name?: string;
+}
+
+const MIB = 1024 * 1024;
+const SINGLE_PUT_LIMIT = 5 * 1024 * MIB;
+
+/** A `Transport` on an S3 bucket: ETag revisions, conditional writes and removes, verified SHA-256. */
+export function s3Transport(config: S3TransportConfig): Transport {
+  const { client, bucket } = validate(config);
+  const base = config.prefix ? (config.prefix.endsWith("/") ? config.prefix : `${config.prefix}/`) : "";
+  const removeMode = config.removeMode ?? "tombstone";
+  const threshold = config.multipartThresholdBytes ?? 16 * MIB;
+  const partBytes = config.partBytes ?? 8 * MIB;
+  const endpoint = describeEndpoint(client);
+  const failure = async (error: unknown, action: string, key: string | undefined, signal?: AbortSignal) =>
+    mapS3Error(error, { action, key, bucket, endpoint: await endpoint, signal } satisfies S3ErrorContext);
+
+  async function put(key: string, body: Buffer, condition: { IfNoneMatch: "*" } | { IfMatch: string }, signal?: AbortSignal): Promise<string> {
+    const response = await client.send(new PutObjectCommand({
+      Bucket: bucket, Key: base + key, Body: body, ContentLength: body.byteLength, ChecksumAlgorithm: "SHA256", ChecksumSHA256: sha256(body).toString("base64"), ...condition,
+    }), { abortSignal: signal });
+    return revisionOf(response.ETag, key);
+  }
+
+  /** In tombstone mode a removed key still holds a tombstone: a create-only write replaces it by ETag. */
+  async function replaceTombstone(key: string, body: Buffer, signal?: AbortSignal): Promise<string | undefined> {
+    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: base + key }), { abortSignal: signal }).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+    if (head?.ContentLength !== TOMBSTONE_BYTES || !head.ETag) return undefined;
+    return put(key, body, { IfMatch: head.ETag }, signal);
+  }
+
+  return {
+    specificationVersion: "v1",
+    name: config.name ?? "s3",
+
+    async read(key: string, options: TransportReadOptions = {}): Promise<TransportObject | undefined> {
+      assertTransportKey(key);
+      const { maxBytes, signal } = options;
+      if (maxBytes !== undefined && (!Number.isSafeInteger(maxBytes) || maxBytes < 0)) {
+        throw new OutpostError("configuration", `maxBytes must be a non-negative integer, got ${maxBytes}. Pass a byte count.`, { details: { maxBytes } });
+      }
+      throwIfAborted(signal, `Reading ${key}`);
+      try {
+        // With a limit, a ranged GET fetches at most one byte more than allowed: never the whole object.
+        const response = await client.send(new GetObjectCommand({
+          Bucket: bucket, Key: base + key,
+          ...(maxBytes === undefined ? { ChecksumMode: "ENABLED" } : { Range: `bytes=0-${FRAME_BYTES + maxBytes}` }),
+        }), { abortSignal: signal });
+        const total = totalSize(response.ContentRange) ?? response.ContentLength ?? 0;
+        if (maxBytes !== undefined && total - FRAME_BYTES > maxBytes) {
+          (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
+          throw new OutpostError("limit", `${key} is ${total - FRAME_BYTES} bytes, over the ${maxBytes}-byte limit. Raise maxBytes or read a smaller object.`, { details: { key, size: total - FRAME_BYTES, maxBytes } });
+        }
+        const body = (await response.Body?.transformToByteArray()) ?? new Uint8Array(0);
+        if (maxBytes === undefined && response.ChecksumSHA256 && !response.ChecksumSHA256.includes("-") && sha256(body).toString("base64") !== response.ChecksumSHA256) {
+          throw corrupt(key, "its bytes do not match the SHA-256 S3 stored for them");
+        }
+        const decoded = decodeObject(body);
+        if (decoded.kind === "tombstone") return undefined;
+        if (decoded.kind === "foreign") throw corrupt(key, decoded.why);
+        if (!payloadMatches(decoded)) throw corrupt(key, "its bytes do not match the SHA-256 recorded when it was written");
+        return {
+          key, revision: revisionOf(response.ETag, key), size: decoded.payload.byteLength,
+          modifiedAt: (response.LastModified ?? new Date()).toISOString(), bytes: decoded.payload,
+        };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        if (error instanceof Error && error.message.startsWith("Checksum mismatch")) throw corrupt(key, "the SDK found its bytes differ from the SHA-256 S3 stored", error);
+        throw await failure(error, `Reading ${key}`, key, signal);
+      }
+    },
+
+    async write(key: string, bytes: Uint8Array, options: TransportWriteOptions): Promise<TransportEntry> {
+      assertTransportKey(key);
+      const { signal, ifRevision } = options ?? {};
+      throwIfAborted(signal, `Writing ${key}`);
+      if (ifRevision !== null && (typeof ifRevision !== "string" || ifRevision.length === 0)) {
+        throw new OutpostError("configuration", "write needs ifRevision: null to create, or the revision you read to replace. Pass one of them.", { details: { key } });
+      }
+      const header = frameHeader(bytes);
+      const size = FRAME_BYTES + bytes.byteLength;
+      // S3 and moto honour If-None-Match on CompleteMultipartUpload, but moto ignores If-Match there:
+      // replacements always use one PUT, which every S3-compatible store checks.
+      if (ifRevision !== null && size > SINGLE_PUT_LIMIT) {
+        throw new OutpostError("limit", `Replacing ${key} (${size} bytes) needs a single PUT, limited to 5 GiB. Write a new key instead.`, { details: { key, size } });
+      }
+      try {
+        let revision: string | undefined;
+        if (ifRevision === null && size > threshold) {
+          try {
+            revision = revisionOf(await multipartCreate({ client, bucket, objectKey: base + key, chunks: [header, bytes], partBytes, concurrency: config.partConcurrency ?? 4, signal }), key);
+          } catch (error) {
+            if (!(removeMode === "tombstone" && isPreconditionFailed(error))) throw error;
+          }
+        }
+        if (revision === undefined) {
+          const body = Buffer.concat([header, bytes]);
+          const condition = ifRevision === null ? { IfNoneMatch: "*" as const } : { IfMatch: quoted(ifRevision) };
+          try {
+            revision = await put(key, body, condition, signal);
+          } catch (error) {
+            const replaced = ifRevision === null && removeMode === "tombstone" && isPreconditionFailed(error) ? await replaceTombstone(key, body, signal) : undefined;
+            if (replaced === undefined) throw error;
+            revision = replaced;
+          }
+        }
+        return { key, revision, size: bytes.byteLength, modifiedAt: new Date().toISOString() };
+      } catch (error) {
+        // A replacement of a missing key answers 404 on S3: the revision did not match anything.
+        if (ifRevision !== null && isNotFound(error)) throw await failure(Object.assign(new Error("missing"), { name: "PreconditionFailed" }), `Writing ${key}`, key, signal);
+        throw await failure(error, `Writing ${key}`, key, signal);
+      }
+    },
+
+    async remove(key: string, options: TransportRemoveOptions): Promise<void> {
+      assertTransportKey(key);
+      throwIfAborted(options?.signal, `Removing ${key}`);
+      if (typeof options?.ifRevision !== "string" || options.ifRevision.length === 0) {
+        throw new OutpostError("configuration", `remove(${key}) needs ifRevision: the revision you read. Read the object first.`, { details: { key } });
+      }
+      const { signal, ifRevision } = options;
+      try {
+        if (removeMode === "tombstone") {
+          await put(key, tombstone(), { IfMatch: quoted(ifRevision) }, signal);
+        } else {
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: base + key, IfMatch: quoted(ifRevision) }), { abortSignal: signal });
+        }
+      } catch (error) {
+        if (isNotFound(error)) throw await failure(Object.assign(new Error("missing"), { name: "PreconditionFailed" }), `Removing ${key}`, key, signal);
+        throw await failure(error, `Removing ${key}`, key, signal);
+      }
+    },
+
+    list(prefix = "", options: { readonly signal?: AbortSignal } = {}): AsyncIterable<TransportEntry> {
+      return {
+        [Symbol.asyncIterator]: () => {
+          assertTransportPrefix(prefix);
+          return listPages({ client, bucket, base, prefix, signal: options.signal, failure });
+        },
+      };
+    },
+  };
+}
+
+function validate(config: S3TransportConfig): S3TransportConfig {
+  if (!config?.client || typeof config.client.send !== "function") {
+    throw new OutpostError("configuration", "s3Transport needs an S3Client. Pass { client: new S3Client({...}), bucket }.");
+  }
+  if (typeof config.bucket !== "string" || config.bucket.length === 0) {
+    throw new OutpostError("configuration", "s3Transport needs a bucket name. Pass { bucket: \"my-bucket\" }.");
+  }
+  if (config.prefix) assertTransportPrefix(config.prefix.endsWith("/") ? config.prefix : `${config.prefix}/`);
+  if (config.partBytes !== undefined && config.partBytes < 5 * MIB) {
+    throw new OutpostError("configuration", `partBytes must be at least 5 MiB (S3's minimum part size), got ${config.partBytes}.`);
+  }
+  return config;
+}
+
+function revisionOf(etag: string | undefined, key: string): string {
+  if (!etag) throw new OutpostError("transport", `S3 returned no ETag for ${key}. Use an S3-compatible store that returns ETags.`, { details: { key } });
+  return etag.replace(/^W\//, "").replace(/^"|"$/g, "");
+}
+
+function quoted(revision: string): string {
+  return `"${revision}"`;
+}
+
+function totalSize(contentRange: string | undefined): number | undefined {
+  const total = contentRange?.split("/")[1];
+  return total && total !== "*" ? Number(total) : undefined;
+}
+
+function corrupt(key: string, why: string, cause?: unknown): OutpostError {
+  return new OutpostError("transport", `The stored object ${key} is corrupt: ${why}. Restore it from another copy or remove it.`, { cause, details: { key } });
+}

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+
+const CANDIDATES = [process.env.MOTO_SERVER, "/root/.pyenv/shims/moto_server", "moto_server"].filter((path): path is string => Boolean(path));
+
+export const TEST_CREDENTIALS = { accessKeyId: "AKIAOUTPOSTTESTKEY01", secretAccessKey: "outpost-test-secret-never-shown-0123456789" };
+
+/** A real moto_server on a free loopback port, for the life of one test file. */
+export interface MotoServer {
+  readonly endpoint: string;
+  readonly process: ChildProcess;
+  client(options?: { requestTimeout?: number; credentials?: typeof TEST_CREDENTIALS }): S3Client;
+  createBucket(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `environment` adds variables, e.g. INITIAL_NO_AUTH_ACTION_COUNT=0 to make moto check credentials. */
+export async function startMotoServer(environment: Record<string, string> = {}): Promise<MotoServer> {
+  const executable = CANDIDATES.find((candidate) => candidate.includes("/") ? existsSync(candidate) : true) ?? "moto_server";
+  const port = await freePort();
+  const child = spawn(executable, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...environment } });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4_000); });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const failed = new Promise<never>((_, reject) => child.once("error", reject));
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await Promise.race([waitReady(endpoint, child), failed]);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`moto_server did not start on ${endpoint}: ${(error as Error).message} ${stderr.trim()}`);
+  }
+  const clients: S3Client[] = [];
+  return {
+    endpoint,
+    process: child,
+    client: (options = {}) => {
+      const client = new S3Client({
+        endpoint, region: "us-east-1", forcePathStyle: true, credentials: options.credentials ?? TEST_CREDENTIALS,
+        maxAttempts: 2, requestHandler: { requestTimeout: options.requestTimeout ?? 30_000 },
+      });
+      clients.push(client);
+      return client;
+    },
+    createBucket: async (name) => {
+      const client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: TEST_CREDENTIALS });
+      await client.send(new CreateBucketCommand({ Bucket: name }));
+      client.destroy();
+    },
+    stop: async () => {
+      for (const client of clients) client.destroy();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGCONT");
+        child.kill("SIGTERM");
+        await Promise.race([exited, sleep(5_000).then(() => child.kill("SIGKILL"))]);
+      }
+    },
+  };
+}
+
+async function waitReady(endpoint: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`it exited with status ${child.exitCode}`);
+    try {
+      const response = await fetch(`${endpoint}/moto-api/`, { signal: AbortSignal.timeout(1_000) });
+      await response.arrayBuffer();
+      return;
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error("it was not ready after 20 s");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
