@@ -1,6 +1,7 @@
 import type { FileManifestEntry, FileTransfers, TransferOptions } from "@outpost/core";
 import { copyEntries } from "./copy-entries.js";
 import { buildManifest } from "./manifest.js";
+import { asOutpostFailure } from "./map-file-error.js";
 import { transferGuard } from "./transfer-guard.js";
 
 /** How the lease turns a sandbox path into a host path and refuses work after release. */
@@ -17,20 +18,20 @@ export class LocalFileTransfers implements FileTransfers {
     this.sandbox.assertUsable("list a manifest");
     const check = transferGuard(options, "Building the manifest");
     check();
-    return buildManifest(await this.sandbox.resolve(source, "manifest source"), paths, check);
+    return asOutpostFailure("Building the manifest", async () => buildManifest(await this.sandbox.resolve(source, "manifest source"), paths, check));
   }
 
   async downloadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void> {
     this.sandbox.assertUsable("download files");
     const check = transferGuard(options, "The batch download");
     check();
-    await copyEntries(await this.sandbox.resolve(source, "download source"), entries, destination, check);
+    await asOutpostFailure("The batch download", async () => copyEntries(await this.sandbox.resolve(source, "download source"), entries, destination, check));
   }
 
   async uploadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void> {
     this.sandbox.assertUsable("upload files");
     const check = transferGuard(options, "The batch upload");
     check();
-    await copyEntries(source, entries, await this.sandbox.resolve(destination, "upload destination"), check);
+    await asOutpostFailure("The batch upload", async () => copyEntries(source, entries, await this.sandbox.resolve(destination, "upload destination"), check));
   }
 }

@@ -5,6 +5,7 @@ import type { Command, CommandResult, SandboxLease, TransferOptions } from "@out
 import { copyTree } from "./copy-tree.js";
 import { LocalFileTransfers } from "./local-file-transfers.js";
 import { LocalProcess } from "./local-process.js";
+import { asOutpostFailure } from "./map-file-error.js";
 import type { LeaseHome } from "./private-home.js";
 import { sandboxPath } from "./sandbox-path.js";
 import { transferGuard } from "./transfer-guard.js";
@@ -44,7 +45,7 @@ export class LocalLease implements SandboxLease {
     if (command.interactive === true) {
       throw new OutpostError("configuration", "The local provider does not attach a terminal. Run the command without `interactive`.");
     }
-    const directory = await sandboxPath(this.root, command.directory ?? this.root, "command directory");
+    const directory = await asOutpostFailure("Resolving the command directory", () => sandboxPath(this.root, command.directory ?? this.root, "command directory"));
     const found = await stat(directory).catch(() => undefined);
     if (!found?.isDirectory()) {
       throw new OutpostError("workspace", `Cannot run ${JSON.stringify(command.executable)} in ${JSON.stringify(directory)}: it is not a directory. Create it first or pass another \`directory\`.`, {
@@ -68,14 +69,14 @@ export class LocalLease implements SandboxLease {
     this.assertUsable("upload");
     const check = transferGuard(options, "The upload");
     check();
-    await copyTree(resolve(source), await sandboxPath(this.root, destination, "upload destination"), check);
+    await asOutpostFailure("The upload", async () => copyTree(resolve(source), await sandboxPath(this.root, destination, "upload destination"), check));
   }
 
   async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
     this.assertUsable("download");
     const check = transferGuard(options, "The download");
     check();
-    await copyTree(await sandboxPath(this.root, source, "download source"), resolve(destination), check);
+    await asOutpostFailure("The download", async () => copyTree(await sandboxPath(this.root, source, "download source"), resolve(destination), check));
   }
 
   release(): Promise<void> {
@@ -86,7 +87,7 @@ export class LocalLease implements SandboxLease {
   private async stopEverything(): Promise<void> {
     const stopped = new OutpostError("provider", "The lease was released while this command was running. Acquire a new lease to run it again.");
     await Promise.all([...this.running, ...this.leftovers].map((child) => child.stop(stopped)));
-    await this.settings.home.dispose();
+    await asOutpostFailure("Removing the lease's private home", () => this.settings.home.dispose());
   }
 
   private assertUsable(what: string): void {

@@ -84,6 +84,23 @@ describe("local transfers under hostile input", () => {
   });
 });
 
+describe("local failures are OutpostErrors", () => {
+  it("a file upload onto an existing non-empty directory fails with code workspace", async () => {
+    await mkdir(join(workspace, "occupied", "inner"), { recursive: true });
+    await writeFile(join(scratch, "file.txt"), "x");
+    expect(await code(lease.upload(join(scratch, "file.txt"), "occupied"))).toBe("workspace");
+  });
+
+  it("transfers on a root that was removed fail with code workspace", async () => {
+    await writeFile(join(scratch, "file.txt"), "x");
+    await rm(workspace, { recursive: true });
+    expect(await code(lease.upload(join(scratch, "file.txt"), "file.txt"))).toBe("workspace");
+    expect(await code(lease.download("file.txt", join(scratch, "back.txt")))).toBe("workspace");
+    expect(await code(lease.fileTransfers!.manifest(".", ["."]))).toBe("workspace");
+    expect(await code(lease.invoke({ executable: "true" }))).toBe("workspace");
+  });
+});
+
 describe("local release", () => {
   it("stops background processes that a finished command left behind", async () => {
     const pidFile = join(workspace, "background.pid");
