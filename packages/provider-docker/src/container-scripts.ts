@@ -120,6 +120,7 @@ for path in "$@"; do
   [ -e "$path" ] || [ -L "$path" ] || { echo "$path does not exist" >&2; exit 92; }
   parent=$(dirname -- "$path")
   real=$(cd -- "$parent" 2>/dev/null && pwd -P)
+  parent=\${parent#./}
   [ "$parent" = . ] && expect=$root || expect=$root/$parent
   [ "$real" = "$expect" ] || { echo "$path is reached through a link" >&2; exit 93; }
 done

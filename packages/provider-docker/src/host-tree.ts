@@ -45,13 +45,16 @@ export async function scanHostTree(source: string, check: () => void): Promise<H
 async function walk(base: string, relative: string, entries: HostEntry[], check: () => void): Promise<void> {
   check();
   const directory = relative === "" ? base : join(base, relative);
-  for (const name of (await readdir(directory)).sort()) {
+  const names = (await readdir(directory)).sort();
+  // lstat the whole directory at once: one round trip to the thread pool instead of one per file.
+  const infos = await Promise.all(names.map((name) => lstat(join(directory, name))));
+  for (const [index, name] of names.entries()) {
     const path = relative === "" ? name : `${relative}/${name}`;
     if (name.includes("\n")) {
       throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: names with a newline cannot be transferred. Rename the file.`, { details: { path } });
     }
     const full = join(base, path);
-    const info = await lstat(full);
+    const info = infos[index]!;
     const common = { path, mode: info.mode & 0o7777, mtime: info.mtime, source: full };
     if (info.isSymbolicLink()) {
       const target = await readlink(full);

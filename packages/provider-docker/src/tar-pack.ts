@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { pack as createPack, type Pack } from "tar-stream";
 import type { HostEntry } from "./host-tree.js";
@@ -33,17 +33,40 @@ export function packHostEntries(entries: readonly HostEntry[], options: PackOpti
   return { archive, finished };
 }
 
+// Small files are read ahead, this many at once, while earlier ones are being packed.
+const READ_AHEAD = 64;
+
 async function fill(archive: Pack, entries: readonly HostEntry[], options: PackOptions): Promise<void> {
   const owner = { uid: options.uid ?? 0, gid: options.gid ?? 0 };
-  for (const entry of entries) {
+  const reads = new Map<HostEntry, Promise<Buffer>>();
+  let next = 0;
+  const readAhead = (from: number) => {
+    for (next = Math.max(next, from); next < entries.length && reads.size < READ_AHEAD; next++) {
+      const entry = entries[next]!;
+      if (entry.kind !== "file" || entry.size > WHOLE_FILE_BYTES) continue;
+      const read = readFile(entry.source);
+      read.catch(() => undefined);
+      reads.set(entry, read);
+    }
+  };
+  for (const [index, entry] of entries.entries()) {
     options.check?.();
+    readAhead(index);
     const header = { ...owner, name: options.name(entry), mode: entry.mode, mtime: entry.mtime };
     if (entry.kind === "directory") {
       await add(archive, { ...header, type: "directory" });
     } else if (entry.kind === "link") {
       await add(archive, { ...header, type: "symlink", linkname: entry.target ?? "" });
     } else {
-      await addFile(archive, entry, header, options);
+      const read = reads.get(entry);
+      reads.delete(entry);
+      if (read === undefined) {
+        await addLargeFile(archive, entry, header, options);
+      } else {
+        const body = await read;
+        options.hashed?.(entry, createHash("sha256").update(body).digest("hex"));
+        await add(archive, { ...header, type: "file", size: body.length }, body);
+      }
     }
   }
 }
@@ -54,19 +77,13 @@ function add(archive: Pack, header: Parameters<Pack["entry"]>[0], body?: Buffer)
   });
 }
 
-async function addFile(archive: Pack, entry: HostEntry, header: Parameters<Pack["entry"]>[0], options: PackOptions): Promise<void> {
+async function addLargeFile(archive: Pack, entry: HostEntry, header: Parameters<Pack["entry"]>[0], options: PackOptions): Promise<void> {
   const handle = await open(entry.source, "r");
   try {
     const { size } = await handle.stat();
-    if (size <= WHOLE_FILE_BYTES) {
-      const body = await handle.readFile();
-      options.hashed?.(entry, createHash("sha256").update(body).digest("hex"));
-      await add(archive, { ...header, type: "file", size: body.length }, body);
-      return;
-    }
     const hash = createHash("sha256");
     const sink = archive.entry({ ...header, type: "file", size });
-    const source = handle.createReadStream({ autoClose: false, start: 0, end: size - 1 });
+    const source = handle.createReadStream({ autoClose: false, start: 0, end: Math.max(0, size - 1) });
     source.on("data", (chunk) => hash.update(chunk));
     await pipeline(source, sink);
     options.hashed?.(entry, hash.digest("hex"));
