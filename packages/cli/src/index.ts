@@ -5,3 +5,6 @@ export { EXIT_CODES, exitCodeFor } from "./exit-codes.js";
 export { parseBranch, parseBrief } from "./run/run-command.js";
 export { AGENT_NAMES } from "./agents/agent-names.js";
 export { dockerReachable } from "./run/choose-provider.js";
+export { progressReporter } from "./output/progress-reporter.js";
+export { jsonReporter } from "./output/json-reporter.js";
+export type { Reporter } from "./output/reporter.js";

@@ -86,7 +86,7 @@ export interface DispatchResult {
   readonly workBranch: string | undefined;
   /** Where the agent worked. */
   readonly directory: string;
-  /** False when the managed worktree was removed at close. */
+  /** True when a managed worktree was left in place at close (false for `current`: there is none). */
   readonly workspaceKept: boolean;
   /** The last captured conversation, when the agent has storage. */
   readonly conversation?: ConversationRecord;

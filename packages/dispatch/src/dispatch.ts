@@ -132,7 +132,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       branch = ws.target;
     }
     enter("close");
-    const closed = ws.mode === "current" ? { kept: true } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
+    const closed = ws.mode === "current" ? { kept: false } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
     if (closed.kept && ws.created && "reason" in closed && closed.reason) observers.warn(`Kept the worktree ${ws.directory}: ${closed.reason}.`);
     enter("done");
     const last = turns[turns.length - 1];
