@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { SandboxLease } from "@outpost/core";
-import { check, unsupportedReason, type ProviderCapability, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { leaseCheck, unsupportedReason, type ProviderCapability, type ProviderSuiteContext } from "./provider-suite-context.js";
 
 /** Whether a lease has each optional capability, read from the lease itself. */
 export function leaseCapabilities(lease: SandboxLease): Record<ProviderCapability, boolean> {
@@ -13,7 +13,7 @@ export function leaseCapabilities(lease: SandboxLease): Record<ProviderCapabilit
 
 /** Capability declarations must match the lease, in both directions: no false "unsupported", no missing capability. */
 export function providerCapabilityTests(context: ProviderSuiteContext): void {
-  check(context, "declares its unsupported capabilities truthfully", async ({ lease }) => {
+  leaseCheck(context, "declares its unsupported capabilities truthfully", async ({ lease }) => {
     const problems: string[] = [];
     for (const [capability, present] of Object.entries(leaseCapabilities(lease)) as [ProviderCapability, boolean][]) {
       const reason = unsupportedReason(context, capability);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { SandboxLease } from "@outpost/core";
 import { expectOutpostError, within } from "./provider-assertions.js";
-import { check, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { TREE_PID_FILES, TREE_SCRIPT } from "./process-tree-script.js";
 import { shell, shellOk, survivors } from "./sandbox-shell.js";
 
@@ -11,7 +11,7 @@ const STOP_ALLOWANCE_MS = 15_000;
 
 /** `deadlineMs` and `signal` end the whole process tree, with a clear error, and the lease stays usable. */
 export function providerDeadlineTests(context: ProviderSuiteContext): void {
-  check(context, "deadlineMs kills the whole tree, a grandchild ignoring SIGTERM included (code timeout)", async ({ lease }) => {
+  leaseCheck(context, "deadlineMs kills the whole tree, a grandchild ignoring SIGTERM included (code timeout)", async ({ lease }) => {
     let ready = false;
     const run = shell(lease, TREE_SCRIPT, [], {
       deadlineMs: DEADLINE_MS,
@@ -22,7 +22,7 @@ export function providerDeadlineTests(context: ProviderSuiteContext): void {
     await expectTreeGone(lease);
   });
 
-  check(context, "an aborted signal kills the whole tree, a grandchild ignoring SIGTERM included (code aborted)", async ({ lease }) => {
+  leaseCheck(context, "an aborted signal kills the whole tree, a grandchild ignoring SIGTERM included (code aborted)", async ({ lease }) => {
     const controller = new AbortController();
     const run = shell(lease, TREE_SCRIPT, [], {
       signal: controller.signal,
@@ -35,7 +35,7 @@ export function providerDeadlineTests(context: ProviderSuiteContext): void {
     await expectTreeGone(lease);
   });
 
-  check(context, "a signal aborted before the call rejects without running the command", async ({ lease }) => {
+  leaseCheck(context, "a signal aborted before the call rejects without running the command", async ({ lease }) => {
     const controller = new AbortController();
     controller.abort(new Error("aborted before the call"));
     await expectOutpostError(shell(lease, "echo ran > kit-ran.txt", [], { signal: controller.signal }), "aborted", "a command with an aborted signal");

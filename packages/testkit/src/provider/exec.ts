@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { CommandChannel } from "@outpost/core";
-import { check, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shell, shellOk } from "./sandbox-shell.js";
 
 const KIT_CONTEXT_VARIABLE = "OUTPOST_KIT_FROM_CONTEXT";
@@ -13,32 +13,32 @@ export const KIT_CONTEXT_VARIABLES: Readonly<Record<string, string>> = {
 
 /** Commands: exit status, output streams, stdin, variables, directory, observers, concurrency. */
 export function providerExecTests(context: ProviderSuiteContext): void {
-  check(context, "reports the real exit status, zero and non-zero", async ({ lease }) => {
+  leaseCheck(context, "reports the real exit status, zero and non-zero", async ({ lease }) => {
     for (const status of [0, 1, 3, 42, 255]) {
       const result = await shell(lease, `exit ${status}`);
       assert.equal(result.status, status, `exit ${status} was reported as ${result.status}`);
     }
   });
 
-  check(context, "reports the real exit status after the process closed its pipes early", async ({ lease }) => {
+  leaseCheck(context, "reports the real exit status after the process closed its pipes early", async ({ lease }) => {
     const result = await shell(lease, "printf early; exec >&- 2>&- <&-; sleep 1; exit 7");
     assert.equal(result.status, 7);
     assert.equal(result.stdout, "early");
   });
 
-  check(context, "reports 128 + signal number for a process killed by a signal", async ({ lease }) => {
+  leaseCheck(context, "reports 128 + signal number for a process killed by a signal", async ({ lease }) => {
     const result = await shell(lease, "kill -9 $$");
     assert.equal(result.status, 137);
   });
 
-  check(context, "keeps stdout and stderr apart and byte-exact (NUL bytes, emoji, accents)", async ({ lease }) => {
+  leaseCheck(context, "keeps stdout and stderr apart and byte-exact (NUL bytes, emoji, accents)", async ({ lease }) => {
     const result = await shell(lease, "printf 'out\\000NUL 😀 é\\n'; printf 'err\\000 ✓ ß\\n' >&2; printf 'more out'");
     assert.equal(result.status, 0);
     assert.equal(result.stdout, "out\0NUL 😀 é\nmore out");
     assert.equal(result.stderr, "err\0 ✓ ß\n");
   });
 
-  check(context, "carries 1 MB on each stream byte-exact, to the result and to observe", async ({ lease }) => {
+  leaseCheck(context, "carries 1 MB on each stream byte-exact, to the result and to observe", async ({ lease }) => {
     const text = megabyteOfText();
     const observed: Record<CommandChannel, string[]> = { stdout: [], stderr: [] };
     const result = await shell(lease, "cat > kit-megabyte.txt && cat kit-megabyte.txt && cat kit-megabyte.txt >&2", [], {
@@ -53,7 +53,7 @@ export function providerExecTests(context: ProviderSuiteContext): void {
     assert.ok(observed.stderr.join("") === text, "observe saw different stderr text (a character split between chunks?)");
   });
 
-  check(context, "keeps only the retained tail of each stream", async ({ lease }) => {
+  leaseCheck(context, "keeps only the retained tail of each stream", async ({ lease }) => {
     const text = Array.from({ length: 2000 }, (_, index) => `line ${index}\n`).join("");
     const result = await shell(lease, "cat > kit-tail.txt && cat kit-tail.txt && cat kit-tail.txt >&2", [], { stdin: text, retain: 100 });
     assert.equal(result.status, 0);
@@ -61,14 +61,14 @@ export function providerExecTests(context: ProviderSuiteContext): void {
     assert.equal(result.stderr, text.slice(-100));
   });
 
-  check(context, "writes stdin to the process and then closes it", async ({ lease }) => {
+  leaseCheck(context, "writes stdin to the process and then closes it", async ({ lease }) => {
     const given = await lease.invoke({ executable: "cat", stdin: "first line\nsecond ✓\n", deadlineMs: 20_000 });
     assert.deepEqual(given, { status: 0, stdout: "first line\nsecond ✓\n", stderr: "" });
     const none = await lease.invoke({ executable: "cat", deadlineMs: 20_000 });
     assert.deepEqual(none, { status: 0, stdout: "", stderr: "" }, "without stdin, stdin must be closed so cat ends at once");
   });
 
-  check(context, "passes variables; a command's variables win over the context's", async ({ lease }) => {
+  leaseCheck(context, "passes variables; a command's variables win over the context's", async ({ lease }) => {
     const value = "spaces, 'quotes', \"double\", ünïcødé ✓ $HOME";
     const result = await shell(lease, `printf '%s|%s|%s' "$OUTPOST_KIT_VALUE" "$${KIT_CONTEXT_VARIABLE}" "$OUTPOST_KIT_OVERRIDDEN"`, [], {
       variables: { OUTPOST_KIT_VALUE: value, OUTPOST_KIT_OVERRIDDEN: "from command" },
@@ -76,7 +76,7 @@ export function providerExecTests(context: ProviderSuiteContext): void {
     assert.equal(result.stdout, `${value}|context value|from command`);
   });
 
-  check(context, "runs in root by default and in `directory` when given", async ({ lease }) => {
+  leaseCheck(context, "runs in root by default and in `directory` when given", async ({ lease }) => {
     const expectedRoot = await shellOk(lease, 'cd "$1" && pwd -P', [lease.root]);
     assert.equal(await shellOk(lease, "pwd -P"), expectedRoot);
     const nested = `${lease.root}/sub dir ✓/inner`;
@@ -86,7 +86,7 @@ export function providerExecTests(context: ProviderSuiteContext): void {
     assert.equal(result.stdout, expectedNested);
   });
 
-  check(context, "an exception thrown in observe breaks neither the command nor the lease", async ({ lease }) => {
+  leaseCheck(context, "an exception thrown in observe breaks neither the command nor the lease", async ({ lease }) => {
     let calls = 0;
     const result = await shell(lease, "echo one; echo two >&2; sleep 1; echo three", [], {
       observe: () => {
@@ -99,7 +99,7 @@ export function providerExecTests(context: ProviderSuiteContext): void {
     assert.equal(await shellOk(lease, "echo still usable"), "still usable\n");
   });
 
-  check(context, "runs several commands on one lease at the same time", async ({ lease }) => {
+  leaseCheck(context, "runs several commands on one lease at the same time", async ({ lease }) => {
     const results = await Promise.all(
       [1, 2, 3].map((index) => shell(lease, `sleep 1; printf 'command %s' "$1"; printf 'error %s' "$1" >&2; exit "$1"`, [String(index)])),
     );

@@ -5,7 +5,7 @@ import { isOutpostError } from "@outpost/core";
 import type { FileManifestEntry, FileTransfers, SandboxLease } from "@outpost/core";
 import { hostManifest, snapshotTree, writeFixtureTree } from "./host-tree.js";
 import { expectOutpostError } from "./provider-assertions.js";
-import { check, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { leaseCheck, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shellOk } from "./sandbox-shell.js";
 import { withSandboxOutside } from "./transfers.js";
 
@@ -13,7 +13,7 @@ import { withSandboxOutside } from "./transfers.js";
 export function providerFileTransferTests(context: ProviderSuiteContext): void {
   const fileTransfers = { capability: "fileTransfers" } as const;
 
-  check(context, "manifest lists files and links with kind, mode, size and SHA-256", async ({ lease }) => {
+  leaseCheck(context, "manifest lists files and links with kind, mode, size and SHA-256", async ({ lease }) => {
     await withFixture(lease, async (source, transfers) => {
       const expected = await hostManifest(source);
       const listed = await transfers.manifest("tree", ["."]);
@@ -23,7 +23,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
     });
   }, fileTransfers);
 
-  check(context, "manifest rejects paths that escape the source: ../, absolute, through a link (code workspace)", async ({ lease }) => {
+  leaseCheck(context, "manifest rejects paths that escape the source: ../, absolute, through a link (code workspace)", async ({ lease }) => {
     const transfers = lease.fileTransfers!;
     await withSandboxOutside(lease, async (outside) => {
       await shellOk(lease, 'mkdir -p tree && echo inside > tree/file.txt && echo secret > "$1/secret.txt" && ln -s "$1" tree/exit', [outside]);
@@ -33,7 +33,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
     });
   }, fileTransfers);
 
-  check(context, "downloadBatch moves exactly the listed entries, verified", async ({ lease }) => {
+  leaseCheck(context, "downloadBatch moves exactly the listed entries, verified", async ({ lease }) => {
     await withFixture(lease, async (source, transfers, host) => {
       const listed = await transfers.manifest("tree", ["."]);
       const chosen = listed.filter((entry) => ["noise.bin", "tool.sh", "link-to-file", "deep/deeper/leaf.txt"].includes(entry.path));
@@ -46,7 +46,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
     });
   }, fileTransfers);
 
-  check(context, "downloadBatch refuses a wrong SHA-256 and entries that escape, writing nothing", async ({ lease }) => {
+  leaseCheck(context, "downloadBatch refuses a wrong SHA-256 and entries that escape, writing nothing", async ({ lease }) => {
     await withFixture(lease, async (_source, transfers, host) => {
       const [entry] = await transfers.manifest("tree", ["noise.bin"]);
       const destination = join(host, "refused");
@@ -57,7 +57,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
     });
   }, fileTransfers);
 
-  check(context, "uploadBatch moves exactly the listed entries, verified", async ({ lease }) => {
+  leaseCheck(context, "uploadBatch moves exactly the listed entries, verified", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await writeFixtureTree(host);
       const chosen = (await hostManifest(host)).filter((entry) => ["every-byte.bin", "tool.sh", "deep/deeper/link-up", "deep/deeper/leaf.txt"].includes(entry.path));
@@ -67,7 +67,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
     });
   }, { capability: "uploadBatch" });
 
-  check(context, "uploadBatch refuses a wrong SHA-256 and entries that escape, writing nothing", async ({ lease }) => {
+  leaseCheck(context, "uploadBatch refuses a wrong SHA-256 and entries that escape, writing nothing", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await writeFixtureTree(host);
       const entry = (await hostManifest(host)).find((candidate) => candidate.path === "noise.bin")!;

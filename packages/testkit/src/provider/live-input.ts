@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { within } from "./provider-assertions.js";
-import { check, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shell } from "./sandbox-shell.js";
 
 /** Live `input`: lines written while the command runs reach it, after `stdin`, and ending input closes stdin. */
 export function providerLiveInputTests(context: ProviderSuiteContext): void {
-  check(
+  leaseCheck(
     context,
     "feeds live input to a running command after stdin, and closes stdin when input ends",
     async ({ lease }) => {

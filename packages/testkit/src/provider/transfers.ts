@@ -4,12 +4,12 @@ import { join } from "node:path";
 import type { SandboxLease } from "@outpost/core";
 import { AWKWARD_DIRECTORY, AWKWARD_FILE, sha256, snapshotTree, writeFixtureTree } from "./host-tree.js";
 import { expectOutpostError } from "./provider-assertions.js";
-import { check, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { leaseCheck, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shell, shellOk } from "./sandbox-shell.js";
 
 /** upload / download: a faithful round trip, and refusal of everything that escapes. */
 export function providerTransferTests(context: ProviderSuiteContext): void {
-  check(context, "round-trips a tree: binary files, mode 0751, awkward names, relative links, empty directories", async ({ lease }) => {
+  leaseCheck(context, "round-trips a tree: binary files, mode 0751, awkward names, relative links, empty directories", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       const source = join(host, "source");
       const back = join(host, "back");
@@ -33,7 +33,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  check(context, "uploads a file to the destination path and downloads it to a host path", async ({ lease }) => {
+  leaseCheck(context, "uploads a file to the destination path and downloads it to a host path", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       const bytes = Buffer.from([0, 1, 2, 255, 254, 0, 10, 13, 0]);
       await writeFile(join(host, "single.bin"), bytes);
@@ -46,7 +46,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  check(context, "refuses relative paths that leave the root (code workspace)", async ({ lease }) => {
+  leaseCheck(context, "refuses relative paths that leave the root (code workspace)", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await writeFile(join(host, "file.txt"), "x");
       const name = `outpost-kit-escape-${process.pid}-${Date.now()}`;
@@ -57,7 +57,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  check(context, "refuses an upload whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
+  leaseCheck(context, "refuses an upload whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       for (const [name, target] of [["absolute", "/etc/passwd"], ["escaping", "../../outside"]] as const) {
         const tree = join(host, name);
@@ -71,7 +71,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  check(context, "refuses a download whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
+  leaseCheck(context, "refuses a download whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await shellOk(lease, "mkdir -p absolute/a escaping/a && echo x > absolute/a/first.txt && echo x > escaping/a/first.txt && ln -s /etc/passwd absolute/a/bad-link && ln -s ../../../outside escaping/a/bad-link");
       for (const name of ["absolute", "escaping"]) {
@@ -82,7 +82,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  check(context, "refuses to upload through a link in the sandbox that leads outside (code workspace)", async ({ lease }) => {
+  leaseCheck(context, "refuses to upload through a link in the sandbox that leads outside (code workspace)", async ({ lease }) => {
     await withHostDirectory((host) => withSandboxOutside(lease, async (outside) => {
       await writeFile(join(host, "file.txt"), "x");
       await mkdir(join(host, "tree", "sub"), { recursive: true });
@@ -94,7 +94,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     }));
   });
 
-  check(context, "refuses to download into a host destination through a link that leads outside (code workspace)", async ({ lease }) => {
+  leaseCheck(context, "refuses to download into a host destination through a link that leads outside (code workspace)", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await mkdir(join(host, "outside"));
       await mkdir(join(host, "destination"));
@@ -105,7 +105,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  check(context, "an aborted signal stops a transfer (code aborted)", async ({ lease }) => {
+  leaseCheck(context, "an aborted signal stops a transfer (code aborted)", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await writeFile(join(host, "file.txt"), "x");
       const controller = new AbortController();
