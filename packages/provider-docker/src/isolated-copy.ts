@@ -18,19 +18,13 @@ export async function copyWorktreeIn(
 ): Promise<void> {
   const entries: HostEntry[] = [];
   const names = new Map<HostEntry, string>();
-  const added = new Set<string>();
   const place = async (hostDirectory: string, sandboxDirectory: string) => {
     const inside = sandboxDirectory.replace(/^\/+/, "");
-    const parts = inside.split("/");
-    const now = new Date();
-    for (let index = 1; index <= parts.length; index++) {
-      const name = parts.slice(0, index).join("/");
-      if (added.has(name)) continue;
-      added.add(name);
-      const directory: HostEntry = { path: name, kind: "directory", mode: 0o755, size: 0, mtime: now, source: "" };
-      entries.push(directory);
-      names.set(directory, `${name}/`);
-    }
+    // Only the directory itself is given to the user: missing parents are created by the engine (root,
+    // 0755), and existing ones such as /tmp keep their owner and mode.
+    const directory: HostEntry = { path: inside, kind: "directory", mode: 0o755, size: 0, mtime: new Date(), source: "" };
+    entries.push(directory);
+    names.set(directory, `${inside}/`);
     const tree = await scanHostTree(hostDirectory, check);
     for (const entry of tree.entries) {
       entries.push(entry);

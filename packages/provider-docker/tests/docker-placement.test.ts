@@ -72,6 +72,32 @@ describeDocker("docker placement", await dockerGate(), () => {
     }
   });
 
+  it("isolated: a linked worktree and its git directory are copied in; git works; /tmp keeps its mode", async () => {
+    const scratch = await hostWorkspace();
+    try {
+      const repository = join(scratch.directory, "repo");
+      const worktree = join(scratch.directory, "worktree");
+      await mkdir(repository);
+      git(repository, "init", "-q", "-b", "main");
+      await writeFile(join(repository, "README.md"), "hello\n");
+      git(repository, "add", "README.md");
+      git(repository, "commit", "-q", "-m", "initial");
+      git(repository, "worktree", "add", "-q", "-b", "agent", worktree);
+      const lease = await dockerProvider({ mode: "isolated", network: "none" }).acquire(
+        contextFor(worktree, { repository, gitDirectories: [join(repository, ".git")] }),
+      );
+      try {
+        const result = await sh(lease, "git log --format=%s -n 1 && git status --porcelain && stat -c %a /tmp && grep -c \" $PWD \" /proc/mounts");
+        expect(result.stderr).toBe("");
+        expect(result.stdout).toBe("initial\n1777\n0\n");
+      } finally {
+        await lease.release();
+      }
+    } finally {
+      await scratch.dispose();
+    }
+  });
+
   it("isolated: a worktree holding an absolute link is refused (code workspace) and no container is left", async () => {
     const scratch = await hostWorkspace();
     try {
