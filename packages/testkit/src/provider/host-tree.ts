@@ -23,10 +23,7 @@ export const AWKWARD_FILE = `ünïcødé 日本語 ✓.txt`;
 export async function writeFixtureTree(directory: string): Promise<void> {
   const every = Buffer.alloc(256 * 64);
   for (let index = 0; index < every.length; index++) every[index] = index % 256;
-  // Incompressible, reproducible bytes: a chain of SHA-256 digests.
-  const blocks: Buffer[] = [];
-  for (let index = 0; index < 6400; index++) blocks.push(createHash("sha256").update(String(index)).digest());
-  const noise = Buffer.concat(blocks);
+  const noise = incompressibleBytes(200 * 1024);
   await mkdir(join(directory, AWKWARD_DIRECTORY, "nested"), { recursive: true });
   await mkdir(join(directory, "empty"), { recursive: true });
   await mkdir(join(directory, "deep", "deeper", "empty too"), { recursive: true });
@@ -72,6 +69,15 @@ export async function hostManifest(directory: string): Promise<FileManifestEntry
     }
   }
   return entries;
+}
+
+/** Reproducible bytes that do not compress (SHA-256 digests of a counter), so no transfer can cheat. */
+export function incompressibleBytes(size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (let offset = 0, index = 0; offset < size; offset += 32, index++) {
+    createHash("sha256").update(String(index)).digest().copy(bytes, offset);
+  }
+  return bytes;
 }
 
 export function sha256(bytes: Buffer | string): string {

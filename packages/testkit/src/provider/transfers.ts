@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { chmod, mkdir, readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SandboxLease } from "@outpost/core";
-import { AWKWARD_DIRECTORY, AWKWARD_FILE, sha256, snapshotTree, writeFixtureTree } from "./host-tree.js";
+import { AWKWARD_DIRECTORY, AWKWARD_FILE, incompressibleBytes, sha256, snapshotTree, writeFixtureTree } from "./host-tree.js";
 import { expectOutpostError } from "./provider-assertions.js";
 import { leaseCheck, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shell, shellOk } from "./sandbox-shell.js";
@@ -33,9 +33,9 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
-  leaseCheck(context, "uploads a file to the destination path and downloads it to a host path", async ({ lease }) => {
+  leaseCheck(context, "uploads a 4 MiB binary file to the destination path and downloads it to a host path", async ({ lease }) => {
     await withHostDirectory(async (host) => {
-      const bytes = Buffer.from([0, 1, 2, 255, 254, 0, 10, 13, 0]);
+      const bytes = incompressibleBytes(4 * 1024 * 1024);
       await writeFile(join(host, "single.bin"), bytes);
       await chmod(join(host, "single.bin"), 0o751);
       await lease.upload(join(host, "single.bin"), "copied.bin");
