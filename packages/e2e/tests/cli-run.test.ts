@@ -90,4 +90,24 @@ describe("outpost CLI", () => {
     expect(result.stdout).toContain(`commits: ${gitIn(repository, "rev-parse", "HEAD").slice(0, 12)} on main`);
     expect(result.stdout).toMatch(/conversation: [0-9a-f-]{36} \(continue with: outpost run --agent script --continue/);
   });
+
+  it("without --provider and without a reachable Docker engine, it says how to choose", () => {
+    const repository = scratchRepository();
+    const result = outpost(["run", "--agent", "claude", "brief"], { cwd: repository, env: { DOCKER_HOST: "unix:///nonexistent/outpost-docker.sock" } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("No Docker engine is reachable");
+    expect(result.stderr).toContain("--provider local");
+  });
+
+  it("--branch takes current, integrate or a branch name; @file reads a brief file", () => {
+    const repository = scratchRepository();
+    writeFileSync(join(repository, "brief.md"), "Brief from a file: $(echo expanded)\n");
+    const module = scriptAgentModule({ FILE: "named.txt" });
+    const result = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "feature/cli", "--json", "@brief.md"], { cwd: repository });
+    expect(result.status, result.stderr).toBe(0);
+    const last = JSON.parse(result.stdout.trim().split("\n").pop()!) as { branch: string; commits: string[] };
+    expect(last.branch).toBe("feature/cli");
+    expect(gitIn(repository, "rev-parse", "feature/cli")).toBe(last.commits[0]);
+    expect(gitIn(repository, "symbolic-ref", "--short", "HEAD")).toBe("main");
+  });
 });
