@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import * as barrel from "@outpost/provider-docker";
+import { isOutpostError } from "@outpost/core";
+
+describe("@outpost/provider-docker exports", () => {
+  it("exports the factory, reap, the lease class, constants and the error mapper by name", () => {
+    expect(Object.keys(barrel).sort()).toEqual(
+      [
+        "DEFAULT_DOCKER_IMAGE", "DEFAULT_HOME", "DEFAULT_ROOT", "DEFAULT_USER", "DOCKER_CAPABILITIES", "DockerLease",
+        "LEASE_LABEL", "OWNER_HOST_LABEL", "OWNER_PID_LABEL", "RETAIN_LABEL", "dockerProvider", "mapDockerError", "reap",
+      ].sort(),
+    );
+    expect(typeof barrel.DockerLease).toBe("function");
+    expect(barrel.DOCKER_CAPABILITIES).toEqual({ liveInput: true, fileTransfers: true, uploadBatch: true });
+  });
+
+  it("a provider is created without touching the engine and reports its placement", () => {
+    expect(barrel.dockerProvider().placement).toBe("mounted");
+    expect(barrel.dockerProvider({ mode: "isolated" }).placement).toBe("remote");
+    expect(barrel.dockerProvider({ variables: { A: "1" } }).variables).toEqual({ A: "1" });
+  });
+
+  it("mapDockerError turns engine failures into actionable OutpostErrors", () => {
+    const unreachable = barrel.mapDockerError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "ping");
+    expect(isOutpostError(unreachable, "provider")).toBe(true);
+    const missing = barrel.mapDockerError({ statusCode: 404, json: { message: "No such image: x:y" } }, "create", "x:y");
+    expect(isOutpostError(missing, "configuration")).toBe(true);
+    expect(missing.message).toMatch(/build-test-image\.sh/);
+    const refused = barrel.mapDockerError({ statusCode: 400, json: { message: "invalid mount config" } }, "create");
+    expect(isOutpostError(refused, "configuration")).toBe(true);
+  });
+});
