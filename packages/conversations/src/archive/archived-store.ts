@@ -14,9 +14,9 @@ export interface ArchivedStoreOptions {
 /**
  * Wraps a store so every captured conversation is also saved as one Transport object
  * (`<namespace>/<format>/<id>`), and `locate` fetches it from there: a conversation captured on one
- * machine or provider continues on another. Writes are conditional: a capture replaces only the revision it
- * continued from (or creates the object), so two racing captures never clobber each other; the loser gets
- * code `conflict`.
+ * machine or provider continues on another. Writes are conditional: a capture replaces only the revision this
+ * store located or restored (or creates the object when it knows none), so two racing captures never clobber
+ * each other; the loser gets code `conflict` and keeps its copy on the host.
  */
 export function archivedStore(inner: NativeConversationStore, transport: Transport, options: ArchivedStoreOptions): PortableConversationStore {
   if (!isPortableConversationStore(inner)) {
@@ -45,11 +45,6 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
     return { ...record, reference: { key, revision: object.revision } };
   }
 
-  async function currentRevision(key: string): Promise<string | null> {
-    for await (const entry of transport.list(key)) if (entry.key === key) return entry.revision;
-    return null;
-  }
-
   return {
     name: `transport:${namespace}:${format}`,
     format,
@@ -60,14 +55,15 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
       const record = await store.capture(id, context);
       const key = keyOf(id);
       const bytes = await store.pack(record);
-      const base = bases.get(id) ?? (await currentRevision(key));
+      // Only the revision this conversation was continued from may be replaced; unknown means create-only.
+      const base = bases.get(id) ?? null;
       try {
         const entry = await transport.write(key, bytes, { ifRevision: base, ...(context.signal ? { signal: context.signal } : {}) });
         bases.set(id, entry.revision);
         return { ...record, reference: { key, revision: entry.revision } };
       } catch (error) {
         if (isOutpostError(error, "conflict")) {
-          throw new OutpostError("conflict", `Another capture of ${format} conversation ${id} was archived in ${transport.name} first; this one was kept only on the host (${record.file}). Locate the conversation again and continue from the newest turn.`, { cause: error, details: { id, key } });
+          throw new OutpostError("conflict", `Another capture of ${format} conversation ${id} was archived in ${transport.name} first (or this store never located the archived one); this capture was kept only on the host (${record.file}). Locate the conversation again and continue from the newest turn.`, { cause: error, details: { id, key } });
         }
         throw error;
       }
