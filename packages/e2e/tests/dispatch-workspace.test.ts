@@ -184,6 +184,41 @@ describe("dispatch brief files", () => {
   });
 });
 
+describe("dispatch hostile input", () => {
+  it("refuses an agent home file that escapes the lease home (code workspace), keeping the worktree", async () => {
+    const repository = scratchRepository();
+    const base = agentWith({});
+    const agent = { ...base, homeFiles: () => [{ path: "../../escaped.txt", content: "x" }] };
+    const error = await failure(dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }));
+    expect(error.code).toBe("workspace");
+    expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
+  });
+
+  it("refuses branch names git would not accept, before creating anything", async () => {
+    const repository = scratchRepository();
+    for (const name of ["--upload-pack=evil", "a..b", "bad name", "x.lock", "../escape"]) {
+      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "named", name } }));
+      expect(error.code, name).toBe("configuration");
+    }
+    expect(existsSync(join(repository, ".outpost", "workspaces"))).toBe(false);
+  });
+
+  it("a conversation id an agent store refuses is code session, before allocation", async () => {
+    const repository = scratchRepository();
+    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), continuation: { id: "../../etc/passwd" } }));
+    expect(error.code).toBe("session");
+    expect(existsSync(join(repository, ".outpost"))).toBe(false);
+  });
+
+  it("the integrate lock survives a crashed holder: a stale lock file does not block", async () => {
+    const repository = scratchRepository();
+    mkdirSync(join(repository, ".outpost", "locks"), { recursive: true });
+    writeFileSync(join(repository, ".outpost", "locks", "integrate.lock"), "999999\n");
+    const result = await dispatch({ agent: agentWith({ FILE: "after-crash.txt" }), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } });
+    expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
+  });
+});
+
 /** A small in-memory Transport honouring revisions, to observe the activity record from the outside. */
 function memoryTransport(): Transport & { objects: Map<string, { bytes: Uint8Array; revision: string }> } {
   const objects = new Map<string, { bytes: Uint8Array; revision: string }>();
