@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, it } from "vitest";
 import Docker from "dockerode";
 import { isOutpostError } from "@outpost/core";
@@ -63,6 +65,21 @@ describeDocker("docker hardening", await dockerGate(), () => {
       const result = await sh(lease, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '");
       expect(result.stdout.trim().split("\n")).toEqual(["lo"]);
     });
+  });
+
+  it("network host lets a command reach a server the test runs on 127.0.0.1 (as agent CLIs reach the model server)", async () => {
+    const server = createServer((_request, response) => response.end("hello from the host"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await withDockerLease({ network: "host" }, async (lease) => {
+        const script = `fetch("http://127.0.0.1:${port}/").then((r) => r.text()).then((t) => process.stdout.write(t))`;
+        const result = await lease.invoke({ executable: "node", arguments: ["-e", script], deadlineMs: 20_000 });
+        expect(result).toEqual({ status: 0, stdout: "hello from the host", stderr: "" });
+      });
+    } finally {
+      server.close();
+    }
   });
 
   it("applies cpus, memoryMb, pidsLimit, labels and variables to the container", async () => {
