@@ -59,6 +59,7 @@ export class ClaudeDecoder implements AgentLineDecoder {
     const events: AgentEvent[] = [];
     if (usage) events.push({ type: "usage", usage });
     if (isError && !this.failed) events.push(this.failure(resultText ?? String(value["subtype"] ?? "error"), line));
+    this.failed = false;
     events.push({
       type: "finished",
       ...(resultText === undefined ? {} : { text: resultText }),

@@ -83,4 +83,12 @@ describe("ClaudeDecoder on recorded 2.1.332 streams", () => {
       { type: "finished", usage: { inputTokens: 1, outputTokens: 2 }, isError: true },
     ]);
   });
+
+  it("reports each turn on its own when one decoder reads several turns (nothing carried over)", () => {
+    const lines = fixtureLines("failures", "claude-2.1.332-429.stdout.jsonl");
+    const once = decodeAll(lines);
+    const decoder = new ClaudeDecoder();
+    const twice = [...lines, ...lines].flatMap((line) => decoder.decode(line));
+    expect(twice.slice(once.length)).toEqual(once);
+  });
 });

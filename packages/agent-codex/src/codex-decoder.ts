@@ -57,19 +57,28 @@ export class CodexDecoder implements AgentLineDecoder {
 
   private turnCompleted(value: Record<string, unknown>): AgentEvent[] {
     const usage = codexUsage(record(value["usage"]));
+    const lastText = this.lastText;
+    this.endTurn();
     return [
       ...(usage ? [{ type: "usage", usage } as const] : []),
-      { type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }), ...(usage ? { usage } : {}) },
+      { type: "finished", ...(lastText === undefined ? {} : { text: lastText }), ...(usage ? { usage } : {}) },
     ];
   }
 
   private turnFailed(line: string, value: Record<string, unknown>): AgentEvent[] {
     const message = text(record(value["error"])["message"]) ?? "turn failed";
     const match = classifyFailure(this.rules, line);
+    this.endTurn();
     return [
       { type: "failure", message, ...(match ? { classification: match.classification } : {}) },
       { type: "finished", text: message, isError: true },
     ];
+  }
+
+  // A stream may hold several turns: forget what the finished one left open.
+  private endTurn(): void {
+    this.started.clear();
+    this.lastText = undefined;
   }
 }
 

@@ -74,4 +74,12 @@ describe("CodexDecoder on recorded 0.171.0 streams", () => {
     const done = '{"type":"item.completed","item":{"id":"m1","type":"mcp_tool_call","server":"docs","tool":"search","error":{"message":"denied"},"status":"failed"}}';
     expect(decoder.decode(done)).toEqual([{ type: "tool-result", id: "m1", output: "denied", isError: true }]);
   });
+
+  it("reports each turn on its own when one decoder reads several turns (nothing carried over)", () => {
+    const lines = fixtureLines("streams", "codex-0.171.0-tool-failure-and-patch.jsonl");
+    const once = decodeAll(lines);
+    const decoder = new CodexDecoder();
+    const twice = [...lines, ...lines].flatMap((line) => decoder.decode(line));
+    expect(twice.slice(once.length)).toEqual(once);
+  });
 });

@@ -56,6 +56,8 @@ export class GeminiDecoder implements AgentLineDecoder {
       events.push(this.failure(message, line));
     }
     const finalText = isError ? message : this.text;
+    // A stream may hold several turns: each result closes one.
+    this.text = "";
     events.push({ type: "finished", ...(finalText ? { text: finalText } : {}), ...(usage ? { usage } : {}), ...(isError ? { isError: true } : {}) });
     return events;
   }

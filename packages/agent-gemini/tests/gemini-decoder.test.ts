@@ -63,4 +63,12 @@ describe("GeminiDecoder on recorded 0.61.0 streams", () => {
   it("reports `error` lines as failures", () => {
     expect(new GeminiDecoder().decode('{"type":"error","severity":"error","message":"Loop detected"}')).toEqual([{ type: "failure", message: "Loop detected" }]);
   });
+
+  it("reports each turn on its own when one decoder reads several turns (nothing carried over)", () => {
+    const lines = fixtureLines("streams", "gemini-0.61.0-tool-errors.jsonl");
+    const once = decodeAll(lines);
+    const decoder = new GeminiDecoder();
+    const twice = [...lines, ...lines].flatMap((line) => decoder.decode(line));
+    expect(twice.slice(once.length)).toEqual(once);
+  });
 });
