@@ -17,7 +17,8 @@ export function providerDeadlineTests(context: ProviderSuiteContext): void {
       deadlineMs: DEADLINE_MS,
       observe: (_channel, text) => (ready ||= text.includes("ready")),
     });
-    await within(expectOutpostError(run, "timeout", "a command past its deadline"), DEADLINE_MS + STOP_ALLOWANCE_MS, "the command past its deadline");
+    const error = await within(expectOutpostError(run, "timeout", "a command past its deadline"), DEADLINE_MS + STOP_ALLOWANCE_MS, "the command past its deadline");
+    assert.match(error.message, new RegExp(`\\b${DEADLINE_MS}\\b`), `the timeout message should name the ${DEADLINE_MS} ms deadline: ${error.message}`);
     assert.ok(ready, `the tree did not start within the ${DEADLINE_MS} ms deadline, so nothing was proven`);
     await expectTreeGone(lease);
   });
@@ -31,7 +32,8 @@ export function providerDeadlineTests(context: ProviderSuiteContext): void {
         if (text.includes("ready")) controller.abort(new Error("the kit aborted on purpose"));
       },
     });
-    await within(expectOutpostError(run, "aborted", "an aborted command"), 30_000 + STOP_ALLOWANCE_MS, "the aborted command");
+    const error = await within(expectOutpostError(run, "aborted", "an aborted command"), 30_000 + STOP_ALLOWANCE_MS, "the aborted command");
+    assert.match(error.message, /the kit aborted on purpose/, `the abort message should carry the signal's reason: ${error.message}`);
     await expectTreeGone(lease);
   });
 
