@@ -1,7 +1,7 @@
 import { abortError, OutpostError } from "@outpost/core";
 import { isPreconditionFailed, nameOf, statusOf } from "./s3-failure.js";
 
-const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "EPIPE", "TimeoutError", "RequestTimeout"]);
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
 const CREDENTIALS = new Set(["InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidToken", "ExpiredToken", "CredentialsProviderError", "InvalidSecurity", "TokenRefreshRequired"]);
 
 export interface S3ErrorContext {
@@ -15,11 +15,13 @@ export interface S3ErrorContext {
 }
 
 /**
- * Maps an SDK failure to an OutpostError. Credentials never reach the message or details, and for a
- * refused-credentials failure not even the cause: S3 echoes the access key id in its error body.
+ * Maps an SDK failure to an OutpostError. Credentials never reach the message, the details or the cause:
+ * an SDK error holds the HTTP exchange, whose signed request names the access key, so the cause is a
+ * summary of it (name, status, message, request id) rather than the SDK error itself.
  */
-export function mapS3Error(error: unknown, context: S3ErrorContext): OutpostError {
-  if (OutpostError.isInstance(error)) return error;
+export function mapS3Error(raw: unknown, context: S3ErrorContext): OutpostError {
+  if (OutpostError.isInstance(raw)) return raw;
+  const error = summarize(raw);
   const details = { key: context.key, bucket: context.bucket, endpoint: context.endpoint, status: statusOf(error), s3Code: nameOf(error) };
   if (context.signal?.aborted) return abortError(context.signal, context.action);
   const name = nameOf(error);
@@ -39,9 +41,25 @@ export function mapS3Error(error: unknown, context: S3ErrorContext): OutpostErro
   if (name === "NoSuchBucket") {
     return new OutpostError("transport", `${context.action} failed: bucket ${context.bucket} does not exist at ${context.endpoint}. Create it or fix the bucket option.`, { cause: error, details });
   }
+  if (name === "TimeoutError" || name === "RequestTimeout" || errno === "ETIMEDOUT") {
+    return new OutpostError("transport", `${context.action} failed: the S3 endpoint ${context.endpoint} did not answer in time (${errno ?? name}). Check that the server is running and not overloaded, then retry.`, { cause: error, details: { ...details, errno } });
+  }
   if (UNREACHABLE.has(name) || (errno !== undefined && UNREACHABLE.has(errno)) || /socket hang up|ECONNREFUSED|ECONNRESET/.test(String((error as Error | undefined)?.message))) {
     return new OutpostError("transport", `${context.action} failed: the S3 endpoint ${context.endpoint} is unreachable (${errno ?? name}). Check the endpoint and that the server is running, then retry.`, { cause: error, details: { ...details, errno } });
   }
   const status = statusOf(error);
   return new OutpostError("transport", `${context.action} failed: S3 answered ${name}${status ? ` (HTTP ${status})` : ""}. Check the bucket and endpoint configuration, then retry.`, { cause: error, details });
+}
+
+/** A copy of an SDK or network error without the HTTP exchange it carries. */
+function summarize(error: unknown): Error {
+  const failure = error as { name?: string; message?: string; code?: string; Code?: string; $metadata?: { httpStatusCode?: number; requestId?: string }; cause?: { code?: string } } | undefined;
+  const summary = new Error(String(failure?.message ?? error));
+  Object.assign(summary, {
+    name: failure?.name ?? "Error",
+    code: failure?.code ?? failure?.cause?.code,
+    Code: failure?.Code,
+    $metadata: { httpStatusCode: failure?.$metadata?.httpStatusCode, requestId: failure?.$metadata?.requestId },
+  });
+  return summary;
 }

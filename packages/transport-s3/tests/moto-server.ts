@@ -40,7 +40,7 @@ export async function startMotoServer(environment: Record<string, string> = {}):
     client: (options = {}) => {
       const client = new S3Client({
         endpoint, region: "us-east-1", forcePathStyle: true, credentials: options.credentials ?? TEST_CREDENTIALS,
-        maxAttempts: 2, requestHandler: { requestTimeout: options.requestTimeout ?? 30_000 },
+        maxAttempts: 2, requestHandler: { requestTimeout: options.requestTimeout ?? 30_000, throwOnRequestTimeout: true },
       });
       clients.push(client);
       return client;
