@@ -9,6 +9,8 @@ export interface Repository {
   readonly root: string;
   /** The common git directory shared by every worktree of the checkout. */
   readonly commonDirectory: string;
+  /** The checkout's own git directory (differs from the common one in a linked worktree). */
+  readonly gitDirectory: string;
 }
 
 /** Finds the checkout root containing `path`; an unusable directory is code `workspace`. */
@@ -18,15 +20,15 @@ export async function findRepository(path: string): Promise<Repository> {
   if (!info?.isDirectory()) {
     throw new OutpostError("workspace", `Repository directory ${absolute} does not exist or is not a directory. Pass an existing path inside a git checkout as repository.`, { details: { repository: absolute } });
   }
-  const result = await gitStatus(absolute, ["rev-parse", "--show-toplevel", "--git-common-dir"]);
+  const result = await gitStatus(absolute, ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"]);
   if (result.status !== 0) {
     throw new OutpostError("workspace", `${absolute} is not inside a git checkout (${result.stderr.trim()}). Run \`git init\` there or pass the path of a checkout as repository.`, { details: { repository: absolute } });
   }
-  const [root, common] = result.stdout.trim().split("\n");
-  if (!root || !common) {
+  const [root, common, gitDirectory] = result.stdout.trim().split("\n");
+  if (!root || !common || !gitDirectory) {
     throw new OutpostError("workspace", `${absolute} is a bare repository or has no work tree. Pass the path of a checkout with a work tree as repository.`, { details: { repository: absolute } });
   }
-  return { root, commonDirectory: isAbsolute(common) ? common : resolve(absolute, common) };
+  return { root, commonDirectory: isAbsolute(common) ? common : resolve(absolute, common), gitDirectory };
 }
 
 /** The commit HEAD points at; an unborn branch is code `workspace`. */

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import type { Workspace } from "./workspace.js";
 import { git, gitStatus } from "../git/run-git.js";
@@ -30,7 +32,7 @@ export async function integrateBranch(workspace: Workspace, identity: GitIdentit
       if (base === work) return { commit: host, kind: "up-to-date" };
       const fastForward = base === host;
       const next = fastForward ? work : await mergeCommit(root, host, work, branch, target, identity);
-      const checkout = await checkoutOf(root, target);
+      const checkout = await checkoutOf(workspace, target);
       const moved = checkout
         ? await gitStatus(checkout, ["merge", "--ff-only", "--quiet", next])
         : await gitStatus(root, ["update-ref", "-m", `outpost: integrate ${branch}`, `refs/heads/${target}`, next, host]);
@@ -58,9 +60,11 @@ async function mergeCommit(root: string, host: string, work: string, branch: str
   return git(root, ["commit-tree", tree, "-p", host, "-p", work, "-m", `Merge branch '${branch}' into ${target}`], { config: identityConfig(identity) });
 }
 
-/** The worktree that has `branch` checked out, if any. */
-async function checkoutOf(root: string, branch: string): Promise<string | undefined> {
-  const list = await git(root, ["worktree", "list", "--porcelain"]);
+/** The worktree that has `branch` checked out, if any. Usually the host checkout: read its HEAD file first. */
+async function checkoutOf(workspace: Workspace, branch: string): Promise<string | undefined> {
+  const head = await readFile(join(workspace.gitDirectory, "HEAD"), "utf8").catch(() => "");
+  if (head.trim() === `ref: refs/heads/${branch}`) return workspace.root;
+  const list = await git(workspace.root, ["worktree", "list", "--porcelain"]);
   let path: string | undefined;
   for (const line of list.split("\n")) {
     if (line.startsWith("worktree ")) path = line.slice("worktree ".length);

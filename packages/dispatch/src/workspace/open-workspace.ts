@@ -23,7 +23,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   const root = repository.root;
   if (policy.mode === "current") {
     return {
-      mode: "current", root, commonDirectory: repository.commonDirectory, directory: root,
+      mode: "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory: root,
       branch: await currentBranch(root), baseline: await headCommit(root), created: false, untrackedCopies: [],
     };
   }
@@ -39,7 +39,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
       await addWorktree(root, args, input.signal);
     }
     return {
-      mode: "named", root, commonDirectory: repository.commonDirectory, directory, branch: policy.name,
+      mode: "named", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory, branch: policy.name,
       baseline: await headCommit(directory), created: !existing, untrackedCopies: [],
     };
   }
@@ -69,7 +69,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   const directory = join(root, ".outpost", "workspaces", input.dispatchId);
   await addWorktree(root, ["-b", branch, directory, baseline], input.signal);
   return {
-    mode: "integrate", root, commonDirectory: repository.commonDirectory, directory, branch, target,
+    mode: "integrate", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory, branch, target,
     baseline, created: true, untrackedCopies: [],
   };
 }

@@ -6,6 +6,8 @@ export interface Workspace {
   /** Root of the host checkout. */
   readonly root: string;
   readonly commonDirectory: string;
+  /** The host checkout's own git directory. */
+  readonly gitDirectory: string;
   /** Where the agent works: the checkout root (current) or a managed worktree. */
   readonly directory: string;
   /** The branch the agent commits to; undefined on a detached HEAD (current mode). */
