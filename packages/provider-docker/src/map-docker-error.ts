@@ -3,11 +3,14 @@ import { OutpostError } from "@outpost/core";
 interface DockerFailure {
   readonly statusCode?: number;
   readonly code?: string;
+  readonly syscall?: string;
   readonly message?: string;
   readonly json?: { readonly message?: string } | null;
 }
 
-const UNREACHABLE = new Set(["ECONNREFUSED", "ENOENT", "EACCES", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
+// Socket errors that mean no engine answers at the configured address (a missing socket file is ENOENT
+// on connect). Only connect failures count: an ENOENT from reading a host file is something else.
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOENT", "EACCES", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND"]);
 
 /** Wraps a dockerode failure in an OutpostError whose message says what to do. Never includes secrets. */
 export function mapDockerError(error: unknown, action: string, image?: string): OutpostError {
@@ -15,7 +18,7 @@ export function mapDockerError(error: unknown, action: string, image?: string): 
   const failure = (typeof error === "object" && error !== null ? error : {}) as DockerFailure;
   const reason = failure.json?.message ?? failure.message ?? String(error);
   const details = { action, statusCode: failure.statusCode, reason };
-  if (failure.code !== undefined && UNREACHABLE.has(failure.code)) {
+  if (failure.code !== undefined && UNREACHABLE.has(failure.code) && (failure.syscall === "connect" || failure.syscall === "getaddrinfo")) {
     return new OutpostError(
       "provider",
       `Could not ${action}: no Docker engine is reachable (${failure.code}). Start dockerd (or Docker Desktop) and check DOCKER_HOST or the socket path.`,
@@ -28,6 +31,12 @@ export function mapDockerError(error: unknown, action: string, image?: string): 
       `Could not ${action}: the image ${JSON.stringify(image)} is not in the Docker engine. Build or load it first (for the test images run tools/build-test-image.sh).`,
       { cause: error, details: { ...details, image } },
     );
+  }
+  if (failure.code === "ECONNRESET" || failure.code === "EPIPE") {
+    return new OutpostError("provider", `Could not ${action}: the connection to the Docker engine dropped (${failure.code}). Check that dockerd is still running, then retry.`, {
+      cause: error,
+      details: { ...details, unavailable: true },
+    });
   }
   if (failure.statusCode === 400) {
     return new OutpostError("configuration", `Could not ${action}: the engine refused the options (${reason}). Fix the dockerProvider options.`, {

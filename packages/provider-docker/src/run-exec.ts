@@ -1,4 +1,5 @@
 import type { Duplex } from "node:stream";
+import { OutpostError } from "@outpost/core";
 import type Docker from "dockerode";
 import { ExecProcess, type ExecLaunch, type ExecStart } from "./exec-process.js";
 import { mapDockerError } from "./map-docker-error.js";
@@ -45,11 +46,19 @@ export async function runExec(container: Docker.Container, options: RunExecOptio
     const status = await process.exited;
     exited = true;
     options.guard.check();
-    if (feedFailure !== undefined) throw feedFailure;
+    if (feedFailure !== undefined) throw feedError(feedFailure, options.what);
     return { start: await process.started, status };
   } catch (error) {
     throw mapDockerError(error, options.what);
   } finally {
     options.guard.signal.removeEventListener("abort", stop);
   }
+}
+
+/** stdin could not be fed: usually a host file that vanished or changed while it was being sent. */
+function feedError(error: unknown, what: string): OutpostError {
+  if (OutpostError.isInstance(error)) return error;
+  return new OutpostError("workspace", `Could not ${what}: sending its input failed (${(error as Error).message}). Check that the host files still exist and retry.`, {
+    cause: error,
+  });
 }

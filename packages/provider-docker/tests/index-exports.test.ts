@@ -21,8 +21,11 @@ describe("@outpost/provider-docker exports", () => {
   });
 
   it("mapDockerError turns engine failures into actionable OutpostErrors", () => {
-    const unreachable = barrel.mapDockerError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), "ping");
+    const unreachable = barrel.mapDockerError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }), "ping");
     expect(isOutpostError(unreachable, "provider")).toBe(true);
+    expect(unreachable.message).toMatch(/no Docker engine is reachable.*Start dockerd/);
+    const hostFile = barrel.mapDockerError(Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT", syscall: "open" }), "upload");
+    expect(hostFile.message).not.toMatch(/no Docker engine/);
     const missing = barrel.mapDockerError({ statusCode: 404, json: { message: "No such image: x:y" } }, "create", "x:y");
     expect(isOutpostError(missing, "configuration")).toBe(true);
     expect(missing.message).toMatch(/build-test-image\.sh/);
