@@ -30,6 +30,13 @@ file_type=$(od -An -c -N4 "$busybox_binary" | tr -d ' ')
 
 image_exists() { "$docker" image inspect "$1" >/dev/null 2>&1; }
 
+# One build at a time per cache (CI and a developer, or two test runs, may start it together).
+mkdir -p "$cache"
+if command -v flock >/dev/null; then
+  exec 9>"$cache/.build.lock"
+  flock 9
+fi
+
 # --- busybox image -------------------------------------------------------------------------
 busybox_hash=$( { sha256sum "$0" "$busybox_binary" "$files"/passwd "$files"/group; } | sha256sum | cut -c1-12)
 busybox_image="outpost-busybox:$busybox_hash"
