@@ -1,0 +1,68 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { OutpostError } from "@outpost/core";
+import type { DispatchResult } from "@outpost/dispatch";
+import { jsonReporter } from "../src/output/json-reporter.js";
+import { progressReporter } from "../src/output/progress-reporter.js";
+
+function capture(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: string[] = [];
+  stream.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+  return { stream, text: () => chunks.join("") };
+}
+
+const result: DispatchResult = {
+  dispatchId: "d1", text: "all good <outpost>done</outpost>", turns: [], usage: {}, completed: true,
+  commits: ["0123456789abcdef0123"], branch: "main", workBranch: "outpost/x", directory: "/repo", workspaceKept: false,
+  conversationId: "c0ffee00-0000-4000-8000-000000000000", observerErrors: [], durationMs: 1234,
+};
+
+describe("progressReporter", () => {
+  it("on a terminal redraws a status line with agent, pass, elapsed time and tool calls", async () => {
+    const out = capture();
+    const err = capture();
+    const reporter = progressReporter(out.stream, err.stream, true);
+    reporter.start({ agent: "claude", provider: "local" });
+    reporter.event({ dispatchId: "d1", pass: 1, timestamp: new Date().toISOString(), event: { type: "tool-call", name: "Write", input: { file_path: "/w/hello.txt" } } });
+    await new Promise((done) => setTimeout(done, 250));
+    reporter.warn("no output from claude for 60 s");
+    reporter.close();
+    reporter.result(result, "claude");
+    expect(out.text()).toContain("→ Write");
+    expect(out.text()).toMatch(/claude · pass 1 · \d+\.\ds · 1 tool call/);
+    expect(out.text()).toContain("\r\u001b[2K");
+    expect(err.text()).toContain("! no output from claude for 60 s");
+    expect(out.text()).toContain("commits: 0123456789ab on main");
+    expect(out.text()).toContain("--continue c0ffee00-0000-4000-8000-000000000000");
+  });
+
+  it("elsewhere prints plain lines without terminal escapes", () => {
+    const out = capture();
+    const err = capture();
+    const reporter = progressReporter(out.stream, err.stream, false);
+    reporter.start({ agent: "claude", provider: "docker" });
+    reporter.event({ dispatchId: "d1", pass: 1, timestamp: new Date().toISOString(), event: { type: "text", text: "Working on it\nsecond line" } });
+    reporter.error(new OutpostError("timeout", "claude produced no output. Raise idleMs."));
+    reporter.close();
+    expect(out.text()).not.toContain("\u001b[");
+    expect(out.text()).toContain("» Working on it\n");
+    expect(err.text()).toContain("outpost: timeout: claude produced no output. Raise idleMs.");
+  });
+});
+
+describe("jsonReporter", () => {
+  it("writes one JSON object per line", () => {
+    const out = capture();
+    const reporter = jsonReporter(out.stream);
+    reporter.start({ agent: "claude", provider: "local" });
+    reporter.event({ dispatchId: "d1", pass: 2, timestamp: "2026-12-02T00:00:00.000Z", event: { type: "text", text: "line\nbreak" } });
+    reporter.warn("careful");
+    reporter.result(result, "claude");
+    reporter.error(new OutpostError("conflict", "Merge it yourself.", { details: { branch: "b" } }));
+    const lines = out.text().trim().split("\n").map((line) => JSON.parse(line) as { type: string });
+    expect(lines.map((line) => line.type)).toEqual(["start", "event", "warning", "result", "error"]);
+    expect(lines[1]).toMatchObject({ pass: 2, event: { type: "text", text: "line\nbreak" } });
+    expect(lines[4]).toMatchObject({ code: "conflict", details: { branch: "b" } });
+  });
+});
