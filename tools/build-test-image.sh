@@ -95,6 +95,13 @@ else
 fi
 "$docker" tag "$test_image" outpost-test:latest
 
+# Drop tags of earlier builds (an image still used by a container stays: rmi refuses it).
+for repository in outpost-busybox outpost-test; do
+  "$docker" image ls --format '{{.Repository}}:{{.Tag}}' "$repository" | while read -r old; do
+    case "$old" in "$busybox_image" | "$test_image" | *:latest) ;; *) "$docker" rmi "$old" >/dev/null 2>&1 || true ;; esac
+  done
+done
+
 echo "$busybox_image"
 echo "outpost-busybox:latest"
 echo "$test_image"
