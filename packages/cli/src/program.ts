@@ -14,6 +14,7 @@ export interface RunFlags {
   readonly continue?: string;
   readonly fork?: boolean;
   readonly json?: boolean;
+  readonly verbose?: boolean;
   readonly label?: string;
   readonly model?: string;
   readonly passes: number;
@@ -24,6 +25,7 @@ export interface RunFlags {
   readonly conversationHome?: string;
   readonly image?: string;
   readonly network?: string;
+  readonly user?: { readonly uid: number; readonly gid: number };
   readonly agentModule?: string;
   readonly copy?: string[];
 }
@@ -49,6 +51,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("-c, --continue <id>", "continue this captured conversation (one pass)")
     .option("--fork", "with --continue: continue a copy, leave the original intact")
     .option("--json", "print one JSON event per line instead of the progress display")
+    .option("-v, --verbose", "also show diagnostics (brief expansion sizes, phase timings)")
     .option("-l, --label <text>", "name shown for this dispatch")
     .option("-m, --model <model>", "model passed to the agent")
     .option("--passes <n>", "maximum passes, each a new conversation", positiveInteger, 1)
@@ -60,6 +63,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
     .option("--image <image>", "docker: image to run (default outpost-test:latest)")
     .option("--network <network>", "docker: network (use host to reach a model server on 127.0.0.1)")
+    .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner)", userSpec)
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
     .exitOverride()
     .action(async (brief: string, flags: RunFlags) => {
@@ -83,6 +87,12 @@ function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive integer.");
   return number;
+}
+
+function userSpec(value: string): { uid: number; gid: number } {
+  const match = /^(\d+):(\d+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError("expected <uid>:<gid>, such as 1000:1000.");
+  return { uid: Number(match[1]), gid: Number(match[2]) };
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -120,7 +120,10 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       throw error;
     }
     enter("release");
-    await lease.release();
+    await lease.release().catch(async (error: unknown) => {
+      await activity.fail("release", describe(error)).catch(() => undefined);
+      throw error;
+    });
     await activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
 
     enter("commits");

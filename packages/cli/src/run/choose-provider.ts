@@ -5,6 +5,7 @@ export interface ProviderChoice {
   readonly provider?: "local" | "docker";
   readonly image?: string;
   readonly network?: string;
+  readonly user?: { readonly uid: number; readonly gid: number };
 }
 
 /** The provider named on the command line, else Docker when an engine answers, else an explanation. */
@@ -18,7 +19,11 @@ export async function chooseProvider(choice: ProviderChoice): Promise<SandboxPro
     return localProvider();
   }
   const { dockerProvider } = await import("@outpost/provider-docker");
-  return dockerProvider({ ...(choice.image ? { image: choice.image } : {}), ...(choice.network ? { network: choice.network } : {}) });
+  return dockerProvider({
+    ...(choice.image ? { image: choice.image } : {}),
+    ...(choice.network ? { network: choice.network } : {}),
+    ...(choice.user ? { user: choice.user } : {}),
+  });
 }
 
 /** True when the Docker socket accepts a connection within 300 ms. */

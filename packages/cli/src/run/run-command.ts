@@ -19,7 +19,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
     const [{ dispatch }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({ name: flags.agent, model: flags.model, module: flags.agentModule }),
-      chooseProvider({ provider: flags.provider, image: flags.image, network: flags.network }),
+      chooseProvider({ provider: flags.provider, image: flags.image, network: flags.network, user: flags.user }),
     ]);
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
     const result = await dispatch({
@@ -40,7 +40,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       signal: controller.signal,
       observe: (observation) => reporter.event(observation),
       warn: (message) => reporter.warn(message),
-      diagnostic: (message) => reporter.diagnostic(message),
+      diagnostic: (message) => { if (flags.verbose || flags.json) reporter.diagnostic(message); },
     });
     reporter.close();
     reporter.result(result, flags.agent);
