@@ -28,6 +28,8 @@ file_type=$(od -An -c -N4 "$busybox_binary" | tr -d ' ')
 [ "$file_type" = "177ELF" ] || fail "$busybox_binary is not an ELF binary"
 [ -x "$node_binary" ] || fail "$node_binary missing: install Node 20 on the host"
 
+# Hash of file contents only (not of their paths), so the script may be called by any path.
+content_hash() { for file in "$@"; do sha256sum < "$file"; done; }
 image_exists() { "$docker" image inspect "$1" >/dev/null 2>&1; }
 
 # One build at a time per cache (CI and a developer, or two test runs, may start it together).
@@ -38,7 +40,7 @@ if command -v flock >/dev/null; then
 fi
 
 # --- busybox image -------------------------------------------------------------------------
-busybox_hash=$( { sha256sum "$0" "$busybox_binary" "$files"/passwd "$files"/group; } | sha256sum | cut -c1-12)
+busybox_hash=$(content_hash "$0" "$busybox_binary" "$files"/passwd "$files"/group | sha256sum | cut -c1-12)
 busybox_image="outpost-busybox:$busybox_hash"
 if image_exists "$busybox_image"; then
   echo "build-test-image: $busybox_image exists, skipping" >&2
@@ -60,7 +62,7 @@ fi
 "$docker" tag "$busybox_image" outpost-busybox:latest
 
 # --- outpost-test image (debootstrap) ------------------------------------------------------
-test_hash=$( { sha256sum "$0" "$node_binary" "$files"/passwd "$files"/group "$files"/gitconfig; echo "$suite $packages"; } \
+test_hash=$( { content_hash "$0" "$node_binary" "$files"/passwd "$files"/group "$files"/gitconfig; echo "$suite $packages"; } \
   | sha256sum | cut -c1-12)
 test_image="outpost-test:$test_hash"
 if image_exists "$test_image"; then
