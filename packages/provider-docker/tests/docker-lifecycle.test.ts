@@ -64,6 +64,26 @@ describeDocker("docker lease lifecycle", await dockerGate(), () => {
     }
   });
 
+  it("release() also removes the anonymous volumes the image declares", async () => {
+    const tag = `outpost-test-volume:${process.pid}`;
+    const base = await docker.createContainer({ Image: BUSYBOX_IMAGE, Cmd: ["true"] });
+    await base.commit({ repo: "outpost-test-volume", tag: String(process.pid), changes: "VOLUME /cache" });
+    await base.remove({ force: true });
+    const workspace = await hostWorkspace();
+    try {
+      const lease = await dockerProvider({ image: tag, network: "none" }).acquire(contextFor(workspace.directory));
+      const info = await docker.getContainer(containerId(lease)).inspect();
+      const volume = info.Mounts.find((mount) => mount.Destination === "/cache");
+      expect(volume?.Type).toBe("volume");
+      await docker.getVolume(volume!.Name!).inspect();
+      await lease.release();
+      await expect(docker.getVolume(volume!.Name!).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    } finally {
+      await workspace.dispose();
+      await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+    }
+  });
+
   it("retain: true keeps the stopped container after release; reap leaves it unless asked", async () => {
     const workspace = await hostWorkspace();
     let id = "";
