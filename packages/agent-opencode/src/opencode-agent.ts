@@ -50,8 +50,9 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
         args.push("--session", assertSessionId(turn.resume.id));
         if (turn.resume.fork) args.push("--fork");
       }
-      // No message argument: `opencode run` reads the prompt from stdin.
-      return { executable: options.executable ?? "opencode", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+      // No message argument: `opencode run` reads the prompt from stdin. opencode takes its project
+      // directory from PWD when set (measured), so an inherited PWD would point it at the wrong tree.
+      return { executable: options.executable ?? "opencode", arguments: args, stdin: turn.prompt, variables: { ...variables, PWD: turn.root }, directory: turn.root };
     },
     homeFiles(turn: AgentTurn): readonly AgentHomeFile[] {
       const models = [options.model, turn.model].filter((model): model is string => model !== undefined);

@@ -28,12 +28,17 @@ export function traceConnections(agent: AgentAdapter, log: string): AgentAdapter
 
 /** Internet-family destinations in a connect trace that are not loopback, e.g. `203.0.113.80:443`. */
 export function nonLoopbackConnections(log: string): string[] {
+  return connections(log).filter((address) => !address.startsWith("127.") && !address.startsWith("[::1]") && !address.startsWith("[::ffff:127."));
+}
+
+/** Every internet-family destination in a connect trace, as `address:port` (`[v6]:port`). */
+export function connections(log: string): string[] {
   const found: string[] = [];
   for (const line of readFileSync(log, "utf8").split("\n")) {
     const inet = /sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)/.exec(line);
-    if (inet && !inet[2]!.startsWith("127.")) found.push(`${inet[2]}:${inet[1]}`);
+    if (inet) found.push(`${inet[2]}:${inet[1]}`);
     const inet6 = /sa_family=AF_INET6, sin6_port=htons\((\d+)\),.*inet_pton\(AF_INET6, "([^"]+)"/.exec(line);
-    if (inet6 && inet6[2] !== "::1" && !inet6[2]!.startsWith("::ffff:127.")) found.push(`[${inet6[2]}]:${inet6[1]}`);
+    if (inet6) found.push(`[${inet6[2]}]:${inet6[1]}`);
   }
   return found;
 }
