@@ -20,19 +20,19 @@ export interface AgentSandbox {
   /** Host scratch directory holding workspaces and staging. */
   readonly scratch: string;
   /** Acquires a lease on a fresh workspace named `name` (different names give different paths). */
-  lease(name: string): Promise<SandboxLease>;
+  lease(name: string, provider?: SandboxProvider): Promise<SandboxLease>;
   dispose(): Promise<void>;
 }
 
-/** Leases from `provider` on scratch workspaces, all released on dispose. */
+/** Leases from `provider` (or the one given per lease) on scratch workspaces, all released on dispose. */
 export async function agentSandbox(provider: SandboxProvider): Promise<AgentSandbox> {
   const scratch = await mkdtemp(join(tmpdir(), "outpost-e2e-"));
   const leases: SandboxLease[] = [];
   return {
     scratch,
-    async lease(name) {
+    async lease(name, from = provider) {
       const directory = await createWorkspace(scratch, name);
-      const lease = await provider.acquire({ repository: directory, directory, gitDirectories: [], variables: {} });
+      const lease = await from.acquire({ repository: directory, directory, gitDirectories: [], variables: {} });
       leases.push(lease);
       return lease;
     },

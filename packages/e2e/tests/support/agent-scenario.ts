@@ -6,6 +6,7 @@ import { conversationResponder, startModelServer, type ModelServer } from "@outp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentSandbox, type AgentSandbox } from "./agent-sandbox.js";
 import { missingCli } from "./cli-bin.js";
+import { readLeaseFile } from "./read-lease-file.js";
 import { dnsLookups, insideOfflineNamespace, nonLoopbackInterfaces, requireOfflineWhenAsked } from "./offline-tripwire.js";
 import { runAgentTurn, type AgentTurnRun } from "./run-agent-turn.js";
 
@@ -15,7 +16,8 @@ export interface AgentScenario {
   readonly executable: string;
   /** The adapter under test, pointed at the scripted server. */
   agent(server: ModelServer): AgentAdapter;
-  provider(): SandboxProvider;
+  /** Provider of turn 1's lease (`first`) and of the lease turn 2 resumes in (`second`): give them different homes and roots. */
+  provider(which: "first" | "second"): SandboxProvider;
   /** Name of the tool call the decoder reports for the file write (e.g. `Write`, `shell`, `write_file`). */
   readonly writeTool: string;
   /** Reason the scenario cannot run here (missing daemon…); registers one named skip. */
@@ -37,7 +39,7 @@ const TURN1_MARKER = "MARKER_TURN1_DONE";
 export function describeAgentScenario(scenario: AgentScenario): void {
   requireOfflineWhenAsked();
   const unavailable = scenario.unavailable ?? missingCli(scenario.executable);
-  describe(`${scenario.name} CLI end to end`, () => {
+  describe(`${scenario.name}: the real CLI end to end`, () => {
     if (unavailable) {
       it.skip(`unavailable: ${unavailable}`, () => undefined);
       return;
@@ -53,7 +55,7 @@ export function describeAgentScenario(scenario: AgentScenario): void {
     beforeAll(async () => {
       server = await startModelServer({ responder: conversationResponder({ file: FILE, content: "hi", turn1Marker: TURN1_MARKER }) });
       agent = scenario.agent(server);
-      sandbox = await agentSandbox(scenario.provider());
+      sandbox = await agentSandbox(scenario.provider("first"));
       repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));
     });
 
@@ -65,7 +67,8 @@ export function describeAgentScenario(scenario: AgentScenario): void {
     const context = async (lease: SandboxLease, label: string): Promise<ConversationContext> => {
       const staging = join(sandbox.scratch, `staging-${label}`);
       await mkdir(staging, { recursive: true });
-      return { repository, sandbox: lease, staging, local: true };
+      // Host leases let the store read the files directly; container leases go through the lease.
+      return { repository, sandbox: lease, staging, local: scenario.provider("first").placement === "host" };
     };
 
     it("turn 1: a real tool call writes the file; events show the call, the text and the usage", async () => {
@@ -73,7 +76,7 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       const run = await runAgentTurn(agent, lease, { prompt: `Create ${FILE} containing hi`, deadlineMs });
       first = { lease, run };
       expect(run.result.status, run.result.stderr).toBe(0);
-      expect(await readFile(join(lease.root, FILE), "utf8")).toBe("hi");
+      expect(await readLeaseFile(lease, FILE)).toBe("hi");
       expect(run.conversationId).toEqual(expect.any(String));
       expect(run.of("tool-call").map((event) => event.name)).toContain(scenario.writeTool);
       expect(run.of("tool-result").length).toBeGreaterThan(0);
@@ -94,8 +97,9 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       const record = await agent.storage.capture(id, await context(first.lease, "capture"));
       const located = await agent.storage.locate(id, repository);
       expect(located.id).toBe(id);
-      const lease = await sandbox.lease("workspace-two-elsewhere");
+      const lease = await sandbox.lease("workspace-two-elsewhere", scenario.provider("second"));
       expect(lease.home).not.toBe(first.lease.home);
+      expect(lease.root).not.toBe(first.lease.root);
       await agent.storage.restore(record, await context(lease, "restore"));
       const before = server.turns().length;
       const run = await runAgentTurn(agent, lease, { prompt: "TURN2: what did you do?", resume: { id }, deadlineMs });
@@ -106,7 +110,9 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       expect(turn2.length).toBeGreaterThan(0);
       expect(turn2.every((entry) => entry.model?.transcript.includes(TURN1_MARKER))).toBe(true);
       // Relocation rewrote the old workspace path: the model never sees it again.
-      expect(turn2.some((entry) => entry.body.includes(first?.lease.root ?? "<none>"))).toBe(false);
+      const oldRoot = first.lease.root;
+      const leaks = turn2.map((entry) => around(entry.body, oldRoot)).filter((leak) => leak !== undefined);
+      expect(leaks, `turn 2 requests still name ${oldRoot}`).toEqual([]);
     });
 
     if (scenario.forkable === false) {
@@ -149,3 +155,9 @@ export function describeAgentScenario(scenario: AgentScenario): void {
   });
 }
 
+/** Text around the first occurrence of `path` as a whole path (not a prefix of a longer name), if any. */
+function around(text: string, path: string): string | undefined {
+  const pattern = new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.-])`);
+  const match = pattern.exec(text);
+  return match ? text.slice(Math.max(0, match.index - 80), match.index + path.length + 80) : undefined;
+}
