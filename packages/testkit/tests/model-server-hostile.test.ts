@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { gzipSync } from "node:zlib";
+import { isOutpostError } from "@outpost/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { startModelServer, type ModelServer } from "../src/model-server/index.js";
 import { post } from "./model-server-support.js";
@@ -83,5 +84,12 @@ describe("model server under hostile input", () => {
     const response = await post(`${server.url}/v1/chat/completions`, chat("x"));
     expect(response.status).toBe(500);
     expect(server.problems).toEqual(["responder bug"]);
+  });
+
+  it("refuses a port already in use with an OutpostError of code configuration", async () => {
+    server = await startModelServer();
+    const error = await startModelServer({ port: server.port }).catch((caught: unknown) => caught);
+    expect(isOutpostError(error, "configuration")).toBe(true);
+    expect((error as Error).message).toContain("Pass port 0");
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { OutpostError } from "@outpost/core";
 import { conversationResponder } from "./conversation-responder.js";
 import type { HttpAnswer } from "./http-answer.js";
 import { json } from "./http-answer.js";
@@ -129,16 +130,25 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     send(response, reply);
   }
 
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new OutpostError("configuration", `The model server cannot listen on ${host}:${port} (${error.code ?? error.message}). Pass port 0 for a free port, or a free one.`, {
+          cause: error,
+          details: { host, port },
+        }),
+      ),
+    );
+    server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   let closing: Promise<void> | undefined;
 
   return {
-    url: `http://${host}:${address.port}`,
+    url: `http://${urlHost}:${address.port}`,
     port: address.port,
     requests,
     problems,
