@@ -7,7 +7,7 @@ import type { DispatchOptions, DispatchResult, DispatchTurn } from "./dispatch-o
 import { resolveOptions } from "./options/resolve-options.js";
 import { Observers } from "./observe/observers.js";
 import { commitsSince, findRepository } from "./git/repository.js";
-import { resolveIdentity } from "./git/git-identity.js";
+import { FALLBACK_IDENTITY, resolveIdentity } from "./git/git-identity.js";
 import { resolveBrief } from "./brief/resolve-brief.js";
 import { locateContinuation } from "./conversation/continuation.js";
 import { captureConversation } from "./conversation/capture-conversation.js";
@@ -36,12 +36,14 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   throwIfAborted(signal, "The dispatch");
   const dispatchId = randomUUID();
   const observers = new Observers(options);
+  // The identity is read where the caller pointed, in parallel with finding the checkout root.
+  const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);
   const repository = await findRepository(resolved.repository);
   const root = repository.root;
   const [prompt, continued, identity] = await Promise.all([
     resolveBrief({ brief: options.brief, root, expansionMs: resolved.expansionMs, signal, diagnostic: (message) => observers.diagnostic(message) }),
     options.continuation ? locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined,
-    resolveIdentity(root),
+    identityLookup,
   ]);
   const variables = agentVariables(agent, provider, identity);
   throwIfAborted(signal, "The dispatch");
@@ -124,16 +126,17 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       await activity.fail("release", describe(error)).catch(() => undefined);
       throw error;
     });
-    await activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
+    const removal = activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
 
-    enter("commits");
-    const commits = await commitsSince(ws.directory, ws.baseline);
-    let branch = ws.branch;
-    if (ws.mode === "integrate" && commits.length > 0) {
-      enter("integrate");
-      await integrateBranch(ws, identity, signal);
-      branch = ws.target;
-    }
+    // Listing the agent's commits and integrating them are independent: an integration with nothing to
+    // merge returns "up-to-date" at once.
+    enter(ws.mode === "integrate" ? "integrate" : "commits");
+    const [commits] = await Promise.all([
+      commitsSince(ws.directory, ws.baseline),
+      ws.mode === "integrate" ? integrateBranch(ws, identity, signal) : undefined,
+    ]);
+    const branch = ws.mode === "integrate" ? ws.target : ws.branch;
+    await removal;
     enter("close");
     const closed = ws.mode === "current" ? { kept: false } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
     if (closed.kept && ws.created && "reason" in closed && closed.reason) observers.warn(`Kept the worktree ${ws.directory}: ${closed.reason}.`);
