@@ -1,7 +1,13 @@
 import { classifyFailure } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
-import { numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
+import { lazyRaw, leadingType, numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
+
+/** Event types that map to normalized events; every other line is kept as `raw` without being parsed. */
+const MAPPED_TYPES: ReadonlySet<string> = new Set([
+  "user.message", "assistant.message_delta", "assistant.message", "tool.execution_start", "tool.execution_complete",
+  "session.usage_record", "session.start", "session.resume", "session.error", "result",
+]);
 
 /**
  * Decodes `copilot --output-format json` (JSONL, one `{type, data, id, timestamp}` per line).
@@ -15,6 +21,8 @@ export class CopilotDecoder implements AgentLineDecoder {
   constructor(private readonly failureRules: readonly FailureRule[] = COPILOT_FAILURE_RULES) {}
 
   decode(line: string): AgentEvent[] {
+    const type = leadingType(line);
+    if (type !== undefined && !MAPPED_TYPES.has(type)) return [lazyRaw(line)];
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
     const events = this.map(value, line);

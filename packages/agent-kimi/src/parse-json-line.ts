@@ -1,14 +1,46 @@
+import type { AgentEvent } from "@outpost/core";
+
 /** A JSON object parsed from one output line, or undefined when the line is not one. Never throws. */
 export function parseJsonLine(line: string): Record<string, unknown> | undefined {
-  const text = line.trim();
   // Cheap pre-check: most non-JSON noise (banners, stack traces) is rejected without a parse attempt.
-  if (text.length < 2 || text.charCodeAt(0) !== 123 /* { */) return undefined;
+  let start = 0;
+  while (start < line.length && isSpace(line.charCodeAt(start))) start++;
+  if (line.charCodeAt(start) !== 123 /* { */) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(line);
     return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
+}
+
+const TYPE_PREFIX = '{"type":"';
+
+/**
+ * The `type` of a line written as `{"type":"…",…` (how the CLIs print every event), read without parsing
+ * the line; undefined for any other shape, which then takes the full parse path.
+ */
+export function leadingType(line: string): string | undefined {
+  if (!line.startsWith(TYPE_PREFIX)) return undefined;
+  const end = line.indexOf('"', TYPE_PREFIX.length);
+  if (end < 0) return undefined;
+  const type = line.slice(TYPE_PREFIX.length, end);
+  return type.includes("\\") ? undefined : type;
+}
+
+/**
+ * A `raw` event whose `value` is parsed on first access (and cached): most raw lines are never looked at,
+ * so the decoder does not pay a full JSON parse for them. `value` is undefined when the line is not JSON.
+ */
+export function lazyRaw(line: string): AgentEvent {
+  let parsed: { value: unknown } | undefined;
+  return Object.defineProperty({ type: "raw", line }, "value", {
+    enumerable: true,
+    get() {
+      parsed ??= { value: parseJsonLine(line) };
+      return parsed.value;
+    },
+  }) as AgentEvent;
 }
 
 /** `value[key]` when it is a plain object. */
@@ -27,4 +59,8 @@ export function stringField(value: Record<string, unknown> | undefined, key: str
 export function numberField(value: Record<string, unknown> | undefined, key: string): number | undefined {
   const field = value?.[key];
   return typeof field === "number" && Number.isFinite(field) ? field : undefined;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
 }

@@ -1,7 +1,13 @@
 import { classifyFailure } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
-import { numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
+import { lazyRaw, leadingType, numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
+
+/** Event types that map to normalized events besides the conversation id. */
+const MAPPED_TYPES: ReadonlySet<string> = new Set(["text", "tool_use", "step_finish", "error"]);
+
+/** `sessionID` as opencode prints it, right after `type` and `timestamp`, read without parsing the line. */
+const LEADING_SESSION = /^\{"type":"[a-z_]+","timestamp":\d+,"sessionID":"([^"\\]+)"/;
 
 /**
  * Decodes `opencode run --format json`: `step_start`, `tool_use` (printed once the tool completed or
@@ -16,41 +22,51 @@ export class OpencodeDecoder implements AgentLineDecoder {
   constructor(private readonly failureRules: readonly FailureRule[] = OPENCODE_FAILURE_RULES) {}
 
   decode(line: string): AgentEvent[] {
+    // A step_start (or any unmapped line) of the current session says nothing new: keep it raw, unparsed.
+    const type = leadingType(line);
+    if (type !== undefined && !MAPPED_TYPES.has(type) && this.conversationId !== undefined && LEADING_SESSION.exec(line)?.[1] === this.conversationId) {
+      return [lazyRaw(line)];
+    }
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
-    const events = [...this.conversation(stringField(value, "sessionID")), ...this.map(value, line)];
+    const events = this.conversation(stringField(value, "sessionID"));
+    this.map(value, line, events);
     return events.length > 0 ? events : [{ type: "raw", line, value }];
   }
 
-  private map(value: Record<string, unknown>, line: string): AgentEvent[] {
+  /** Appends the events of one parsed line to `events`. */
+  private map(value: Record<string, unknown>, line: string, events: AgentEvent[]): void {
     const part = objectField(value, "part");
     switch (value["type"]) {
       case "text": {
         const text = stringField(part, "text");
-        if (!text) return [];
+        if (!text) return;
         this.lastText = text;
-        return [{ type: "text", text }];
+        events.push({ type: "text", text });
+        return;
       }
       case "tool_use":
-        return part === undefined ? [] : toolUse(part);
+        if (part !== undefined) events.push(...toolUse(part));
+        return;
       case "step_finish": {
-        if (part === undefined) return [];
+        if (part === undefined) return;
         const usage = usageOf(part);
-        const events: AgentEvent[] = usage === undefined ? [] : [{ type: "usage", usage }];
+        if (usage !== undefined) events.push({ type: "usage", usage });
         const reason = stringField(part, "reason");
         if (reason !== undefined && reason !== "tool-calls") {
           events.push({ type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }) });
         }
-        return events;
+        return;
       }
       case "error": {
         const error = objectField(value, "error");
         const message = stringField(objectField(error ?? {}, "data"), "message") ?? stringField(error, "name") ?? "opencode reported an error";
         const match = classifyFailure(this.failureRules, line);
-        return [{ type: "failure", message, ...(match ? { classification: match.classification } : {}) }];
+        events.push({ type: "failure", message, ...(match ? { classification: match.classification } : {}) });
+        return;
       }
       default:
-        return [];
+        return;
     }
   }
 
