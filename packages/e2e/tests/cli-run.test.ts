@@ -63,7 +63,7 @@ describe("outpost CLI", () => {
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
     expect(lines[0]!.type).toBe("start");
-    expect(lines.filter((line) => line.type === "event").map((line) => (line.event as { type: string }).type)).toEqual(["conversation", "tool-call", "tool-result", "text", "finished"]);
+    expect(lines.filter((line) => line.type === "event").map((line) => (line.event as { type: string }).type)).toEqual(["conversation", "raw", "tool-call", "tool-result", "text", "finished"]);
     const last = lines[lines.length - 1]!;
     expect(last).toMatchObject({ type: "result", completed: true, branch: "main" });
     expect(last.commits).toEqual([gitIn(repository, "rev-parse", "main")]);

@@ -156,13 +156,15 @@ describe("dispatch observers", () => {
     });
     expect(result.completed).toBe(true);
     expect(result.commits).toHaveLength(1);
-    expect(seen.map((observation) => observation.event.type)).toEqual(["conversation", "tool-call", "tool-result", "text", "finished"]);
+    expect(seen.map((observation) => observation.event.type)).toEqual(["conversation", "raw", "tool-call", "tool-result", "text", "finished"]);
+    // The agent's home file was written 0600 inside a 0700 directory; unknown lines are kept as raw events.
+    expect(seen[1]!.event).toMatchObject({ type: "raw", value: { type: "settings", mode: "600", directoryMode: "700" } });
     for (const observation of seen) {
       expect(observation.pass).toBe(1);
       expect(observation.label).toBe("observed");
       expect(Number.isNaN(Date.parse(observation.timestamp))).toBe(false);
     }
-    expect(result.observerErrors.filter((entry) => entry.source === "observe")).toHaveLength(5);
+    expect(result.observerErrors.filter((entry) => entry.source === "observe")).toHaveLength(6);
     expect(result.observerErrors[0]!.message).toBe("observer broke on conversation");
   });
 });

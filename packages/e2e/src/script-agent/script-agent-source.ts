@@ -5,7 +5,7 @@
  * busy, spawn a child, or fail.
  */
 export const SCRIPT_AGENT_SOURCE = String.raw`
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -40,6 +40,11 @@ if (env.SCRIPT_AGENT_HANG === "silent") {
   await sleep(3_600_000);
 }
 print({ type: "conversation", id });
+const settings = join(home, ".script-agent", "settings.json");
+if (existsSync(settings)) {
+  // Reports the modes Outpost gave the home file it wrote, so tests can check them.
+  print({ type: "settings", mode: (statSync(settings).mode & 0o777).toString(8), directoryMode: (statSync(join(home, ".script-agent")).mode & 0o777).toString(8) });
+}
 if (env.SCRIPT_AGENT_DELAY_MS) await sleep(Number(env.SCRIPT_AGENT_DELAY_MS));
 const file = env.SCRIPT_AGENT_FILE;
 if (file) {
