@@ -43,6 +43,27 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
       await server.close();
     }
   }, 120_000);
+
+  it("fork: continues a copy under a new id and leaves the original conversation intact", async () => {
+    const server = await startModelServer({ script: demoScript() });
+    try {
+      const repository = scratchRepository();
+      const conversationHome = mkdtempSync(join(tmpdir(), "outpost-claude-home-"));
+      const agent = claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-test", executable: claudeBinary, maxRetries: 0, storage: claudeConversationStore() });
+      const first = await dispatch({ agent, brief: "Create hello.txt and commit it.", repository, conversationHome, sandboxProvider: localProvider() });
+      const original = readFileSync(first.conversation!.file, "utf8");
+      const forked = await dispatch({
+        agent, brief: "TURN2: what did you do?", repository, conversationHome, sandboxProvider: localProvider(),
+        continuation: { id: first.conversationId!, fork: true },
+      });
+      expect(forked.text).toContain("history_has_turn1=true");
+      expect(forked.conversationId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(forked.conversationId).not.toBe(first.conversationId);
+      expect(readFileSync(first.conversation!.file, "utf8")).toBe(original);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
 
 const gate = dockerGate();
