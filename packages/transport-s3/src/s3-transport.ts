@@ -95,9 +95,8 @@ export function s3Transport(config: S3TransportConfig): Transport {
           throw new OutpostError("limit", `${key} is ${total - FRAME_BYTES} bytes, over the ${maxBytes}-byte limit. Raise maxBytes or read a smaller object.`, { details: { key, size: total - FRAME_BYTES, maxBytes } });
         }
         const body = (await response.Body?.transformToByteArray()) ?? new Uint8Array(0);
-        if (maxBytes === undefined && response.ChecksumSHA256 && !response.ChecksumSHA256.includes("-") && sha256(body).toString("base64") !== response.ChecksumSHA256) {
-          throw corrupt(key, "its bytes do not match the SHA-256 S3 stored for them");
-        }
+        // ChecksumMode "ENABLED" makes the SDK compare the body with S3's SHA-256 while streaming it (also
+        // under responseChecksumValidation "WHEN_REQUIRED"); the frame's own SHA-256 is checked below.
         const decoded = decodeObject(body);
         if (decoded.kind === "tombstone") return undefined;
         if (decoded.kind === "foreign") throw corrupt(key, decoded.why);
@@ -133,7 +132,9 @@ export function s3Transport(config: S3TransportConfig): Transport {
           try {
             revision = revisionOf(await multipartCreate({ client, bucket, objectKey: base + key, chunks: [header, bytes], partBytes, concurrency: config.partConcurrency ?? 4, signal }), key);
           } catch (error) {
-            if (!(removeMode === "tombstone" && isPreconditionFailed(error))) throw error;
+            const replaced = removeMode === "tombstone" && isPreconditionFailed(error) ? await replaceTombstone(key, Buffer.concat([header, bytes]), signal) : undefined;
+            if (replaced === undefined) throw error;
+            revision = replaced;
           }
         }
         if (revision === undefined) {

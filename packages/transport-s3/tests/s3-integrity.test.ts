@@ -3,6 +3,7 @@ import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, PutOb
 import { afterAll, describe, expect, it } from "vitest";
 import { s3Transport } from "../src/index.js";
 import { bytes, failureOf, observeRequests, patternBytes, sha256Base64 } from "./s3-fixtures.js";
+import { TEST_CREDENTIALS } from "./moto-server.js";
 import { s3Gate } from "./s3-gate.js";
 
 const { server, unavailable } = await s3Gate();
@@ -43,7 +44,7 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
   });
 
   it("bytes changed in flight after the checksum was computed are caught on read, never returned", async () => {
-    const { client, transport } = fresh();
+    const { client, prefix, transport } = fresh();
     // Flip one byte of the frame's nonce after the transport computed the body's SHA-256, as a faulty
     // network would. AWS S3 refuses such a PUT (BadDigest); moto stores it along with the checksum we
     // sent without verifying, which lets this test reach the read-side verification for real.
@@ -64,7 +65,15 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
     });
     const error = await failureOf(transport.read("flipped.bin"));
     expect(error.code).toBe("transport");
-    expect(error.message).toMatch(/flipped\.bin is corrupt: .*SHA-256 S3 stored/);
+    expect(error.message).toMatch(/flipped\.bin is corrupt: the SDK found its bytes differ from the SHA-256 S3 stored/);
+    // "WHEN_REQUIRED" (advised for some stores) still validates, because the transport asks for the checksum.
+    const unvalidated = new S3Client({
+      endpoint: server!.endpoint, region: "us-east-1", forcePathStyle: true, credentials: TEST_CREDENTIALS,
+      responseChecksumValidation: "WHEN_REQUIRED", requestChecksumCalculation: "WHEN_REQUIRED",
+    });
+    const own = await failureOf(s3Transport({ client: unvalidated, bucket: BUCKET, prefix }).read("flipped.bin"));
+    expect(own.message).toMatch(/flipped\.bin is corrupt: the SDK found its bytes differ from the SHA-256 S3 stored/);
+    unvalidated.destroy();
   });
 
   it("a stored object whose bytes do not match its recorded SHA-256 is a clear error, never returned", async () => {
@@ -112,6 +121,17 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
     const replaced = await transport.write("large.bin", patternBytes(7 * MIB, 11), { ifRevision: entry.revision });
     expect((await transport.read("large.bin"))?.revision).toBe(replaced.revision);
   }, 120_000);
+
+  it("a large create-only write over a removed key replaces its tombstone, and a second one conflicts", async () => {
+    const { transport } = fresh({ multipartThresholdBytes: 6 * MIB });
+    const first = await transport.write("re.bin", bytes("small"), { ifRevision: null });
+    await transport.remove("re.bin", { ifRevision: first.revision });
+    const large = patternBytes(7 * MIB, 13);
+    const outcomes = await Promise.allSettled([0, 1].map(() => transport.write("re.bin", large, { ifRevision: null })));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "conflict" });
+    expect(Buffer.from((await transport.read("re.bin"))!.bytes).equals(Buffer.from(large))).toBe(true);
+  }, 60_000);
 
   it("read with maxBytes fetches a bounded range, never the whole object", async () => {
     const { client, transport } = fresh();
