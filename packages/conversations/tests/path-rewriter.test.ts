@@ -62,3 +62,52 @@ describe("rewriteJsonLine", () => {
     expect(rewriteJsonLine(String.raw`{"a":"\u0041","cwd":"/work/repo/x`, rewrite)).toBe(String.raw`{"a":"\u0041","cwd":"/srv/new-place/x`);
   });
 });
+
+describe("createBytePathRewriter and relocateFile", () => {
+  const pairs = [
+    { from: "/work/repo", to: "/srv/new-place" },
+    { from: "/root", to: "/home/agent" },
+  ];
+  const samples = [
+    "/work/repo",
+    "cd /work/repo/src && ls /root/.x",
+    "/work/repository /work/repo.old /x/work/repo é/work/repo —/work/repo /work/repoé /work/repo—",
+    String.raw`"a\n/work/repo" "\\n/work/repo"`,
+    "diff --git a/work/repo/x b/work/repo/x",
+    "",
+    "no paths here ✓",
+  ];
+
+  it("rewrites bytes exactly as the text rewriter rewrites text", async () => {
+    const { createBytePathRewriter } = await import("../src/relocation/byte-path-rewriter.js");
+    const bytes = createBytePathRewriter(pairs);
+    const text = createPathRewriter(pairs);
+    for (const sample of samples) expect(bytes(Buffer.from(sample)).toString("utf8"), sample).toBe(text(sample));
+  });
+
+  it("streams a multi-megabyte JSONL file with escapes and multi-byte characters across chunk boundaries", async () => {
+    const { mkdtemp, readFile, rm, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { relocateFile } = await import("../src/index.js");
+    const directory = await mkdtemp(join(tmpdir(), "outpost-relocate-"));
+    try {
+      const lines: string[] = [];
+      for (let index = 0; index < 40_000; index += 1) {
+        const escaped = index % 7 === 0 ? String.raw`"esc":"\/work\/repo\/e\u00e9","ansi":"\u001b[1m",` : "";
+        lines.push(`{${escaped}"cwd":"/work/repo","home":"/root/.cfg","t":"ééé ✓ ${index} /work/repository"}`);
+      }
+      const input = `${lines.join("\n")}\n{"last":"/work/repo"`;
+      await writeFile(join(directory, "in.jsonl"), input);
+      await relocateFile(join(directory, "in.jsonl"), join(directory, "out.jsonl"), pairs, "json");
+      const rewrite = createPathRewriter(pairs);
+      const expected = input.split("\n").map((line) => rewriteJsonLine(line, rewrite)).join("\n");
+      const output = await readFile(join(directory, "out.jsonl"), "utf8");
+      expect(output).toBe(expected);
+      expect(JSON.parse(output.split("\n")[0]!)).toMatchObject({ esc: "/srv/new-place/eé", cwd: "/srv/new-place", home: "/home/agent/.cfg" });
+      expect(output).toContain("/work/repository");
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

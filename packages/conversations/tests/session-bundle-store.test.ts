@@ -67,7 +67,7 @@ describe("sessionBundleStore through the local provider", () => {
     expect(leftovers).toEqual([ID]);
   });
 
-  it("honours the CLI home variable in the sandbox", async () => {
+  it("honours the CLI home variable in the sandbox, also in-process for a local context", async () => {
     const cliHome = await mkdtemp(join(tmpdir(), "outpost-demo-cli-"));
     const custom = await localSandbox("repo", { DEMO_CLI_HOME: cliHome });
     try {
@@ -75,10 +75,25 @@ describe("sessionBundleStore through the local provider", () => {
       const record = await store.capture(ID, custom.context());
       await store.restore(record, target.context());
       expect(JSON.parse(await readFile(join(sessionOf(target), "state.json"), "utf8")).cwd).toBe(target.lease.root);
+      const local = await store.capture(ID, { ...custom.context(), local: true });
+      expect(JSON.parse(await readFile(local.file, "utf8")).files).toHaveLength(4);
+      await rm(join(cliHome, "sessions"), { recursive: true });
+      await store.restore(record, { ...custom.context(), local: true });
+      expect(JSON.parse(await readFile(join(cliHome, "sessions", ID, "state.json"), "utf8")).cwd).toBe(custom.lease.root);
     } finally {
       await custom.dispose();
       await rm(cliHome, { recursive: true, force: true });
     }
+  });
+
+  it("gives the same result in-process when the context is local (host placement)", async () => {
+    const record = await store.capture(ID, { ...source.context(), local: true });
+    await store.restore(record, { ...target.context(), local: true });
+    expect(JSON.parse(await readFile(join(sessionOf(target), "state.json"), "utf8"))).toEqual({ version: 2, id: ID, cwd: target.lease.root, restoredFrom: source.lease.root });
+    const leaky = sessionBundleStore({ ...demoProfile, relocate: (_path, text) => text + String(ID) });
+    await expectCode(leaky.restore(record, { ...target.context(), local: true }), "configuration", /not self-contained: ID is not defined/);
+    await symlink("/etc/passwd", join(sessionOf(source), "notes", "passwd"));
+    await expectCode(store.capture(ID, { ...source.context(), local: true }), "workspace", /symbolic link/);
   });
 
   it("replaces an existing session atomically and leaves no staging folder", async () => {

@@ -57,6 +57,17 @@ describe("transcriptStore through the local provider", () => {
     expect((await readdir(join(target.lease.home, ".demo-transcript", "sessions", "project"))).sort()).toEqual([ID, `${ID}.jsonl`]);
   });
 
+  it("gives byte-identical results in-process when the context is local (host placement)", async () => {
+    const remote = await store.capture(ID, source.context());
+    await store.restore(remote, target.context());
+    const destination = join(target.lease.home, ".demo-transcript", "sessions", "project", `${ID}.jsonl`);
+    const viaScripts = await readFile(destination, "utf8");
+    const local = await store.capture(ID, { ...source.context(join(source.base, "local-host")), local: true });
+    await store.restore(local, { ...target.context(), local: true });
+    expect(await readFile(destination, "utf8")).toBe(viaScripts);
+    expect((await readdir(join(target.lease.home, ".demo-transcript", "sessions", "project"))).sort()).toEqual([ID, `${ID}.jsonl`]);
+  });
+
   it("replaces an existing transcript in place on a second restore", async () => {
     const record = await store.capture(ID, source.context());
     await store.restore(record, target.context());

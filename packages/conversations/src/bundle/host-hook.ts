@@ -7,7 +7,7 @@ import { OutpostError } from "@outpost/core";
  */
 export function runHostHook<Result>(name: string, format: string, source: string, parameters: readonly unknown[]): Result {
   try {
-    const hook = runInNewContext(`(${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
+    const hook = runInNewContext(`var __name = (target) => target; (${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
     return hook(...parameters);
   } catch (error) {
     // Errors from the fresh context are not instances of this realm's Error: read them structurally.

@@ -53,6 +53,10 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     ...limits,
   });
   const directory = (repository: string, home?: string) => conversationDirectory(format, repository, home);
+  const placement = (context: ConversationContext) => ({
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(context.local ? { local: true, variables: profile.root.variable ? [profile.root.variable] : [] } : {}),
+  });
   const expectation = (id: string) => ({ format, id, required: profile.required, ...patterns, ...limits });
 
   async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
@@ -74,7 +78,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     assertConversationId(id);
     const lease = context.sandbox;
     const signal = context.signal;
-    const scriptOptions = { prelude, ...(signal ? { signal } : {}) };
+    const scriptOptions = { prelude, ...placement(context) };
     const captured = await runSandboxScript<{ file: string; size: number }>(
       lease,
       captureBundleProgram,
@@ -94,7 +98,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
       await rm(temporary, { force: true });
       throw error;
     } finally {
-      await runSandboxScript(lease, removeProgram, { path: posix.dirname(captured.file) }, { what: "remove the temporary bundle" }).catch(() => undefined);
+      await runSandboxScript(lease, removeProgram, { path: posix.dirname(captured.file) }, { what: "remove the temporary bundle", ...placement(context) }).catch(() => undefined);
     }
   }
 
@@ -116,7 +120,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
         lease,
         restoreBundleProgram,
         { ...location(id, lease), upload, relocated: profile.relocated ?? [], to },
-        { prelude, what: `restore ${format} session ${id}`, ...(signal ? { signal } : {}) },
+        { prelude, what: `restore ${format} session ${id}`, ...placement(context) },
       );
     } finally {
       await rm(stage, { recursive: true, force: true });

@@ -10,6 +10,7 @@ export interface PathPair {
  * or `/x/repo`. An escape letter just before the path (`\n/repo` in raw JSON text) counts as a boundary, and
  * so do git's diff prefixes (`a/repo/x`, `b/repo/x` in `diff --git a/repo/x b/repo/x`).
  *
+ * Occurrences are found with `indexOf` (fast on large transcripts) and checked one by one.
  * Self-contained on purpose: its source is also serialized into scripts that run inside a sandbox.
  */
 export function createPathRewriter(pairs: readonly PathPair[]): (text: string) => string {
@@ -22,19 +23,32 @@ export function createPathRewriter(pairs: readonly PathPair[]): (text: string) =
     table.set(from, to);
   }
   if (table.size === 0) return (text) => text;
-  // Longest first, so a workspace inside the home is matched before the home itself.
+  // Longest first, so a workspace inside the home wins over the home at the same position.
   const froms = [...table.keys()].sort((a, b) => b.length - a.length);
-  const quoted = froms.map((from) => from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-  const name = "[\\p{L}\\p{N}_.~+@%\\-]";
-  const pattern = new RegExp(`(?:(?<!${name})|(?<=\\\\[nrtbfv])|(?<=(?:^|[\\s"'])[ab]))(?:${quoted.join("|")})(?!${name})`, "gu");
+  const nameCharacter = /[\p{L}\p{N}_.~+@%-]/u;
+  const isName = (character: string | undefined) => character !== undefined && nameCharacter.test(character);
+  const startsPath = (text: string, at: number) => {
+    const before = text[at - 1];
+    if (!isName(before)) return true;
+    if (text[at - 2] === "\\" && /[nrtbfv]/.test(before!)) return true;
+    return (before === "a" || before === "b") && (at < 2 || /[\s"']/.test(text[at - 2]!));
+  };
   return (text) => {
-    let any = false;
+    const hits: { at: number; from: string }[] = [];
     for (const from of froms) {
-      if (text.includes(from)) {
-        any = true;
-        break;
+      for (let at = text.indexOf(from); at !== -1; at = text.indexOf(from, at + 1)) {
+        if (startsPath(text, at) && !isName(text[at + from.length])) hits.push({ at, from });
       }
     }
-    return any ? text.replace(pattern, (match) => table.get(match) ?? match) : text;
+    if (hits.length === 0) return text;
+    hits.sort((a, b) => a.at - b.at || b.from.length - a.from.length);
+    let result = "";
+    let last = 0;
+    for (const hit of hits) {
+      if (hit.at < last) continue;
+      result += text.slice(last, hit.at) + table.get(hit.from)!;
+      last = hit.at + hit.from.length;
+    }
+    return result + text.slice(last);
   };
 }

@@ -1,4 +1,5 @@
 import { copyFile, constants } from "node:fs/promises";
+import type { PathPair } from "./path-rewriter.js";
 import { relocateFile, type RelocatedText } from "./relocate-file.js";
 
 /** JSON strings are rewritten in JSON files, paths in text files; anything else is copied byte for byte. */
@@ -9,7 +10,7 @@ export function relocatedKind(path: string): RelocatedText | undefined {
 }
 
 /** Copies `source` to a new `target`, relocating paths when the file type holds text. */
-export async function relocateCopy(source: string, target: string, rewrite: (text: string) => string, signal?: AbortSignal, kind = relocatedKind(source)): Promise<void> {
+export async function relocateCopy(source: string, target: string, pairs: readonly PathPair[], signal?: AbortSignal, kind = relocatedKind(source)): Promise<void> {
   if (kind === undefined) await copyFile(source, target, constants.COPYFILE_EXCL);
-  else await relocateFile(source, target, rewrite, kind, signal);
+  else await relocateFile(source, target, pairs, kind, signal);
 }

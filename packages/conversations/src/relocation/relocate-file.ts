@@ -2,7 +2,9 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { OutpostError } from "@outpost/core";
+import { createBytePathRewriter } from "./byte-path-rewriter.js";
 import { rewriteJsonLine } from "./json-text-rewriter.js";
+import { createPathRewriter, type PathPair } from "./path-rewriter.js";
 
 /** How a file's text is rewritten: JSON strings (JSON and JSONL files) or plain text. */
 export type RelocatedText = "json" | "text";
@@ -11,56 +13,87 @@ export type RelocatedText = "json" | "text";
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 /**
- * Streams `source` to `target`, rewriting paths line by line, so memory stays bounded by the longest line
- * whatever the file's size. Lines keep their exact endings.
+ * Streams `source` to `target`, replacing the `pairs` paths block by block (whole lines only), so memory
+ * stays bounded by the longest line whatever the file's size. Bytes are never decoded unless a JSON line
+ * holds an escape that could spell a path (`\/`, `\u`); every other byte is copied as it was.
  */
-export async function relocateFile(
-  source: string,
-  target: string,
-  rewrite: (text: string) => string,
-  kind: RelocatedText,
-  signal?: AbortSignal,
-): Promise<void> {
+export async function relocateFile(source: string, target: string, pairs: readonly PathPair[], kind: RelocatedText, signal?: AbortSignal): Promise<void> {
   await pipeline(
-    createReadStream(source, { encoding: "utf8", highWaterMark: 1024 * 1024 }),
-    lineRewriter(kind === "json" ? (block: string) => rewriteJsonBlock(block, rewrite) : rewrite),
+    createReadStream(source, { highWaterMark: 1024 * 1024 }),
+    lineRewriter(bufferRewriter(pairs, kind)),
     createWriteStream(target, { flags: "wx" }),
     signal ? { signal } : {},
   );
 }
 
+/** Rewrites a block of whole lines: bytes directly, and JSON lines with escapes through their strings. */
+export function bufferRewriter(pairs: readonly PathPair[], kind: RelocatedText): (block: Buffer) => Buffer {
+  const bytes = createBytePathRewriter(pairs);
+  const text = createPathRewriter(pairs);
+  if (kind === "text") return bytes;
+  return (block) => {
+    const parts: Buffer[] = [];
+    let last = 0;
+    for (let escape = nextEscape(block, 0); escape !== -1; escape = nextEscape(block, last)) {
+      const start = block.lastIndexOf(0x0a, escape) + 1;
+      const newline = block.indexOf(0x0a, escape);
+      const end = newline === -1 ? block.length : newline;
+      parts.push(bytes(block.subarray(last, start)), Buffer.from(rewriteJsonLine(block.toString("utf8", start, end), text)));
+      last = end;
+    }
+    if (last === 0) return bytes(block);
+    parts.push(bytes(block.subarray(last)));
+    return Buffer.concat(parts);
+  };
+}
+
+/** Next `\/` or `\u` escape (not an escaped backslash followed by `/` or `u`). */
+function nextEscape(block: Buffer, from: number): number {
+  for (let at = block.indexOf(0x5c, from); at !== -1; at = block.indexOf(0x5c, at + 2)) {
+    const next = block[at + 1];
+    if (next === 0x2f || next === 0x75) return at;
+  }
+  return -1;
+}
+
 /**
  * A stream transform that hands `rewriteBlock` whole lines only (a run of complete lines, or the last
- * unterminated one), never a line cut in two.
+ * unterminated one), never a line cut in two. A newline byte never occurs inside a UTF-8 sequence.
  */
-export function lineRewriter(rewriteBlock: (block: string) => string): Transform {
-  let pending = "";
+export function lineRewriter(rewriteBlock: (block: Buffer) => Buffer): Transform {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   return new Transform({
-    decodeStrings: false,
-    transform(chunk: string, _encoding, callback) {
-      const text = pending + chunk;
-      const cut = text.lastIndexOf("\n");
-      if (cut === -1) {
-        pending = text;
-        if (pending.length > MAX_LINE_BYTES) {
+    transform(chunk: Buffer, _encoding, callback) {
+      const first = chunk.indexOf(0x0a);
+      if (first === -1) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes > MAX_LINE_BYTES) {
           callback(new OutpostError("limit", `A line longer than ${MAX_LINE_BYTES} bytes cannot be relocated. Check the transcript is not corrupt.`));
           return;
         }
         callback();
         return;
       }
-      pending = text.slice(cut + 1);
-      callback(null, rewriteBlock(text.slice(0, cut + 1)));
+      // Only the line cut by the previous chunk is joined; the rest of the chunk is rewritten in place.
+      const last = chunk.lastIndexOf(0x0a);
+      const head = pending.length === 0 ? chunk.subarray(0, first + 1) : Buffer.concat([...pending, chunk.subarray(0, first + 1)]);
+      this.push(rewriteBlock(head));
+      if (last > first) this.push(rewriteBlock(chunk.subarray(first + 1, last + 1)));
+      pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+      pendingBytes = chunk.length - last - 1;
+      callback();
     },
     flush(callback) {
-      callback(null, pending === "" ? undefined : rewriteBlock(pending));
+      callback(null, pending.length === 0 ? undefined : rewriteBlock(Buffer.concat(pending)));
     },
   });
 }
 
 /** Lines without escapes are rewritten in one pass; the others string by string. */
 export function rewriteJsonBlock(block: string, rewrite: (text: string) => string): string {
-  if (!block.includes("\\/") && !block.includes("\\u")) return rewrite(block);
+  if (!block.includes("\\/") && !/(?<!\\)(?:\\\\)*\\u/.test(block)) return rewrite(block);
   const lines = block.split("\n");
   for (let index = 0; index < lines.length; index += 1) lines[index] = rewriteJsonLine(lines[index]!, rewrite);
   return lines.join("\n");

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { SandboxLease } from "@outpost/core";
 import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
 import { createPathRewriter } from "../relocation/path-rewriter.js";
@@ -13,6 +14,12 @@ export interface SandboxScriptOptions {
   readonly prelude?: string;
   readonly signal?: AbortSignal;
   readonly what: string;
+  /**
+   * Host placement (`ConversationContext.local`): the sandbox's files are the host's, so the same code runs
+   * in this process instead of a `node` child, with the lease's values of `variables` (read once per lease).
+   */
+  readonly local?: boolean;
+  readonly variables?: readonly string[];
 }
 
 /**
@@ -27,6 +34,7 @@ export async function runSandboxScript<Result>(
   input: unknown,
   options: SandboxScriptOptions,
 ): Promise<Result> {
+  if (options.local) return runInProcess<Result>(lease, main, input, options);
   const source = scriptSource(main, options);
   let result;
   try {
@@ -53,8 +61,45 @@ export async function runSandboxScript<Result>(
   throw new OutpostError(code, outcome.message, outcome.details ? { details: outcome.details } : {});
 }
 
+const nodeRequire = createRequire(import.meta.url);
+const leaseVariables = new WeakMap<SandboxLease, Map<string, string | undefined>>();
+
+async function runInProcess<Result>(lease: SandboxLease, main: SandboxMain, input: unknown, options: SandboxScriptOptions): Promise<Result> {
+  const known = leaseVariables.get(lease) ?? new Map<string, string | undefined>();
+  leaseVariables.set(lease, known);
+  const env: Record<string, string> = {};
+  for (const name of options.variables ?? []) {
+    if (!known.has(name)) {
+      // printenv exits 1 when the variable is unset: the value the lease's own commands would see.
+      const result = await lease.invoke({ executable: "printenv", arguments: [name], ...(options.signal ? { signal: options.signal } : {}) });
+      known.set(name, result.status === 0 ? result.stdout.replace(/\n$/, "") : undefined);
+    }
+    const value = known.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const body = `"use strict";
+var __name = (target) => target;
+const lib = (${sandboxLibrary.toString()})((${createPathRewriter.toString()}));
+${options.prelude ?? ""}
+return (${main.toString()})(input);`;
+  try {
+    const run = new Function("require", "process", "input", body) as (require: NodeJS.Require, process: unknown, input: unknown) => unknown;
+    const value = await run(nodeRequire, { env, pid: process.pid }, JSON.parse(JSON.stringify(input)));
+    return (value === undefined ? undefined : JSON.parse(JSON.stringify(value))) as Result;
+  } catch (error) {
+    const fields = (typeof error === "object" && error !== null ? error : {}) as { outpostCode?: unknown; message?: unknown; details?: Record<string, unknown> };
+    if (typeof fields.outpostCode === "string") {
+      throw new OutpostError(fields.outpostCode as OutpostErrorCode, String(fields.message), fields.details ? { details: fields.details } : {});
+    }
+    throw new OutpostError("session", `Unexpected failure while trying to ${options.what}: ${describe(error)}. Report it with the stack.`, { cause: error });
+  }
+}
+
 function scriptSource(main: SandboxMain, options: SandboxScriptOptions): string {
+  // Transpilers that keep function names (esbuild, so tsx) wrap them in `__name(fn, "name")`: give the
+  // serialized code that helper, so the same functions run whichever tool built this package.
   return `"use strict";
+var __name = (target) => target;
 const lib = (${sandboxLibrary.toString()})((${createPathRewriter.toString()}));
 ${options.prelude ?? ""}
 const main = (${main.toString()});

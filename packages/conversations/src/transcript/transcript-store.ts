@@ -8,7 +8,7 @@ import { replaceDirectory } from "../host/replace-directory.js";
 import { packDirectory, unpackDirectory } from "../archive/file-pack.js";
 import type { PortableConversationStore } from "../archive/portable-store.js";
 import { DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES, type CaptureLimits } from "../limits.js";
-import { createPathRewriter } from "../relocation/path-rewriter.js";
+import type { PathPair } from "../relocation/path-rewriter.js";
 import { relocateCopy } from "../relocation/relocate-copy.js";
 import { assertRelocatablePath, relocationPairs } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
@@ -35,6 +35,11 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
   const maxBytes = options.maxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   const location = (lease: SandboxLease) => ({ home: lease.home, root: format.root, sessions: format.sessions });
+  const run = (context: ConversationContext, what: string) => ({
+    what,
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(context.local ? { local: true, variables: format.root.variable ? [format.root.variable] : [] } : {}),
+  });
 
   const directory = (repository: string, home?: string) => conversationDirectory(format.format, repository, home);
 
@@ -63,7 +68,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       sidecar: format.sidecar === true,
       maxBytes,
       maxFiles,
-    }, { what: `find ${what}`, ...(signal ? { signal } : {}) });
+    }, run(context, `find ${what}`));
     const target = directory(context.repository, context.home);
     await mkdir(target, { recursive: true });
     const work = await mkdtemp(join(target, `.${id}.capture-`));
@@ -78,7 +83,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         for (const file of located.sidecar.files) expected.push({ ...file, path: posix.join(located.sidecar.relative, file.path) });
       }
       await verifyHostCopy(files, expected, what);
-      await runSandboxScript(lease, recheckTranscriptProgram, { directory: located.sessionsDirectory, files: expected, what }, { what: `recheck ${what}`, ...(signal ? { signal } : {}) });
+      await runSandboxScript(lease, recheckTranscriptProgram, { directory: located.sessionsDirectory, files: expected, what }, run(context, `recheck ${what}`));
       const origin = {
         outpost: "transcript",
         version: 1,
@@ -108,38 +113,37 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const origin = await readTranscriptOrigin(folder, format.format, id);
     const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
     const from = { workspace: assertRelocatablePath(origin.workspace, "recorded workspace"), home: assertRelocatablePath(origin.home, "recorded home") };
-    const prepared = await runSandboxScript<PreparedRestore>(lease, prepareRestoreProgram, { ...location(lease), probes: format.probes ?? [] }, {
-      what: `prepare the restore of conversation ${id}`,
-      ...(signal ? { signal } : {}),
-    });
-    await mkdir(context.staging, { recursive: true });
-    const stage = await mkdtemp(join(context.staging, `restore-${id}-`));
+    const prepared = await runSandboxScript<PreparedRestore>(lease, prepareRestoreProgram, { ...location(lease), probes: format.probes ?? [] }, run(context, `prepare the restore of conversation ${id}`));
+    // On the host the sandbox's staging folder is reachable: write the relocated files straight into it.
+    const local = context.local === true;
+    if (!local) await mkdir(context.staging, { recursive: true });
+    const stage = local ? prepared.staging : await mkdtemp(join(context.staging, `restore-${id}-`));
     try {
       const base = { id, original: origin.transcript, workspace: to.workspace, probes: prepared.probes };
       const destination = format.destination(base);
       const plan = format.plan?.({ ...base, origin, home: to.home, destination }) ?? {};
-      const rewrite = createPathRewriter([...relocationPairs({ from, to }), ...(plan.pairs ?? [])]);
+      const pairs = [...relocationPairs({ from, to }), ...(plan.pairs ?? [])];
       const files = join(folder, "files");
-      await relocateCopy(join(files, origin.transcript), join(stage, "transcript"), rewrite, signal);
+      await relocateCopy(join(files, origin.transcript), join(stage, "transcript"), pairs, signal);
       await chmod(join(stage, "transcript"), origin.mode & 0o777);
       const moves = [{ staged: "transcript", destination }];
       if (origin.sidecar) {
-        await relocateTree(join(files, origin.sidecar), join(stage, "sidecar"), rewrite, signal);
+        await relocateTree(join(files, origin.sidecar), join(stage, "sidecar"), pairs, signal);
         moves.push({ staged: "sidecar", destination: posix.join(posix.dirname(destination), id) });
       }
-      await lease.upload(stage, prepared.staging, signal ? { signal } : {});
+      if (!local) await lease.upload(stage, prepared.staging, signal ? { signal } : {});
       await runSandboxScript(lease, commitTranscriptProgram, {
         staging: prepared.staging,
         sessionsDirectory: prepared.sessionsDirectory,
         cliRoot: prepared.cliRoot,
         moves,
         writes: plan.writes ?? [],
-      }, { what: `put conversation ${id} in place`, ...(signal ? { signal } : {}) });
+      }, run(context, `put conversation ${id} in place`));
     } catch (error) {
-      await runSandboxScript(lease, removeProgram, { path: prepared.staging }, { what: "remove the restore staging folder" }).catch(() => undefined);
+      await runSandboxScript(lease, removeProgram, { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(() => undefined);
       throw error;
     } finally {
-      await rm(stage, { recursive: true, force: true });
+      if (!local) await rm(stage, { recursive: true, force: true });
     }
   }
 
@@ -211,14 +215,14 @@ async function verifyHostCopy(root: string, expected: readonly WalkedFile[], wha
   }
 }
 
-async function relocateTree(source: string, target: string, rewrite: (text: string) => string, signal?: AbortSignal): Promise<void> {
+async function relocateTree(source: string, target: string, pairs: readonly PathPair[], signal?: AbortSignal): Promise<void> {
   await mkdir(target, { recursive: true });
   for (const entry of await readdir(source, { withFileTypes: true })) {
     const from = join(source, entry.name);
     const to = join(target, entry.name);
-    if (entry.isDirectory()) await relocateTree(from, to, rewrite, signal);
+    if (entry.isDirectory()) await relocateTree(from, to, pairs, signal);
     else if (entry.isFile()) {
-      await relocateCopy(from, to, rewrite, signal);
+      await relocateCopy(from, to, pairs, signal);
       await chmod(to, (await lstat(from)).mode & 0o777);
     }
   }
