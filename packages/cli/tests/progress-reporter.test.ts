@@ -28,7 +28,7 @@ describe("progressReporter", () => {
     await new Promise((done) => setTimeout(done, 250));
     reporter.warn("no output from claude for 60 s");
     reporter.close();
-    reporter.result(result, "claude");
+    reporter.result(result, "--agent claude");
     expect(out.text()).toContain("→ Write");
     expect(out.text()).toMatch(/claude · pass 1 · \d+\.\ds · 1 tool call/);
     expect(out.text()).toContain("\r\u001b[2K");
@@ -58,7 +58,7 @@ describe("jsonReporter", () => {
     reporter.start({ agent: "claude", provider: "local" });
     reporter.event({ dispatchId: "d1", pass: 2, timestamp: "2026-12-02T00:00:00.000Z", event: { type: "text", text: "line\nbreak" } });
     reporter.warn("careful");
-    reporter.result(result, "claude");
+    reporter.result(result, "--agent claude");
     reporter.error(new OutpostError("conflict", "Merge it yourself.", { details: { branch: "b" } }));
     const lines = out.text().trim().split("\n").map((line) => JSON.parse(line) as { type: string });
     expect(lines.map((line) => line.type)).toEqual(["start", "event", "warning", "result", "error"]);

@@ -88,7 +88,7 @@ describe("outpost CLI", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("→ write");
     expect(result.stdout).toContain(`commits: ${gitIn(repository, "rev-parse", "HEAD").slice(0, 12)} on main`);
-    expect(result.stdout).toMatch(/conversation: [0-9a-f-]{36} \(continue with: outpost run --agent script --continue/);
+    expect(result.stdout).toMatch(/conversation: [0-9a-f-]{36} \(continue with: outpost run --agent-module \S+ --continue/);
   });
 
   it("without --provider and without a reachable Docker engine, it says how to choose", () => {

@@ -43,7 +43,7 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
     },
     warn: (message) => print(color(33, `  ! ${message}`), stderr),
     diagnostic: (message) => print(color(2, `  · ${message}`)),
-    result(result: DispatchResult, agentName: string) {
+    result(result: DispatchResult, agentOption: string) {
       clearStatus();
       const lines = [
         color(result.completed ? 32 : 33, result.completed ? `✓ done in ${(result.durationMs / 1000).toFixed(1)}s` : `✗ no end marker after ${result.turns.length} pass(es)`),
@@ -52,7 +52,7 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
           ? `commits: ${result.commits.map((commit) => commit.slice(0, 12)).join(", ")} on ${result.branch ?? "a detached HEAD"}`
           : "commits: none",
         result.workspaceKept && result.directory ? `worktree: ${result.directory}` : "",
-        result.conversationId ? `conversation: ${result.conversationId} (continue with: outpost run --agent ${agentName} --continue ${result.conversationId} "<brief>")` : "",
+        result.conversationId ? `conversation: ${result.conversationId} (continue with: outpost run ${agentOption} --continue ${result.conversationId} "<brief>")` : "",
         ...result.observerErrors.map((entry) => color(33, `observer error: ${entry.message}`)),
       ];
       stdout.write(`${lines.filter(Boolean).join("\n")}\n`);

@@ -43,7 +43,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       diagnostic: (message) => { if (flags.verbose || flags.json) reporter.diagnostic(message); },
     });
     reporter.close();
-    reporter.result(result, flags.agent);
+    reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent}`);
     return result.completed ? EXIT_CODES.success : EXIT_CODES.incomplete;
   } catch (caught) {
     reporter.close();

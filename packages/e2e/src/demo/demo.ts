@@ -70,7 +70,7 @@ async function turn(title: string, work: () => Promise<DispatchResult>): Promise
   try {
     const result = await work();
     reporter.close();
-    reporter.result(result, "claude");
+    reporter.result(result, "--agent claude");
     return result;
   } finally {
     reporter.close();
