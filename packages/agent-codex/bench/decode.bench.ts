@@ -1,5 +1,6 @@
 // Decoding throughput and memory of CodexDecoder on a large stream cycled from recorded 0.171.0 output.
 //   npx tsx packages/agent-codex/bench/decode.bench.ts              (memory pass over 1 GiB)
+//   node --expose-gc --import tsx packages/agent-codex/bench/decode.bench.ts   (adds live heap after GC)
 //   OUTPOST_BENCH_BYTES=268435456 npx tsx packages/agent-codex/bench/decode.bench.ts
 // Floor: JSON.parse of the same lines in the same run, the least any JSONL decoder must do.
 import { readFileSync } from "node:fs";
@@ -47,6 +48,9 @@ const block = `${recorded.join("\n")}\n`;
 const splitter = new LineSplitter();
 const decoder = createDecoder();
 const samples: number[] = [];
+const heaps: number[] = [];
+// With --expose-gc the live heap after a full collection is sampled too: RSS alone also counts garbage not yet collected.
+const collect = (globalThis as { gc?: () => void }).gc;
 let fed = 0;
 let offset = 0;
 let decoded = 0;
@@ -63,12 +67,18 @@ while (fed < total) {
     decoded++;
     sink += decoder.decode(line).length;
   }
-  if (fed >= ((samples.length + 1) * total) / 10) samples.push(process.memoryUsage().rss);
+  if (fed >= ((samples.length + 1) * total) / 10) {
+    collect?.();
+    const memory = process.memoryUsage();
+    samples.push(memory.rss);
+    heaps.push(memory.heapUsed);
+  }
 }
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 console.log(
   `${NAME} stream: ${mib(fed)}, ${rate(decoded)} lines in ${seconds.toFixed(1)} s (${rate(decoded / seconds)} lines/s) | ` +
-    `rss by tenths: ${samples.map((sample) => (sample / 1024 ** 2).toFixed(0)).join(" ")} MiB | peak ${mib(Math.max(...samples))}, first tenth ${mib(samples[0] ?? 0)}`,
+    `rss by tenths: ${samples.map((sample) => (sample / 1024 ** 2).toFixed(0)).join(" ")} MiB | peak ${mib(Math.max(...samples))}, first tenth ${mib(samples[0] ?? 0)}` +
+    (collect ? ` | live heap after GC by tenths: ${heaps.map((heap) => (heap / 1024 ** 2).toFixed(1)).join(" ")} MiB` : ""),
 );
 if (sink < 0) console.log(sink);

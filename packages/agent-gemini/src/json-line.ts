@@ -1,5 +1,7 @@
 /** The JSON object on one output line, or undefined (not JSON, truncated, not an object). Never throws. */
-export function parseJsonLine(line: string): Record<string, unknown> | undefined {
+export function parseJsonLine(input: string): Record<string, unknown> | undefined {
+  // A byte-order mark before the first line must not cost the conversation id it carries.
+  const line = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   // Stream-json lines are objects: anything else (banners, warnings) is rejected before parsing.
   let start = 0;
   while (start < line.length && (line.charCodeAt(start) === 32 || line.charCodeAt(start) === 9)) start++;
