@@ -4,7 +4,11 @@ import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 
-const CANDIDATES = [process.env.MOTO_SERVER, "/root/.pyenv/shims/moto_server", "moto_server"].filter((path): path is string => Boolean(path));
+/** MOTO_SERVER, when set, is the only candidate; otherwise the pyenv shim, then the PATH. */
+function motoExecutable(): string {
+  if (process.env.MOTO_SERVER) return process.env.MOTO_SERVER;
+  return existsSync("/root/.pyenv/shims/moto_server") ? "/root/.pyenv/shims/moto_server" : "moto_server";
+}
 
 export const TEST_CREDENTIALS = { accessKeyId: "AKIAOUTPOSTTESTKEY01", secretAccessKey: "outpost-test-secret-never-shown-0123456789" };
 
@@ -19,7 +23,7 @@ export interface MotoServer {
 
 /** `environment` adds variables, e.g. INITIAL_NO_AUTH_ACTION_COUNT=0 to make moto check credentials. */
 export async function startMotoServer(environment: Record<string, string> = {}): Promise<MotoServer> {
-  const executable = CANDIDATES.find((candidate) => candidate.includes("/") ? existsSync(candidate) : true) ?? "moto_server";
+  const executable = motoExecutable();
   const port = await freePort();
   const child = spawn(executable, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...environment } });
   let stderr = "";
