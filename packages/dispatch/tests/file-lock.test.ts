@@ -40,3 +40,22 @@ describe("withFileLock", () => {
     expect(await withFileLock(lock, async () => "again", { waitMs: 200 })).toBe("again");
   });
 });
+
+describe("withFileLock with a corrupt lock file", () => {
+  it("takes over an unreadable lock once it is older than the grace period", async () => {
+    const { utimesSync } = await import("node:fs");
+    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const lock = join(directory, "l.lock");
+    writeFileSync(lock, "garbage\u0000");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    expect(await withFileLock(lock, async () => "ran", { waitMs: 2_000 })).toBe("ran");
+  });
+
+  it("waits for a fresh unreadable lock (it may be being written)", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const lock = join(directory, "l.lock");
+    writeFileSync(lock, "");
+    await expect(withFileLock(lock, async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ code: "timeout" });
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OutpostError } from "@outpost/core";
 
@@ -46,11 +46,16 @@ async function acquire(path: string, options: FileLockOptions): Promise<void> {
   }
 }
 
+// A lock file without a readable pid is being written right now, unless it is older than this.
+const UNREADABLE_LOCK_GRACE_MS = 5_000;
+
 async function ownerIsGone(path: string): Promise<boolean> {
   const text = await readFile(path, "utf8").catch(() => undefined);
-  const pid = Number.parseInt(text ?? "", 10);
-  // An empty file is a lock being written right now: not stale.
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  const pid = /^\d+\n?$/.test(text ?? "") ? Number.parseInt(text!, 10) : Number.NaN;
+  if (!Number.isInteger(pid) || pid <= 0) {
+    const info = await stat(path).catch(() => undefined);
+    return info !== undefined && Date.now() - info.mtimeMs > UNREADABLE_LOCK_GRACE_MS;
+  }
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
