@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { conversationResponder, startModelServer, writeFileStep, type ModelServer } from "../src/model-server/index.js";
+import { conversationResponder, startModelServer, workingDirectory, writeFileStep, type ModelServer } from "../src/model-server/index.js";
 import { dataOf, parseSse, post } from "./model-server-support.js";
 
 let server: ModelServer | undefined;
@@ -154,5 +154,13 @@ describe("conversationResponder", () => {
     const data = dataOf(parseSse(await (await post(`${server.url}/v1/responses`, body)).text()));
     const done = data.find((event) => event["type"] === "response.function_call_arguments.done");
     expect(JSON.parse(String(done?.["arguments"]))).toEqual({ cmd: `printf '%s' 'it'\\''s' > 'out.txt'` });
+  });
+
+  it("finds the workspace each CLI announces, for tools that want absolute paths", () => {
+    const request = (transcript: string) => ({ transcript }) as never;
+    expect(workingDirectory(request("<env>Primary working directory: /w/claude\nIs a git repo"))).toBe("/w/claude");
+    expect(workingDirectory(request("<environment_context>\n  <cwd>/w/codex</cwd>"))).toBe("/w/codex");
+    expect(workingDirectory(request("- **Workspace Directories:**\n  - /w/gemini\n- **Directory Structure:**"))).toBe("/w/gemini");
+    expect(workingDirectory(request("no directory here"))).toBeUndefined();
   });
 });

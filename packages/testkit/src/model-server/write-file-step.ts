@@ -49,6 +49,7 @@ export function writeFileArguments(name: string, request: ModelRequest, path: st
 const WORKING_DIRECTORY_PATTERNS: readonly RegExp[] = [
   /<cwd>([^<]+)<\/cwd>/,
   /Primary working directory: *(\/\S*)/,
+  /Workspace Directories:\**\s*-\s*(\/\S*)/,
   /Working directory: *(\/\S*)/i,
   /current working directory[^/\n]*?(\/[^\s'"`]*)/i,
   /working in the directory:?\s*(\/\S*)/i,
