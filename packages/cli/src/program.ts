@@ -17,6 +17,8 @@ export interface RunFlags {
   readonly verbose?: boolean;
   readonly label?: string;
   readonly model?: string;
+  readonly baseUrl?: string;
+  readonly executable?: string;
   readonly passes: number;
   readonly until?: string[];
   readonly idleMs?: number;
@@ -54,6 +56,8 @@ export function buildProgram(io: ProgramIo): Command {
     .option("-v, --verbose", "also show diagnostics (brief expansion sizes, phase timings)")
     .option("-l, --label <text>", "name shown for this dispatch")
     .option("-m, --model <model>", "model passed to the agent")
+    .option("--base-url <url>", "model endpoint instead of the vendor API (or OUTPOST_<AGENT>_BASE_URL); key from OUTPOST_API_KEY or the vendor variable")
+    .option("--executable <path>", "agent CLI to run instead of the one on PATH (or OUTPOST_<AGENT>_EXECUTABLE)")
     .option("--passes <n>", "maximum passes, each a new conversation", positiveInteger, 1)
     .option("--until <marker>", "end marker (repeatable; default <outpost>done</outpost>)", collect)
     .option("--idle-ms <ms>", "longest accepted silence of the agent", positiveInteger)

@@ -35,12 +35,10 @@ describe("outpost run with the real Claude Code CLI (in-process CLI, scripted mo
   it("runs, integrates the commit, and --continue continues the same conversation", async () => {
     const server = await startModelServer({ script: demoScript() });
     try {
-      process.env.ANTHROPIC_BASE_URL = server.url;
       process.env.ANTHROPIC_API_KEY = "sk-ant-test";
-      process.env.OUTPOST_CLAUDE_EXECUTABLE = claudeBinary;
       const repository = scratchRepository();
       const home = mkdtempSync(join(tmpdir(), "outpost-cli-conversations-"));
-      const common = ["--agent", "claude", "--provider", "local", "--repository", repository, "--conversation-home", home, "--json"];
+      const common = ["--agent", "claude", "--provider", "local", "--base-url", server.url, "--executable", claudeBinary, "--repository", repository, "--conversation-home", home, "--json"];
       const first = await outpost(["run", ...common, "--branch", "integrate", "Create hello.txt and commit it."]);
       expect(first.status, first.stderr).toBe(0);
       const result = first.lines.at(-1)!;

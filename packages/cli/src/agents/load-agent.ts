@@ -6,6 +6,10 @@ import { AGENT_NAMES, isAgentName, type AgentName } from "./agent-names.js";
 export interface AgentChoice {
   readonly name: string;
   readonly model?: string;
+  /** Model endpoint instead of the vendor's API (e.g. a local model server). */
+  readonly baseUrl?: string;
+  /** The agent CLI to run instead of the one on PATH. */
+  readonly executable?: string;
   /** A module exporting `createAgent(options)`, instead of a built-in name. */
   readonly module?: string;
 }
@@ -14,26 +18,43 @@ type AgentModule = Record<string, unknown>;
 
 /** Loads the agent plugin on demand (plugins are heavy; `outpost --help` must not pay for them). */
 export async function loadAgent(choice: AgentChoice): Promise<AgentAdapter> {
+  const name = choice.name;
   if (choice.module) return fromModule(choice.module, choice.model);
-  if (!isAgentName(choice.name)) {
+  if (!isAgentName(name)) {
     throw new OutpostError("configuration", `Unknown agent ${JSON.stringify(choice.name)}. Choose one of ${AGENT_NAMES.join(", ")}, or pass --agent-module <path>.`);
   }
-  const module = await importPlugin(`@outpost/agent-${choice.name}`, choice.name);
+  const module = await importPlugin(`@outpost/agent-${name}`, name);
   const factory = module[`${choice.name}Agent`];
   if (typeof factory !== "function") {
     throw new OutpostError("configuration", `@outpost/agent-${choice.name} does not export ${choice.name}Agent(). Reinstall @outpost/cli.`);
   }
   const storage = await defaultStorage(module, choice.name);
-  return (factory as (options: object) => AgentAdapter)({ ...agentOptions(choice.name), ...(choice.model ? { model: choice.model } : {}), ...(storage ? { storage } : {}) });
+  return (factory as (options: object) => AgentAdapter)({ ...agentOptions({ ...choice, name }), ...(choice.model ? { model: choice.model } : {}), ...(storage ? { storage } : {}) });
 }
 
-/** Endpoint settings read from the environment, so a local model server can stand in for the vendor API. */
-function agentOptions(name: AgentName): Record<string, unknown> {
+// Where each agent's key is usually found; OUTPOST_API_KEY wins for any agent.
+const KEY_VARIABLES: Readonly<Record<AgentName, string>> = {
+  claude: "ANTHROPIC_API_KEY", codex: "OPENAI_API_KEY", copilot: "OPENAI_API_KEY", gemini: "GEMINI_API_KEY", opencode: "OPENAI_API_KEY", kimi: "KIMI_API_KEY",
+};
+
+/**
+ * Endpoint, key and executable from the command line and the environment, shaped the way each plugin
+ * takes them: `baseUrl`/`apiKey` (claude, codex, gemini) or `endpoint: { baseUrl, apiKey }` (the others).
+ */
+function agentOptions(choice: AgentChoice & { name: AgentName }): Record<string, unknown> {
   const env = process.env;
-  if (name === "claude") {
-    return { ...(env.ANTHROPIC_BASE_URL ? { baseUrl: env.ANTHROPIC_BASE_URL } : {}), ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}), ...(env.OUTPOST_CLAUDE_EXECUTABLE ? { executable: env.OUTPOST_CLAUDE_EXECUTABLE } : {}) };
+  const prefix = `OUTPOST_${choice.name.toUpperCase()}`;
+  const baseUrl = choice.baseUrl ?? env[`${prefix}_BASE_URL`] ?? (choice.name === "claude" ? env.ANTHROPIC_BASE_URL : undefined);
+  const apiKey = env.OUTPOST_API_KEY ?? env[KEY_VARIABLES[choice.name]];
+  const executable = choice.executable ?? env[`${prefix}_EXECUTABLE`];
+  const options: Record<string, unknown> = executable ? { executable } : {};
+  if (choice.name === "claude" || choice.name === "codex" || choice.name === "gemini") {
+    if (baseUrl) options.baseUrl = baseUrl;
+    if (apiKey) options.apiKey = apiKey;
+  } else if (baseUrl) {
+    options.endpoint = { baseUrl, ...(apiKey ? { apiKey } : {}) };
   }
-  return {};
+  return options;
 }
 
 /** The plugin's conversation store, when it exports a factory for one (`<name>Storage` or `<name>Store`). */

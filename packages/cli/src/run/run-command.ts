@@ -18,7 +18,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
   try {
     const [{ dispatch }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
-      loadAgent({ name: flags.agent, model: flags.model, module: flags.agentModule }),
+      loadAgent({ name: flags.agent, model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
       chooseProvider({ provider: flags.provider, image: flags.image, network: flags.network, user: flags.user }),
     ]);
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
