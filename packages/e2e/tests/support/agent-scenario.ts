@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, mkdtemp, readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { isOutpostError } from "@outpost/core";
 import type { AgentAdapter, ConversationContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { conversationResponder, startModelServer, type ModelServer } from "@outpost/testkit/model-server";
@@ -77,6 +77,13 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       first = { lease, run };
       expect(run.result.status, run.result.stderr).toBe(0);
       expect(await readLeaseFile(lease, FILE)).toBe("hi");
+      if (scenario.provider("first").placement === "host") {
+        // Settings the agent needs are private to the lease home: 0600 files in 0700 directories.
+        for (const file of agent.homeFiles?.({ prompt: "", root: lease.root, home: lease.home }) ?? []) {
+          expect((await stat(join(lease.home, file.path))).mode & 0o777, file.path).toBe(0o600);
+          expect((await stat(dirname(join(lease.home, file.path)))).mode & 0o777, dirname(file.path)).toBe(0o700);
+        }
+      }
       expect(run.conversationId).toEqual(expect.any(String));
       expect(run.of("tool-call").map((event) => event.name)).toContain(scenario.writeTool);
       expect(run.of("tool-result").length).toBeGreaterThan(0);
