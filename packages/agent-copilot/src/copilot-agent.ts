@@ -1,5 +1,6 @@
 import { OutpostError } from "@outpost/core";
 import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { copilotConversationStore } from "./copilot-conversation-store.js";
 import { CopilotDecoder } from "./copilot-decoder.js";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
 import { copilotTranscriptUsage } from "./copilot-transcript-usage.js";
@@ -26,7 +27,7 @@ export interface CopilotAgentOptions {
   readonly cacheDirectory?: string;
   /** Extra variables for every command (credentials go here, never into files). */
   readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions; omitted: conversations are not portable. */
+  /** Captures and restores sessions. Default: the Copilot session-bundle store. */
   readonly storage?: ConversationStore;
   /** Default `copilot`. */
   readonly executable?: string;
@@ -49,7 +50,7 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
     variables,
     resumable: true,
     forkable: false,
-    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    storage: options.storage ?? copilotConversationStore(),
     failureRules: COPILOT_FAILURE_RULES,
     command(turn: AgentTurn): AgentCommand {
       return copilotCommand(turn, options, variables);

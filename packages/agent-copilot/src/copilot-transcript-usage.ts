@@ -38,7 +38,20 @@ function eventsText(text: string): string | undefined {
   } catch {
     return text;
   }
-  return findEventsFile(whole, 0) ?? text;
+  return bundledEvents(whole) ?? findEventsFile(whole, 0) ?? text;
+}
+
+/** `events.jsonl` of a session bundle (`{ outpost: "session-bundle", files: [{ path, encoding, data }] }`). */
+function bundledEvents(whole: unknown): string | undefined {
+  const files = typeof whole === "object" && whole !== null ? (whole as Record<string, unknown>)["files"] : undefined;
+  if (!Array.isArray(files)) return undefined;
+  for (const entry of files) {
+    if (typeof entry !== "object" || entry === null) continue;
+    const { path, encoding, data } = entry as Record<string, unknown>;
+    if (typeof path !== "string" || typeof data !== "string" || !(path === "events.jsonl" || path.endsWith("/events.jsonl"))) continue;
+    return encoding === "base64" ? Buffer.from(data, "base64").toString("utf8") : data;
+  }
+  return undefined;
 }
 
 function findEventsFile(value: unknown, depth: number): string | undefined {

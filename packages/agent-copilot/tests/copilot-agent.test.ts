@@ -20,7 +20,7 @@ describe("copilotAgent", () => {
       resumable: true,
       forkable: false,
     });
-    expect(agent.storage).toBeUndefined();
+    expect(agent.storage?.name).toBe("copilot");
     expect(typeof agent.transcriptUsage).toBe("function");
   });
 

@@ -14,9 +14,19 @@ describe("copilotTranscriptUsage", () => {
     expect(copilotTranscriptUsage(turn1)).toEqual({ inputTokens: 200, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 
-  it("reads events.jsonl out of a captured bundle document", () => {
-    const bundle = JSON.stringify({ format: "copilot", id: "x", files: { "workspace.yaml": "id: x\n", "events.jsonl": events } });
-    expect(copilotTranscriptUsage(bundle)).toEqual({ inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 });
+  it("reads events.jsonl out of a captured session bundle, utf8 or base64", () => {
+    for (const [encoding, data] of [["utf8", events], ["base64", Buffer.from(events).toString("base64")]] as const) {
+      const bundle = JSON.stringify({
+        outpost: "session-bundle", version: 1, format: "copilot", id: "x", bucket: null,
+        files: [{ path: "workspace.yaml", mode: 0o600, encoding: "utf8", data: "id: x\n" }, { path: "events.jsonl", mode: 0o600, encoding, data }],
+      });
+      expect(copilotTranscriptUsage(bundle)).toEqual({ inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    }
+  });
+
+  it("also finds events.jsonl in a document keyed by file name", () => {
+    const document = JSON.stringify({ files: { "events.jsonl": events } });
+    expect(copilotTranscriptUsage(document)).toEqual({ inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 
   it("returns undefined for empty, corrupt or usage-free transcripts", () => {

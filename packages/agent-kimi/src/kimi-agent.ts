@@ -1,5 +1,6 @@
 import { OutpostError } from "@outpost/core";
 import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { kimiConversationStore } from "./kimi-conversation-store.js";
 import { KimiDecoder } from "./kimi-decoder.js";
 
 /** An OpenAI-compatible (or Kimi / Anthropic) endpoint, given to Kimi Code through its `KIMI_MODEL_*` variables. */
@@ -20,7 +21,7 @@ export interface KimiAgentOptions {
   readonly model?: string;
   /** Extra variables for every command (credentials go here, never into files). */
   readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions; omitted: conversations are not portable. */
+  /** Captures and restores sessions. Default: the Kimi Code session-bundle store. */
   readonly storage?: ConversationStore;
   /** Default `kimi`. */
   readonly executable?: string;
@@ -41,7 +42,7 @@ export function kimiAgent(options: KimiAgentOptions = {}): AgentAdapter {
     variables,
     resumable: true,
     forkable: false,
-    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    storage: options.storage ?? kimiConversationStore(),
     failureRules: [],
     command(turn: AgentTurn): AgentCommand {
       if (turn.resume?.fork) {

@@ -13,6 +13,10 @@ describe("kimiAgent", () => {
     expect(agent.bootstrap).toBeUndefined();
   });
 
+  it("captures through the Kimi session-bundle store by default", () => {
+    expect(typeof kimiAgent().storage?.capture).toBe("function");
+  });
+
   it("builds the documented non-interactive command", () => {
     const command = kimiAgent().command({ ...turn, model: "kimi-for-coding" });
     expect(command).toMatchObject({ executable: "kimi", directory: "/work/repo" });

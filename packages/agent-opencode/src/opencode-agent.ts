@@ -2,6 +2,7 @@ import { OutpostError } from "@outpost/core";
 import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore } from "@outpost/core";
 import { DEFAULT_OPENCODE_PROVIDER, OPENCODE_API_KEY_VARIABLE, opencodeConfig, qualifyModel } from "./opencode-config.js";
 import type { OpencodeEndpoint } from "./opencode-config.js";
+import { opencodeConversationStore } from "./opencode-conversation-store.js";
 import { OpencodeDecoder } from "./opencode-decoder.js";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 import { OPENCODE_BOOTSTRAP_PACKAGE } from "./opencode-version.js";
@@ -13,7 +14,7 @@ export interface OpencodeAgentOptions {
   readonly model?: string;
   /** Extra variables for every command (credentials go here, never into files). */
   readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions; omitted: conversations are not portable. */
+  /** Captures and restores sessions. Default: the opencode export/import store. */
   readonly storage?: ConversationStore;
   /** Default `opencode`. */
   readonly executable?: string;
@@ -38,7 +39,7 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
     variables,
     resumable: true,
     forkable: true,
-    ...(options.storage === undefined ? {} : { storage: options.storage }),
+    storage: options.storage ?? opencodeConversationStore({ ...(options.executable === undefined ? {} : { executable: options.executable }) }),
     failureRules: OPENCODE_FAILURE_RULES,
     command(turn: AgentTurn): AgentCommand {
       // `--auto` approves permission prompts that would otherwise be auto-rejected in `run` (e.g. paths

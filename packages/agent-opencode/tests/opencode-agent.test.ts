@@ -21,6 +21,12 @@ describe("opencodeAgent", () => {
     });
   });
 
+  it("captures through the opencode export/import store by default, or the given one", () => {
+    expect(typeof opencodeAgent().storage?.capture).toBe("function");
+    const storage = { name: "mine", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
+    expect(opencodeAgent({ storage }).storage).toBe(storage);
+  });
+
   it("runs `opencode run` with JSON events, the prompt on stdin, and the offline switches", () => {
     const agent = opencodeAgent({ endpoint, model: "fake-model" });
     const command = agent.command(turn);
