@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dispatch, type DispatchRecovery } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { isOutpostError, type OutpostError, type Transport, type TransportEntry } from "@outpost/core";
+import { isOutpostError, type OutpostError } from "@outpost/core";
+import { fsTransport } from "@outpost/transport-fs";
 import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
 
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
@@ -126,16 +127,23 @@ describe("dispatch storage quota", () => {
 });
 
 describe("dispatch activity record", () => {
-  it("is written while the sandbox lives and removed after a clean close", async () => {
+  it("is written through the activity transport while the sandbox lives, and removed after a clean close", async () => {
     const repository = scratchRepository();
-    const transport = memoryTransport();
-    let during: string[] = [];
+    const transport = fsTransport({ directory: mkdtempSync(join(tmpdir(), "outpost-activity-")) });
+    const keys = async () => { const found: string[] = []; for await (const entry of transport.list("activity/")) found.push(entry.key); return found; };
+    let during: Promise<string[]> | undefined;
+    let record: Promise<unknown> | undefined;
     const result = await dispatch({
-      agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), activityTransport: transport,
-      observe: () => { during = [...transport.objects.keys()]; },
+      agent: agentWith({ DELAY_MS: "300" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport: transport, label: "watched",
+      observe: (observation) => {
+        if (observation.event.type !== "conversation") return;
+        during = keys();
+        record = transport.read(`activity/${observation.dispatchId}.json`).then((object) => JSON.parse(new TextDecoder().decode(object!.bytes)));
+      },
     });
-    expect(during).toEqual([`activity/${result.dispatchId}.json`]);
-    expect([...transport.objects.keys()]).toEqual([]);
+    expect(await during).toEqual([`activity/${result.dispatchId}.json`]);
+    expect(await record).toMatchObject({ state: "running", label: "watched", agent: "script-agent", provider: "local", pid: process.pid });
+    expect(await keys()).toEqual([]);
   });
 
   it("is kept with the failed phase otherwise (default local storage under .outpost/storage)", async () => {
@@ -218,34 +226,3 @@ describe("dispatch hostile input", () => {
     expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
   });
 });
-
-/** A small in-memory Transport honouring revisions, to observe the activity record from the outside. */
-function memoryTransport(): Transport & { objects: Map<string, { bytes: Uint8Array; revision: string }> } {
-  const objects = new Map<string, { bytes: Uint8Array; revision: string }>();
-  let counter = 0;
-  const entry = (key: string, value: { bytes: Uint8Array; revision: string }): TransportEntry => ({ key, revision: value.revision, size: value.bytes.length, modifiedAt: new Date().toISOString() });
-  return {
-    name: "memory",
-    objects,
-    async read(key) {
-      const value = objects.get(key);
-      return value ? { ...entry(key, value), bytes: value.bytes } : undefined;
-    },
-    async write(key, bytes, options) {
-      const current = objects.get(key);
-      if ((options.ifRevision === null && current) || (options.ifRevision !== null && current?.revision !== options.ifRevision)) {
-        throw new Error("revision conflict");
-      }
-      const value = { bytes, revision: String(++counter) };
-      objects.set(key, value);
-      return entry(key, value);
-    },
-    async remove(key, options) {
-      if (objects.get(key)?.revision !== options.ifRevision) throw new Error("revision conflict");
-      objects.delete(key);
-    },
-    async *list(prefix = "") {
-      for (const [key, value] of objects) if (key.startsWith(prefix)) yield entry(key, value);
-    },
-  };
-}
