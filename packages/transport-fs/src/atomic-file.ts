@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
+import { link, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { errnoOf, mapFsError } from "./map-fs-error.js";
 import { TEMP_SUFFIX } from "./store-paths.js";
@@ -10,18 +10,8 @@ import { TEMP_SUFFIX } from "./store-paths.js";
  * target, fsync the directory. Readers see the old file or the new one, never a part. Returns mtime.
  */
 export async function writeAtomically(directory: string, name: string, target: string, chunks: readonly Uint8Array[]): Promise<Date> {
-  const temporary = join(directory, `${name}${TEMP_SUFFIX}${randomBytes(8).toString("hex")}`);
-  let modifiedAt: Date;
+  const { temporary, modifiedAt } = await writeTemporary(directory, name, chunks);
   try {
-    const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
-    try {
-      // writeFile loops until every byte is written, where a single write or writev may stop short.
-      await handle.writeFile(Buffer.concat(chunks));
-      await handle.sync();
-      modifiedAt = (await handle.stat()).mtime;
-    } finally {
-      await handle.close();
-    }
     await rename(temporary, target);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
@@ -31,7 +21,43 @@ export async function writeAtomically(directory: string, name: string, target: s
   return modifiedAt;
 }
 
-/** Makes a rename or unlink in `directory` durable. */
+/**
+ * Creates `target` only if it does not exist, without any lock: `link` of a complete, fsynced temporary
+ * file fails atomically when the name is taken. Resolves `undefined` when it was taken.
+ */
+export async function createExclusively(directory: string, name: string, target: string, chunks: readonly Uint8Array[]): Promise<Date | undefined> {
+  const { temporary, modifiedAt } = await writeTemporary(directory, name, chunks);
+  try {
+    await link(temporary, target);
+  } catch (error) {
+    if (errnoOf(error) === "EEXIST") return undefined;
+    throw mapFsError(error, `Writing ${target}`);
+  } finally {
+    await unlink(temporary).catch(() => undefined);
+  }
+  await syncDirectory(directory);
+  return modifiedAt;
+}
+
+async function writeTemporary(directory: string, name: string, chunks: readonly Uint8Array[]): Promise<{ temporary: string; modifiedAt: Date }> {
+  const temporary = join(directory, `${name}${TEMP_SUFFIX}${randomBytes(8).toString("hex")}`);
+  try {
+    const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    try {
+      // writeFile loops until every byte is written, where a single write or writev may stop short.
+      await handle.writeFile(Buffer.concat(chunks));
+      await handle.sync();
+      return { temporary, modifiedAt: (await handle.stat()).mtime };
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw mapFsError(error, `Writing a temporary file in ${directory}`);
+  }
+}
+
+/** Makes a rename, link or unlink in `directory` durable. */
 export async function syncDirectory(directory: string): Promise<void> {
   try {
     const handle = await open(directory, constants.O_RDONLY | constants.O_DIRECTORY);

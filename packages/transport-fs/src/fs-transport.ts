@@ -11,7 +11,7 @@ import {
   type TransportRemoveOptions,
   type TransportWriteOptions,
 } from "@outpost/core";
-import { syncDirectory, writeAtomically } from "./atomic-file.js";
+import { createExclusively, syncDirectory, writeAtomically } from "./atomic-file.js";
 import { withKeyLock } from "./key-lock.js";
 import { listObjects } from "./list-objects.js";
 import { mapFsError } from "./map-fs-error.js";
@@ -66,6 +66,14 @@ export function fsTransport(config: FsTransportConfig): Transport {
       throwIfAborted(options?.signal, `Writing ${key}`);
       assertIfRevision(options?.ifRevision);
       await ensureDirectories(root, paths.segments, true);
+      if (options.ifRevision === null) {
+        // Create-only needs no lock: link() refuses a taken name atomically, also across processes.
+        const revision = newRevision();
+        const header = encodeHeader({ revision, sha256: sha256Hex(bytes) });
+        const modifiedAt = await createExclusively(paths.directory, paths.name, paths.object, [header, bytes]);
+        if (!modifiedAt) throw conflict(key, null, await currentRevision(paths.object, key));
+        return { key, revision, size: bytes.byteLength, modifiedAt: modifiedAt.toISOString() };
+      }
       return withKeyLock(paths, lockTimeoutMs, options.signal, async () => {
         const current = await currentRevision(paths.object, key);
         if (current !== options.ifRevision) throw conflict(key, options.ifRevision, current);

@@ -36,11 +36,11 @@ export async function withKeyLock<T>(paths: LockPaths, timeoutMs: number, signal
   queues.set(paths.lock, tail);
   try {
     await previous;
-    const token = await acquire(paths, timeoutMs, signal);
+    await acquire(paths, timeoutMs, signal);
     try {
       return await body();
     } finally {
-      await releaseLock(paths.lock, token);
+      await releaseLock(paths.lock);
     }
   } finally {
     release();
@@ -117,13 +117,12 @@ async function takeOver(paths: LockPaths): Promise<void> {
   }
 }
 
-async function releaseLock(path: string, token: string): Promise<void> {
-  const owner = await readOwner(path);
-  if (typeof owner === "object" && owner.token === token) {
-    await unlink(path).catch((error: unknown) => {
-      if (errnoOf(error) !== "ENOENT") throw mapFsError(error, `Removing the lock ${path}`);
-    });
-  }
+// Only a takeover removes someone else's lock, and only when its owner is dead: a live holder can remove
+// its lock without reading it back first.
+async function releaseLock(path: string): Promise<void> {
+  await unlink(path).catch((error: unknown) => {
+    if (errnoOf(error) !== "ENOENT") throw mapFsError(error, `Removing the lock ${path}`);
+  });
 }
 
 async function readOwner(path: string): Promise<LockOwner | "missing" | undefined> {
