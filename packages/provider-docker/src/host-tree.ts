@@ -1,4 +1,5 @@
-import { lstat, readdir, readlink, stat } from "node:fs/promises";
+import { lstatSync } from "node:fs";
+import { readdir, readlink, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { assertLinkStaysInside } from "./link-target.js";
@@ -46,8 +47,8 @@ async function walk(base: string, relative: string, entries: HostEntry[], check:
   check();
   const directory = relative === "" ? base : join(base, relative);
   const names = (await readdir(directory)).sort();
-  // lstat the whole directory at once: one round trip to the thread pool instead of one per file.
-  const infos = await Promise.all(names.map((name) => lstat(join(directory, name))));
+  // Synchronous lstat: a thread-pool round trip per file costs more than the call (readdir still yields).
+  const infos = names.map((name) => lstatSync(join(directory, name)));
   for (const [index, name] of names.entries()) {
     const path = relative === "" ? name : `${relative}/${name}`;
     if (name.includes("\n")) {
