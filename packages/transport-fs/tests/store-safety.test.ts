@@ -110,6 +110,26 @@ describe("fsTransport store safety", () => {
     expect(await codeOf(transport.write("dir/other.txt", bytes("new"), { ifRevision: null }))).toBe("resolved");
   });
 
+  it("readers racing rewrites always see one whole version, never a mix or a part", async () => {
+    const versions = Array.from({ length: 4 }, (_, index) => new Uint8Array(128 * 1024).fill(index + 1));
+    let entry = await transport.write("hot.bin", versions[0]!, { ifRevision: null });
+    let writing = true;
+    const writer = (async () => {
+      for (let round = 1; round <= 40; round += 1) entry = await transport.write("hot.bin", versions[round % 4]!, { ifRevision: entry.revision });
+      writing = false;
+    })();
+    let reads = 0;
+    while (writing) {
+      const stored = await transport.read("hot.bin");
+      const first = stored!.bytes[0]!;
+      expect(stored!.bytes.length).toBe(128 * 1024);
+      expect(Buffer.from(stored!.bytes).equals(Buffer.alloc(128 * 1024, first))).toBe(true);
+      reads += 1;
+    }
+    await writer;
+    expect(reads).toBeGreaterThan(0);
+  });
+
   it("an object and a directory of the same name coexist", async () => {
     await transport.write("node", bytes("leaf"), { ifRevision: null });
     await transport.write("node/child", bytes("child"), { ifRevision: null });
