@@ -34,13 +34,15 @@ export function leadingType(line: string): string | undefined {
  */
 export function lazyRaw(line: string): AgentEvent {
   let parsed: { value: unknown } | undefined;
-  return Object.defineProperty({ type: "raw", line }, "value", {
-    enumerable: true,
-    get() {
+  // A getter in the literal keeps the object's fast shape (defineProperty would not).
+  return {
+    type: "raw",
+    line,
+    get value() {
       parsed ??= { value: parseJsonLine(line) };
       return parsed.value;
     },
-  }) as AgentEvent;
+  };
 }
 
 /** `value[key]` when it is a plain object. */

@@ -6,8 +6,7 @@ import { lazyRaw, leadingType, numberField, objectField, parseJsonLine, stringFi
 /** Event types that map to normalized events besides the conversation id. */
 const MAPPED_TYPES: ReadonlySet<string> = new Set(["text", "tool_use", "step_finish", "error"]);
 
-/** `sessionID` as opencode prints it, right after `type` and `timestamp`, read without parsing the line. */
-const LEADING_SESSION = /^\{"type":"[a-z_]+","timestamp":\d+,"sessionID":"([^"\\]+)"/;
+const SESSION_KEY = '"sessionID":"';
 
 /**
  * Decodes `opencode run --format json`: `step_start`, `tool_use` (printed once the tool completed or
@@ -24,9 +23,7 @@ export class OpencodeDecoder implements AgentLineDecoder {
   decode(line: string): AgentEvent[] {
     // A step_start (or any unmapped line) of the current session says nothing new: keep it raw, unparsed.
     const type = leadingType(line);
-    if (type !== undefined && !MAPPED_TYPES.has(type) && this.conversationId !== undefined && LEADING_SESSION.exec(line)?.[1] === this.conversationId) {
-      return [lazyRaw(line)];
-    }
+    if (type !== undefined && !MAPPED_TYPES.has(type) && this.isCurrentSession(line)) return [lazyRaw(line)];
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
     const events = this.conversation(stringField(value, "sessionID"));
@@ -70,6 +67,15 @@ export class OpencodeDecoder implements AgentLineDecoder {
     }
   }
 
+  /** Whether the line's first `sessionID` (opencode prints it before `part`) is the current one, without parsing. */
+  private isCurrentSession(line: string): boolean {
+    if (this.conversationId === undefined) return false;
+    const key = line.indexOf(SESSION_KEY);
+    if (key < 0 || key > 96) return false;
+    const start = key + SESSION_KEY.length;
+    return line.startsWith(this.conversationId, start) && line.charCodeAt(start + this.conversationId.length) === 34 /* " */;
+  }
+
   private conversation(id: string | undefined): AgentEvent[] {
     if (id === undefined || id === this.conversationId) return [];
     this.conversationId = id;
@@ -95,15 +101,18 @@ function usageOf(part: Record<string, unknown>): Usage | undefined {
   const tokens = objectField(part, "tokens");
   if (tokens === undefined) return undefined;
   const cache = objectField(tokens, "cache");
-  const usage: Record<string, number> = {};
-  const fields: [string, number | undefined][] = [
-    ["inputTokens", numberField(tokens, "input")],
-    ["outputTokens", numberField(tokens, "output")],
-    ["reasoningTokens", numberField(tokens, "reasoning")],
-    ["cacheReadTokens", numberField(cache, "read")],
-    ["cacheWriteTokens", numberField(cache, "write")],
-    ["costUsd", numberField(part, "cost")],
-  ];
-  for (const [key, count] of fields) if (count !== undefined) usage[key] = count;
-  return Object.keys(usage).length > 0 ? (usage as Usage) : undefined;
+  const usage: { -readonly [Key in keyof Usage]: number } = {};
+  let any = false;
+  const set = (key: keyof Usage, count: number | undefined) => {
+    if (count === undefined) return;
+    usage[key] = count;
+    any = true;
+  };
+  set("inputTokens", numberField(tokens, "input"));
+  set("outputTokens", numberField(tokens, "output"));
+  set("reasoningTokens", numberField(tokens, "reasoning"));
+  set("cacheReadTokens", numberField(cache, "read"));
+  set("cacheWriteTokens", numberField(cache, "write"));
+  set("costUsd", numberField(part, "cost"));
+  return any ? usage : undefined;
 }
