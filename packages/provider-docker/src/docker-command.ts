@@ -47,7 +47,7 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
           details: { directory },
         });
       }
-      throw new OutpostError("process", `Could not start ${JSON.stringify(command.executable)}: it was not found in the sandbox. Check that the executable exists in the image and is on PATH.`, {
+      throw new OutpostError("process", `Could not start ${JSON.stringify(command.executable)}: it was not found in the sandbox. Check that the executable exists in the image and is on PATH (the image also needs /bin/sh).`, {
         details: { executable: command.executable },
       });
     }

@@ -45,7 +45,7 @@ export class ExecProcess {
     }).then(() => this.exitCode());
   }
 
-  static async start(container: Docker.Container, launch: ExecLaunch, user?: string): Promise<ExecProcess> {
+  static async start(container: Docker.Container, launch: ExecLaunch): Promise<ExecProcess> {
     const exec = await container.exec({
       Cmd: ["/bin/sh", "-c", COMMAND_WRAPPER, "outpost", launch.directory, ...launch.argv],
       Env: launch.environment ? [...launch.environment] : undefined,
@@ -53,7 +53,6 @@ export class ExecProcess {
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
-      ...(user === undefined ? {} : { User: user }),
     });
     const stream = (await exec.start({ hijack: true, stdin: launch.attachStdin })) as Duplex;
     return new ExecProcess(container, exec, stream, launch);

@@ -31,6 +31,8 @@ export async function runExec(container: Docker.Container, options: RunExecOptio
   }
   const stop = () => void process.kill().catch(() => undefined);
   options.guard.signal.addEventListener("abort", stop, { once: true });
+  // The deadline may have passed while the exec was being created: the listener would never fire.
+  if (options.guard.signal.aborted) stop();
   let feedFailure: unknown;
   let exited = false;
   options.feed?.(process.stream).then(

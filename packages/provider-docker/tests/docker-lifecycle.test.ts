@@ -33,6 +33,17 @@ describeDocker("docker lease lifecycle", await dockerGate(), () => {
     });
   });
 
+  it("a deadline that passes while the exec is still being created still kills the command", async () => {
+    await withDockerLease({ image: BUSYBOX_IMAGE }, async (lease) => {
+      for (const deadlineMs of [0, 1, 5, 20]) {
+        const run = lease.invoke({ executable: "sleep", arguments: ["304"], deadlineMs });
+        await expect(run).rejects.toSatisfy((error) => isOutpostError(error, "timeout"));
+      }
+      const ps = await sh(lease, "ps -o args");
+      expect(ps.stdout).not.toMatch(/sleep 304/);
+    });
+  });
+
   it("an abort kills a process that left the group with setsid, and the lease keeps working", async () => {
     await withDockerLease({}, async (lease) => {
       const controller = new AbortController();
