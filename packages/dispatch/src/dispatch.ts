@@ -115,7 +115,9 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     } catch (error) {
       // Save what the failed turn said, so the conversation can be continued from the recovery details.
       if (conversationId && conversation?.id !== conversationId && !isOutpostError(error, "session")) {
-        conversation = (await captureConversation(agent, conversationId, context, (message) => observers.warn(message)).catch(() => ({}) as { record?: ConversationRecord })).record;
+        // Without the dispatch's signal: after an abort the capture must still run (bounded by its own deadline).
+        const rescue = { ...context, signal: AbortSignal.timeout(60_000) };
+        conversation = (await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch(() => ({}) as { record?: ConversationRecord })).record;
       }
       await lease.release().catch(() => undefined);
       await activity.fail(phase, describe(error)).catch(() => undefined);

@@ -56,7 +56,9 @@ async function compare(name: string, floor: (repository: string, round: number) 
     outposts.push(await timed(() => outpost(repository, round)));
   }
   const ratio = median(outposts) / median(floors);
-  console.log(`${name.padEnd(34)} floor ${median(floors).toFixed(0).padStart(5)} ms   outpost ${median(outposts).toFixed(0).padStart(5)} ms   ratio ${ratio.toFixed(2)}× (goal ≤ 1.30×)`);
+  // The best run of each shows the intrinsic cost when the shared machine is busy.
+  const best = Math.min(...outposts) / Math.min(...floors);
+  console.log(`${name.padEnd(30)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ 1.30×)`);
 }
 
 const local = localProvider();
@@ -72,7 +74,7 @@ await compare(
 
 const gate = dockerGate();
 if (gate.unavailable) {
-  console.log(`docker                             skipped: ${gate.unavailable.reason}`);
+  console.log(`docker                         skipped: ${gate.unavailable.reason}`);
 } else {
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
@@ -100,4 +102,4 @@ for (let round = 0; round < 10; round += 1) {
   coldStarts.push(performance.now() - started);
   if (help.status !== 0) throw new Error(`outpost --help failed: ${help.stderr || "build the CLI first"}`);
 }
-console.log(`${"outpost --help cold start".padEnd(34)} node -e "" ${median(bareNode).toFixed(0).padStart(4)} ms   outpost --help ${median(coldStarts).toFixed(0).padStart(4)} ms (goal ≤ 150 ms)`);
+console.log(`${"outpost --help cold start".padEnd(30)} median: node -e "" ${median(bareNode).toFixed(0)} ms, outpost --help ${median(coldStarts).toFixed(0)} ms   best: ${Math.min(...coldStarts).toFixed(0)} ms (node ${Math.min(...bareNode).toFixed(0)} ms)   (goal ≤ 150 ms)`);

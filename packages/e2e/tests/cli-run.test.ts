@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -110,4 +110,40 @@ describe("outpost CLI", () => {
     expect(gitIn(repository, "rev-parse", "feature/cli")).toBe(last.commits[0]);
     expect(gitIn(repository, "symbolic-ref", "--short", "HEAD")).toBe("main");
   });
+
+  it("Ctrl-C (SIGINT) stops the agent's process tree and exits 130, keeping the work recoverable", async () => {
+    const repository = scratchRepository();
+    const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-cli-pid-")), "child.pid");
+    const module = scriptAgentModule({ HANG: "busy", FILE: "wip.txt", CHILD_PID_FILE: pidFile });
+    const child = spawn(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, "run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "--until", "never", "work"], { cwd: repository });
+    let out = "";
+    let interrupted = false;
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      // One Ctrl-C stops gracefully (a second one would force the exit, as usual).
+      if (!interrupted && out.includes('"type":"text"')) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+    });
+    const status = await new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+    expect(status).toBe(130);
+    const error = JSON.parse(out.trim().split("\n").pop()!) as { code: string; details: { recovery: { commits: string[]; directory: string } } };
+    expect(error.code).toBe("aborted");
+    expect(error.details.recovery.commits).toHaveLength(1);
+    expect(existsSync(join(error.details.recovery.directory, "wip.txt"))).toBe(true);
+    // The interrupted conversation was captured anyway, so it can be continued.
+    expect((error.details.recovery as { conversation?: { id: string } }).conversation?.id).toMatch(/^[0-9a-f-]{36}$/);
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    let alive = true;
+    for (let attempt = 0; attempt < 40 && alive; attempt += 1) {
+      try {
+        process.kill(grandchild, 0);
+        await new Promise((done) => setTimeout(done, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  }, 60_000);
 });
