@@ -35,6 +35,17 @@ describeDocker("docker transfers", await dockerGate(), () => {
     });
   }
 
+  it("manifest hashes awkward names (backslash, pipe, spaces, unicode) with GNU and busybox tools alike", async () => {
+    for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
+      await withDockerLease({ image, mode: "isolated" }, async (lease) => {
+        const names = ["back\\slash", "pipe|name", "two  spaces", "ünï cødé ✓"];
+        await lease.invoke({ executable: "sh", arguments: ["-c", 'mkdir odd && for n; do printf "%s" "$n" > "odd/$n"; done', "sh", ...names] });
+        const entries = await lease.fileTransfers!.manifest(".", ["odd"]);
+        expect(entries.map((entry) => [entry.path, entry.sha256])).toEqual(names.map((name) => [`odd/${name}`, sha256(name)]).sort());
+      });
+    }
+  });
+
   it("a 24 MiB binary file round-trips byte-exact through upload and download", async () => {
     const host = await hostWorkspace();
     try {
