@@ -13,8 +13,15 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
   const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
   const reporter: Reporter = flags.json ? jsonReporter(io.stdout) : progressReporter(io.stdout, io.stderr, live);
   const controller = new AbortController();
-  const onInterrupt = (): void => controller.abort(new Error("interrupted (Ctrl-C)"));
-  process.once("SIGINT", onInterrupt);
+  // First Ctrl-C: stop the agent's tree and keep the work. A third one while cleanup runs forces the exit.
+  let interrupts = 0;
+  const onInterrupt = (): void => {
+    interrupts += 1;
+    if (interrupts === 1) controller.abort(new Error("interrupted (Ctrl-C)"));
+    else if (interrupts === 2) io.stderr.write("outpost: still stopping the agent and saving its work; press Ctrl-C again to quit at once.\n");
+    else process.exit(EXIT_CODES.aborted);
+  };
+  process.on("SIGINT", onInterrupt);
   try {
     const [{ dispatch }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
