@@ -120,7 +120,7 @@ describe("outpost CLI", () => {
     let interrupted = false;
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString();
-      // One Ctrl-C stops gracefully (a second one would force the exit, as usual).
+      // One Ctrl-C stops gracefully; more would only report the cleanup, then force the exit.
       if (!interrupted && out.includes('"type":"text"')) {
         interrupted = true;
         child.kill("SIGINT");
