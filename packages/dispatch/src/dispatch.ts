@@ -48,7 +48,13 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   const variables = agentVariables(agent, provider, identity);
   throwIfAborted(signal, "The dispatch");
 
-  const reservation: StorageReservation | undefined = options.storageQuota ? await reserveStorage(root, options.storageQuota, dispatchId) : undefined;
+  const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
+  const reservation: StorageReservation | undefined = options.storageQuota
+    ? await reserveStorage(root, options.storageQuota, dispatchId).catch(async (error: unknown) => {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    })
+    : undefined;
   let phase = "prepare";
   let phaseStarted = started;
   // Each phase change reports how long the previous one took (diagnostic), and names the phase errors carry.
@@ -63,7 +69,6 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   let conversation: ConversationRecord | undefined;
   let conversationId = options.continuation?.id;
   const turns: DispatchTurn[] = [];
-  const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
   try {
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
     if (workspace.created && resolved.copies.length > 0) {
