@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { copilotAgent } from "@outpost/agent-copilot";
 import { isOutpostError } from "@outpost/core";
-import type { AgentAdapter } from "@outpost/core";
+import type { AgentAdapter, ConversationStore, SandboxLease } from "@outpost/core";
 import { localProvider } from "@outpost/provider-local";
 import { DEFAULT_USAGE, startModelServer } from "@outpost/testkit/model-server";
 import type { ModelServer } from "@outpost/testkit/model-server";
@@ -13,7 +13,6 @@ import type { AgentSandbox } from "../support/agent-sandbox.js";
 import { missingCli, pathWithClis } from "../support/cli-bin.js";
 import { connections, nonLoopbackConnections, straceAvailable, traceConnections } from "../support/connect-trace.js";
 import { dnsLookups, insideOfflineNamespace, nonLoopbackInterfaces, requireOfflineWhenAsked } from "../support/offline-tripwire.js";
-import { relocateSessionTree } from "../support/relocate-session-tree.js";
 import { runAgentTurn } from "../support/run-agent-turn.js";
 
 requireOfflineWhenAsked();
@@ -65,21 +64,26 @@ describe.skipIf(missing !== undefined)(`copilot 1.0.102 end to end${missing ? ` 
     const id = turn1.conversationId as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
-    // Capture: the session directory, from the lease home to the host.
-    const captured = join(sandbox.scratch, "captured", id);
-    await first.download(join(first.home, ".copilot", "session-state", id), captured);
-    // Usage is not on Copilot's stdout: it is read from the captured events.jsonl (two model calls).
-    const events = await readFile(join(captured, "events.jsonl"), "utf8");
-    expect(agent("unused").transcriptUsage?.(events)).toEqual({
+    // Capture through the agent's conversation store (one session bundle on the host).
+    const repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));
+    const context = async (lease: SandboxLease, label: string) => {
+      const staging = join(sandbox.scratch, `staging-${label}`);
+      await mkdir(staging, { recursive: true });
+      return { repository, sandbox: lease, staging, local: true };
+    };
+    const adapter = agent("unused");
+    const storage = adapter.storage as ConversationStore;
+    const record = await storage.capture(id, await context(first, "capture"));
+    expect((await storage.locate(id, repository)).file).toBe(record.file);
+    // Usage is not on Copilot's stdout: it is read from the captured session (two model calls).
+    expect(adapter.transcriptUsage?.(await readFile(record.file, "utf8"))).toEqual({
       inputTokens: 2 * DEFAULT_USAGE.inputTokens, outputTokens: 2 * DEFAULT_USAGE.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0,
     });
 
     // Restore into a different home and workspace path, then forget the first sandbox entirely.
     const second = await sandbox.lease("second-workspace");
     expect(second.home).not.toBe(first.home);
-    const rewritten = await relocateSessionTree(captured, [{ from: first.root, to: second.root }, { from: first.home, to: second.home }]);
-    expect(rewritten).toBeGreaterThanOrEqual(2);
-    await second.upload(captured, join(second.home, ".copilot", "session-state", id));
+    await storage.restore(record, await context(second, "restore"));
     const oldRoot = first.root;
     await first.release();
     await rm(oldRoot, { recursive: true, force: true });

@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { opencodeAgent } from "@outpost/agent-opencode";
-import { createPathRewriter } from "@outpost/conversations";
-import type { AgentAdapter, SandboxLease } from "@outpost/core";
+import type { AgentAdapter, ConversationStore, SandboxLease } from "@outpost/core";
 import { localProvider } from "@outpost/provider-local";
 import { DEFAULT_USAGE, startModelServer } from "@outpost/testkit/model-server";
 import type { ModelServer } from "@outpost/testkit/model-server";
@@ -70,20 +69,23 @@ describe.skipIf(missing !== undefined)(`opencode 1.18.33 end to end${missing ? `
     const id = turn1.conversationId as string;
     expect(id).toMatch(/^ses_/);
 
-    // Capture: opencode keeps sessions in SQLite; its own export is the portable form.
-    const exported = await opencode(first, "export", id);
-    expect(JSON.parse(exported).info.id).toBe(id);
+    // Capture through the agent's store: opencode keeps sessions in SQLite, the store keeps its export.
+    const repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));
+    const context = async (lease: SandboxLease, label: string) => {
+      const staging = join(sandbox.scratch, `staging-${label}`);
+      await mkdir(staging, { recursive: true });
+      return { repository, sandbox: lease, staging, local: true };
+    };
+    const storage = plain().storage as ConversationStore;
+    const record = await storage.capture(id, await context(first, "capture"));
+    expect(JSON.parse(await readFile(record.file, "utf8")).info.id).toBe(id);
+    expect((await storage.locate(id, repository)).file).toBe(record.file);
 
-    // Restore into a different home and workspace path: rewrite the recorded paths, import there.
+    // Restore into a different home and workspace path; the first sandbox is then forgotten.
     const second = await sandbox.lease("second-workspace");
     expect(second.home).not.toBe(first.home);
-    const relocated = createPathRewriter([{ from: first.root, to: second.root }, { from: first.home, to: second.home }])(exported);
-    expect(relocated).not.toContain(first.root);
-    const staged = join(sandbox.scratch, `${id}.json`);
-    await writeFile(staged, relocated);
-    await second.upload(staged, join(second.home, "restore", `${id}.json`));
     await writeHomeFiles(second, plain().homeFiles?.({ prompt: "", root: second.root, home: second.home }) ?? []);
-    await opencode(second, "import", join(second.home, "restore", `${id}.json`));
+    await storage.restore(record, await context(second, "restore"));
     const oldRoot = first.root;
     await first.release();
     await rm(oldRoot, { recursive: true, force: true });
