@@ -26,7 +26,10 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
   it("keeps the date folders and file name, and moves the workspace and home paths", async () => {
     const { recording, source, target } = pair;
     const [relative] = await rolloutOf(recording.home);
+    // Credentials, history and the SQLite state codex rebuilds are never captured.
+    for (const name of ["auth.json", "history.jsonl", "state_5.sqlite"]) await writeFile(join(recording.home, ".codex", name), "secret");
     const record = await store.capture(recording.id, source.context());
+    expect(Object.keys(await readTree(join(source.context().home!, ".outpost", "conversations", "codex", recording.id)))).toEqual(["files/" + relative, "origin.json"].sort());
     await store.restore(await store.locate(recording.id, source.lease.root, source.context().home), target.context());
     expect(await rolloutOf(target.lease.home)).toEqual([relative]);
     expect(relative).toMatch(/^\d{4}\/\d{2}\/\d{2}\/rollout-.+-01a23662-c293-73d2-8ce8-928ce6fb5c1b\.jsonl$/);

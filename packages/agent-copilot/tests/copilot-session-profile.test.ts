@@ -29,7 +29,14 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
     const recordedIndex = await readFile(indexFile, "utf8");
     await writeFile(indexFile, recordedIndex.split(hex("/tmp/outpost-fixture/work/repo")).join(hex(recording.workspace)));
 
+    // Credentials, caches and indexes next to the session are never captured.
+    const { mkdir } = await import("node:fs/promises");
+    await writeFile(join(sessionOf(recording.home, recording.id), "auth.json"), '{"token":"tok_outpost_credential_123"}');
+    await mkdir(join(sessionOf(recording.home, recording.id), "node_modules", "x"), { recursive: true });
+    await writeFile(join(sessionOf(recording.home, recording.id), "node_modules", "x", "index.js"), "");
+    await writeFile(join(recording.home, ".copilot", "session-store.db"), "SQLite format 3");
     const record = await store.capture(recording.id, source.context());
+    expect(await readFile(record.file, "utf8")).not.toContain("tok_outpost_credential_123");
     await store.restore(await store.locate(recording.id, source.lease.root, source.context().home), target.context());
     const restoredFolder = sessionOf(target.lease.home, recording.id);
     expect(store.destination(recording.id, target.lease, record.file)).toBe(restoredFolder);

@@ -105,6 +105,17 @@ describe("sessionBundleStore through the local provider", () => {
     expect(await readdir(target.lease.home)).not.toContain(".outpost-staging");
   });
 
+  it("two concurrent restores of the same session leave one complete session", async () => {
+    const record = await store.capture(ID, source.context());
+    const results = await Promise.allSettled([1, 2, 3].map(() => store.restore(record, target.context())));
+    for (const result of results) {
+      if (result.status === "rejected") expect(isOutpostError(result.reason), String(result.reason)).toBe(true);
+    }
+    expect(results.some((result) => result.status === "fulfilled")).toBe(true);
+    expect((await readdir(sessionOf(target))).sort()).toEqual(["blob.bin", "log.jsonl", "notes", "state.json"]);
+    expect(await readdir(join(target.lease.home, ".demo", "sessions"))).toEqual([ID]);
+  });
+
   describe("hostile input is refused with an OutpostError and the existing session untouched", () => {
     it("a symbolic link in the session folder", async () => {
       await symlink("/etc/passwd", join(sessionOf(source), "notes", "passwd"));
