@@ -153,3 +153,26 @@ describe("Gemini generateContent", () => {
     expect(server.turns()[0]?.model).toMatchObject({ afterToolResult: true, prompt: "make a file" });
   });
 });
+
+describe("text deltas (textDeltaSize)", () => {
+  it("cuts streamed text into deltas in every API, and the pieces join back to the text", async () => {
+    server = await startModelServer({ textDeltaSize: 4, responder: () => ({ text: "héllo wörld 🙂!" }) });
+    const url = server.url;
+    const tools = { anthropic: [{ name: "t", input_schema: {} }], responses: [{ type: "function", name: "t" }], chat: [{ type: "function", function: { name: "t" } }] };
+    const anthropic = dataOf(parseSse(await (await post(`${url}/v1/messages`, { model: "m", stream: true, tools: tools.anthropic, messages: [{ role: "user", content: "x" }] })).text()));
+    const anthropicDeltas = anthropic.filter((event) => event["type"] === "content_block_delta").map((event) => (event["delta"] as { text: string }).text);
+    const responses = dataOf(parseSse(await (await post(`${url}/v1/responses`, { model: "m", stream: true, tools: tools.responses, input: "x" })).text()));
+    const responsesDeltas = responses.filter((event) => event["type"] === "response.output_text.delta").map((event) => String(event["delta"]));
+    const chat = dataOf(parseSse(await (await post(`${url}/v1/chat/completions`, { model: "m", stream: true, tools: tools.chat, messages: [{ role: "user", content: "x" }] })).text()));
+    const chatDeltas = chat.flatMap((chunk) => (chunk["choices"] as { delta: { content?: string } }[]).map((choice) => choice.delta.content ?? "")).filter((text) => text !== "");
+    const gemini = dataOf(parseSse(await (await post(`${url}/v1beta/models/m:streamGenerateContent?alt=sse`, { contents: [{ role: "user", parts: [{ text: "x" }] }], tools: [{ functionDeclarations: [{ name: "t" }] }] })).text()));
+    const geminiDeltas = gemini.map((chunk) => ((chunk["candidates"] as { content: { parts: { text: string }[] } }[])[0]?.content.parts[0]?.text ?? ""));
+    for (const deltas of [anthropicDeltas, responsesDeltas, chatDeltas, geminiDeltas]) {
+      expect(deltas.length).toBe(4);
+      expect(deltas.join("")).toBe("héllo wörld 🙂!");
+    }
+    expect(gemini.at(-1)).toMatchObject({ candidates: [{ finishReason: "STOP" }], usageMetadata: { totalTokenCount: 19 } });
+    expect(gemini[0]).not.toHaveProperty("usageMetadata");
+  });
+});
+

@@ -53,7 +53,8 @@ export function describeAgentScenario(scenario: AgentScenario): void {
     const deadlineMs = scenario.turnDeadlineMs ?? 90_000;
 
     beforeAll(async () => {
-      server = await startModelServer({ responder: conversationResponder({ file: FILE, content: "hi", turn1Marker: TURN1_MARKER }) });
+      // Text streamed in small deltas, as real APIs do, so the CLIs' and decoders' delta handling is exercised.
+      server = await startModelServer({ textDeltaSize: 7, responder: conversationResponder({ file: FILE, content: "hi", turn1Marker: TURN1_MARKER }) });
       agent = scenario.agent(server);
       sandbox = await agentSandbox(scenario.provider("first"));
       repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));

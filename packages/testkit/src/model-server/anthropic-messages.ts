@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { argumentsText, errorAnswer, json, sse, sseEvent, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
+import { argumentsText, errorAnswer, json, sse, sseEvent, textDeltas, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
 import { asArray, asRecord, collectText, type ModelRequest, type OfferedTool } from "./model-request.js";
 import type { ModelReply } from "./script-step.js";
 
@@ -50,7 +50,9 @@ export const anthropicMessages: ModelProtocol = {
     blocks.forEach((block, index) => {
       if (block["type"] === "text") {
         chunks.push(sseEvent("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
-        chunks.push(sseEvent("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: block["text"] } }));
+        for (const delta of textDeltas(String(block["text"]), reply.deltaSize)) {
+          chunks.push(sseEvent("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: delta } }));
+        }
       } else {
         const start = { type: "tool_use", id: block["id"], name: block["name"], input: {} };
         chunks.push(sseEvent("content_block_start", { type: "content_block_start", index, content_block: start }));

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { errorAnswer, json, sse, sseEvent, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
+import { errorAnswer, json, sse, sseEvent, textDeltas, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
 import { sampleFromSchema } from "./json-schema-sample.js";
 import { asArray, asRecord, collectText, type ModelRequest, type OfferedTool } from "./model-request.js";
 import type { ModelReply } from "./script-step.js";
@@ -58,8 +58,13 @@ export const geminiGenerate: ModelProtocol = {
       responseId: randomUUID().replaceAll("-", ""),
     };
     if (!request.stream) return json(200, response);
-    if (request.query["alt"] === "sse") return sse([sseEvent(undefined, response)]);
-    return json(200, [response]);
+    // Streamed text goes out in leading text-only chunks; the last chunk carries the rest, the finish reason and usage.
+    const deltas = reply.text === undefined ? [] : textDeltas(reply.text, reply.deltaSize);
+    const leading = deltas.slice(0, -1).map((text) => ({ candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }], modelVersion: request.model }));
+    const last = { ...response, candidates: [{ content: { role: "model", parts: parts.map((part) => ("text" in part ? { text: deltas.at(-1) } : part)) }, finishReason: "STOP", index: 0 }] };
+    const all = [...leading, last];
+    if (request.query["alt"] === "sse") return sse(all.map((chunk) => sseEvent(undefined, chunk)));
+    return json(200, all);
   },
 };
 

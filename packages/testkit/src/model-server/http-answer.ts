@@ -56,3 +56,12 @@ export function errorAnswer(
 export function argumentsText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value ?? {});
 }
+
+/** The text deltas a streamed reply is sent in: one, or pieces of `deltaSize` characters (never splitting a surrogate pair). */
+export function textDeltas(text: string, deltaSize: number | undefined): string[] {
+  if (deltaSize === undefined || deltaSize <= 0 || text.length <= deltaSize) return [text];
+  const characters = Array.from(text);
+  const deltas: string[] = [];
+  for (let index = 0; index < characters.length; index += deltaSize) deltas.push(characters.slice(index, index + deltaSize).join(""));
+  return deltas;
+}

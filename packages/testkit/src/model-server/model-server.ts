@@ -21,6 +21,8 @@ export interface ModelServerOptions {
   readonly port?: number;
   /** Larger request bodies are answered 413. Default 64 MiB. */
   readonly maxBodyBytes?: number;
+  /** Streamed text is sent in deltas of at most this many characters, as real APIs do. Default: one delta. */
+  readonly textDeltaSize?: number;
 }
 
 /** One request as received, logged before it is answered. */
@@ -121,7 +123,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       return answer(response, entry, protocol.render({ kind: "error", status, message }, model), false);
     }
     if (resolved.delayMs > 0) await delay(resolved.delayMs, request);
-    return answer(response, entry, protocol.render(resolved.reply, model), false);
+    const reply = resolved.reply.kind === "message" && options.textDeltaSize !== undefined ? { ...resolved.reply, deltaSize: options.textDeltaSize } : resolved.reply;
+    return answer(response, entry, protocol.render(reply, model), false);
   }
 
   function answer(response: ServerResponse, entry: LoggedRequest, reply: HttpAnswer, log = true): void {

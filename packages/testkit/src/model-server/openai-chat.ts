@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { argumentsText, errorAnswer, json, sse, sseEvent, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
+import { argumentsText, errorAnswer, json, sse, sseEvent, textDeltas, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
 import { asArray, asRecord, collectText, type ModelRequest, type OfferedTool } from "./model-request.js";
 import type { ModelReply } from "./script-step.js";
 
@@ -49,7 +49,9 @@ export const openaiChat: ModelProtocol = {
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       sseEvent(undefined, { id, object: "chat.completion.chunk", created, model: request.model, choices, ...extra });
     const chunks = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
-    if (reply.text !== undefined) chunks.push(chunk([{ index: 0, delta: { content: reply.text }, finish_reason: null }]));
+    if (reply.text !== undefined) {
+      for (const delta of textDeltas(reply.text, reply.deltaSize)) chunks.push(chunk([{ index: 0, delta: { content: delta }, finish_reason: null }]));
+    }
     if (toolCalls && reply.toolCall) {
       const head = { index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } };
       chunks.push(chunk([{ index: 0, delta: { tool_calls: [head] }, finish_reason: null }]));

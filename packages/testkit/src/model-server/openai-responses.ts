@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { argumentsText, errorAnswer, json, sse, sseEvent, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
+import { argumentsText, errorAnswer, json, sse, sseEvent, textDeltas, type HttpAnswer, type ModelProtocol } from "./http-answer.js";
 import { asArray, asRecord, collectText, type ModelRequest, type OfferedTool } from "./model-request.js";
 import type { ModelReply } from "./script-step.js";
 
@@ -72,13 +72,18 @@ export const openaiResponses: ModelProtocol = {
       event("response.created", { response: { ...base, status: "in_progress", output: [] } }),
       event("response.in_progress", { response: { ...base, status: "in_progress", output: [] } }),
     ];
-    output.forEach((item, outputIndex) => chunks.push(...itemEvents(item, outputIndex, event)));
+    output.forEach((item, outputIndex) => chunks.push(...itemEvents(item, outputIndex, event, reply.deltaSize)));
     chunks.push(event("response.completed", { response: completed }));
     return sse(chunks);
   },
 };
 
-function itemEvents(item: Record<string, unknown>, outputIndex: number, event: (type: string, data: Record<string, unknown>) => string): string[] {
+function itemEvents(
+  item: Record<string, unknown>,
+  outputIndex: number,
+  event: (type: string, data: Record<string, unknown>) => string,
+  deltaSize: number | undefined,
+): string[] {
   const itemId = item["id"];
   const chunks: string[] = [];
   if (item["type"] === "message") {
@@ -87,7 +92,7 @@ function itemEvents(item: Record<string, unknown>, outputIndex: number, event: (
     const part = { item_id: itemId, output_index: outputIndex, content_index: 0 };
     chunks.push(event("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", content: [] } }));
     chunks.push(event("response.content_part.added", { ...part, part: emptyPart }));
-    chunks.push(event("response.output_text.delta", { ...part, delta: text }));
+    for (const delta of textDeltas(text, deltaSize)) chunks.push(event("response.output_text.delta", { ...part, delta }));
     chunks.push(event("response.output_text.done", { ...part, text }));
     chunks.push(event("response.content_part.done", { ...part, part: { ...emptyPart, text } }));
   } else if (item["type"] === "function_call") {

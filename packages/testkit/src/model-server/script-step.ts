@@ -65,6 +65,8 @@ export type ModelReply =
       readonly text?: string;
       readonly toolCall?: { readonly id: string; readonly name: string; readonly arguments: unknown; readonly custom: boolean };
       readonly usage: ReplyUsage;
+      /** Streamed text is cut into deltas of at most this many characters (default: one delta). */
+      readonly deltaSize?: number;
     }
   | {
       readonly kind: "error";
