@@ -28,6 +28,7 @@ export interface RunFlags {
   readonly image?: string;
   readonly network?: string;
   readonly user?: { readonly uid: number; readonly gid: number };
+  readonly volume?: Array<{ source: string; target: string; readOnly: boolean }>;
   readonly agentModule?: string;
   readonly copy?: string[];
 }
@@ -67,7 +68,8 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
     .option("--image <image>", "docker: image to run (default outpost-test:latest)")
     .option("--network <network>", "docker: network (use host to reach a model server on 127.0.0.1)")
-    .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner)", userSpec)
+    .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
+    .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
     .exitOverride()
     .action(async (brief: string, flags: RunFlags) => {
@@ -97,6 +99,12 @@ function userSpec(value: string): { uid: number; gid: number } {
   const match = /^(\d+):(\d+)$/.exec(value);
   if (!match) throw new InvalidArgumentError("expected <uid>:<gid>, such as 1000:1000.");
   return { uid: Number(match[1]), gid: Number(match[2]) };
+}
+
+function volumeSpec(value: string, previous: Array<{ source: string; target: string; readOnly: boolean }> | undefined) {
+  const match = /^(\/[^:]*):(\/[^:]*)(?::(ro|rw))?$/.exec(value);
+  if (!match) throw new InvalidArgumentError("expected /host/path:/container/path[:ro].");
+  return [...(previous ?? []), { source: match[1]!, target: match[2]!, readOnly: match[3] === "ro" }];
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {

@@ -6,7 +6,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "@outpost/cli";
 import { startModelServer } from "@outpost/testkit/model-server";
-import { gitIn, scratchRepository } from "../src/index.js";
+import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository } from "../src/index.js";
 import { demoScript } from "../src/demo/demo-script.js";
 
 const require = createRequire(import.meta.url);
@@ -55,4 +55,28 @@ describe("outpost run with the real Claude Code CLI (in-process CLI, scripted mo
       await server.close();
     }
   }, 120_000);
+
+  const gate = dockerGate();
+  (gate.unavailable ? it.skip : it)(`on Docker: --provider docker runs Claude in a container and continues there${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, async () => {
+    const server = await startModelServer({ script: demoScript() });
+    try {
+      process.env.ANTHROPIC_API_KEY = "sk-ant-test";
+      const repository = scratchRepository();
+      const home = mkdtempSync(join(tmpdir(), "outpost-cli-conversations-"));
+      const common = [
+        "--agent", "claude", "--provider", "docker", "--image", DOCKER_TEST_IMAGE, "--network", "host",
+        "--volume", `${dirname(manifest)}:${dirname(manifest)}:ro`, "--executable", claudeBinary, "--base-url", server.url,
+        "--repository", repository, "--conversation-home", home, "--json",
+      ];
+      const first = await outpost(["run", ...common, "--branch", "integrate", "Create hello.txt and commit it."]);
+      expect(first.status, first.stderr).toBe(0);
+      expect(first.lines.at(-1)).toMatchObject({ type: "result", completed: true, branch: "main" });
+      expect(gitIn(repository, "log", "-1", "--format=%s")).toBe("Add hello.txt");
+      const second = await outpost(["run", ...common, "--continue", String(first.lines.at(-1)!.conversationId), "TURN2: what did you do?"]);
+      expect(second.status, second.stderr).toBe(0);
+      expect(String(second.lines.at(-1)!.text)).toContain("history_has_turn1=true");
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
 });

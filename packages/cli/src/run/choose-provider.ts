@@ -6,6 +6,7 @@ export interface ProviderChoice {
   readonly image?: string;
   readonly network?: string;
   readonly user?: { readonly uid: number; readonly gid: number };
+  readonly volumes?: ReadonlyArray<{ source: string; target: string; readOnly: boolean }>;
 }
 
 /** The provider named on the command line, else Docker when an engine answers, else an explanation. */
@@ -22,7 +23,9 @@ export async function chooseProvider(choice: ProviderChoice): Promise<SandboxPro
   return dockerProvider({
     ...(choice.image ? { image: choice.image } : {}),
     ...(choice.network ? { network: choice.network } : {}),
-    ...(choice.user ? { user: choice.user } : {}),
+    // As root, your worktrees are root's: the container runs as you (capabilities dropped) so it can write them.
+    ...(choice.user ? { user: choice.user } : process.getuid?.() === 0 ? { user: { uid: 0, gid: 0 } } : {}),
+    ...(choice.volumes ? { volumes: choice.volumes } : {}),
   });
 }
 
