@@ -53,9 +53,12 @@ export async function runSandboxScript<Result>(
   if (at === -1) {
     throw new OutpostError("process", `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`, { details: { status: result.status } });
   }
-  const outcome = JSON.parse(result.stdout.slice(at + MARKER.length)) as
-    | { ok: true; value: Result }
-    | { ok: false; code?: string; message: string; details?: Record<string, unknown> };
+  let outcome: { ok: true; value: Result } | { ok: false; code?: string; message: string; details?: Record<string, unknown> };
+  try {
+    outcome = JSON.parse(result.stdout.slice(at + MARKER.length)) as typeof outcome;
+  } catch (error) {
+    throw new OutpostError("process", `The sandbox script that should ${options.what} printed a result that is not JSON (status ${result.status}). Check that nothing else writes to its stdout.`, { cause: error, details: { status: result.status } });
+  }
   if (outcome.ok) return outcome.value;
   const code = (outcome.code ?? "session") as OutpostErrorCode;
   throw new OutpostError(code, outcome.message, outcome.details ? { details: outcome.details } : {});

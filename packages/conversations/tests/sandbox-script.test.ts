@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isOutpostError } from "@outpost/core";
+import { runSandboxScript } from "../src/index.js";
+import { localSandbox, type TestSandbox } from "./sandboxes.js";
+
+describe("runSandboxScript", () => {
+  let sandbox: TestSandbox;
+  beforeEach(async () => {
+    sandbox = await localSandbox();
+  });
+  afterEach(async () => {
+    await sandbox.dispose();
+  });
+
+  it("runs a self-contained function with node in the sandbox and in-process, with the same result", async () => {
+    const main = (input: { a: number }) => ({ doubled: input.a * 2, pid: typeof process.pid });
+    const remote = await runSandboxScript(sandbox.lease, main as never, { a: 21 }, { what: "double" });
+    const local = await runSandboxScript(sandbox.lease, main as never, { a: 21 }, { what: "double", local: true });
+    expect(remote).toEqual({ doubled: 42, pid: "number" });
+    expect(local).toEqual(remote);
+  });
+
+  it("turns a thrown outpostCode into that OutpostError, and anything else into code session", async () => {
+    const coded = () => {
+      throw Object.assign(new Error("too big"), { outpostCode: "limit", details: { size: 3 } });
+    };
+    const error = await runSandboxScript(sandbox.lease, coded as never, null, { what: "fail" }).catch((caught: unknown) => caught);
+    expect(isOutpostError(error, "limit")).toBe(true);
+    expect((error as { details: unknown }).details).toEqual({ size: 3 });
+    const plain = () => JSON.parse("{");
+    const unexpected = await runSandboxScript(sandbox.lease, plain as never, null, { what: "fail" }).catch((caught: unknown) => caught);
+    expect(isOutpostError(unexpected, "session")).toBe(true);
+    expect((unexpected as Error).message).toMatch(/Unexpected failure in the sandbox: SyntaxError/);
+  });
+
+  it("reports a sandbox without node as a process error", async () => {
+    const lease = Object.create(sandbox.lease) as typeof sandbox.lease;
+    const withoutNode = { ...lease, root: sandbox.lease.root, home: sandbox.lease.home, invoke: (command: Parameters<typeof lease.invoke>[0]) => sandbox.lease.invoke({ ...command, variables: { PATH: "/nonexistent" } }) };
+    const error = await runSandboxScript(withoutNode as never, (() => 1) as never, null, { what: "probe" }).catch((caught: unknown) => caught);
+    expect(isOutpostError(error, "process"), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/node/);
+  });
+
+  it("refuses a result that is not JSON", async () => {
+    const noisy = () => {
+      process.stdout.write("\n@@outpost-script-result@@{not json\n");
+      process.exit(0);
+    };
+    const error = await runSandboxScript(sandbox.lease, noisy as never, null, { what: "be noisy" }).catch((caught: unknown) => caught);
+    expect(isOutpostError(error, "process")).toBe(true);
+  });
+});
