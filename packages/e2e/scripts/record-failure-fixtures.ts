@@ -65,7 +65,7 @@ try {
       const server = await startModelServer({ responder: () => ({ error: failure.error }) });
       try {
         const lease = await sandbox.lease(`${recording.agent}-${failure.name}`);
-        const run = await runAgentTurn(recording.create(server), lease, { prompt: "hello", deadlineMs: 120_000 });
+        const run = await runAgentTurn(recording.create(server), lease, { prompt: "hello", deadlineMs: 120_000, variables: { TMPDIR: lease.home } });
         const base = join(packages, `agent-${recording.agent}`, "tests", "fixtures", "failures", `${recording.agent}-${recording.version}-${failure.name}`);
         await writeFile(`${base}.stdout.jsonl`, run.result.stdout);
         await writeFile(`${base}.stderr.txt`, run.result.stderr);

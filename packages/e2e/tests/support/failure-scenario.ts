@@ -42,7 +42,9 @@ export function describeFailureScenario(scenario: FailureScenario): void {
         try {
           const agent = scenario.agent(server);
           const lease = await sandbox.lease(`refused-${status}`);
-          const run = await runAgentTurn(agent, lease, { prompt: "Say hello", deadlineMs: scenario.turnDeadlineMs ?? 60_000 });
+          // Error reports some CLIs drop in the temporary directory (gemini-client-error-*.json) stay in the lease home.
+          const variables = { TMPDIR: lease.home };
+          const run = await runAgentTurn(agent, lease, { prompt: "Say hello", deadlineMs: scenario.turnDeadlineMs ?? 60_000, variables });
           expect(run.result.status).not.toBe(0);
           expect(server.turns().length).toBeGreaterThan(0);
           const output = `${run.result.stdout}\n${run.result.stderr}`;

@@ -17,6 +17,8 @@ export interface AgentTurnInput extends Omit<AgentTurn, "root" | "home"> {
   readonly deadlineMs?: number;
   /** Skip writing the agent's home files (they are already there). */
   readonly skipHomeFiles?: boolean;
+  /** Extra variables for this turn, applied last. */
+  readonly variables?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface AgentTurnInput extends Omit<AgentTurn, "root" | "home"> {
  * variables, stdout streamed through a line splitter into the adapter's decoder.
  */
 export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, input: AgentTurnInput): Promise<AgentTurnRun> {
-  const { deadlineMs, skipHomeFiles, ...turnFields } = input;
+  const { deadlineMs, skipHomeFiles, variables, ...turnFields } = input;
   const turn: AgentTurn = { ...turnFields, root: lease.root, home: lease.home };
   if (!skipHomeFiles) await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? []);
   const command = agent.command(turn);
@@ -43,7 +45,7 @@ export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, inp
     arguments: command.arguments,
     ...(command.stdin === undefined ? {} : { stdin: command.stdin }),
     ...(command.directory === undefined ? {} : { directory: command.directory }),
-    variables: { ...agent.variables, ...command.variables },
+    variables: { ...agent.variables, ...command.variables, ...variables },
     deadlineMs: deadlineMs ?? 120_000,
     observe: (channel, text) => {
       if (channel === "stdout") take(splitter.push(text));
