@@ -108,26 +108,27 @@ exec tar -c -f - -- "$@"`;
 
 /**
  * Manifest: \`$1\` source, \`$2…\` relative paths. Refuses missing paths (92), paths reached through a
- * link (93), special files (94) and names with a newline (97). Prints \`S|<mode>|<size>|<path>\` for
+ * link (93), and special files or names with a newline (94). Prints \`S|<mode>|<size>|<path>\` for
  * files, \`L|<path>\` + a line with the target for links, then \`--\` and one sha256sum line per file.
  */
-export const MANIFEST = `cd -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
+export const MANIFEST = `cd -P -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
 shift
-root=$(pwd -P)
+root=$PWD
 newline='
 '
+# Builtins only in this loop (cd -P sets PWD to the physical path): no process per named path.
 for path in "$@"; do
   [ -e "$path" ] || [ -L "$path" ] || { echo "$path does not exist" >&2; exit 92; }
-  parent=$(dirname -- "$path")
-  real=$(cd -- "$parent" 2>/dev/null && pwd -P)
-  parent=\${parent#./}
-  [ "$parent" = . ] && expect=$root || expect=$root/$parent
-  [ "$real" = "$expect" ] || { echo "$path is reached through a link" >&2; exit 93; }
+  parent=\${path%/*}
+  [ "$parent" = "$path" ] && parent=.
+  cd -P -- "$parent" 2>/dev/null || { echo "$path is reached through a link" >&2; exit 93; }
+  parent=\${parent#.}; parent=\${parent#/}
+  [ -z "$parent" ] && expect=$root || expect=$root/$parent
+  [ "$PWD" = "$expect" ] || { echo "$path is reached through a link" >&2; exit 93; }
+  cd -- "$root" || exit 92
 done
-odd=$(find "$@" ! -type f ! -type l ! -type d | head -n 1)
-[ -z "$odd" ] || { echo "$odd is a special file (socket, pipe or device)" >&2; exit 94; }
-odd=$(find "$@" -name "*$newline*" | head -n 1)
-[ -z "$odd" ] || { echo "a name contains a newline" >&2; exit 97; }
+odd=$(find "$@" \\( ! -type f ! -type l ! -type d \\) -o -name "*$newline*")
+[ -z "$odd" ] || { echo "$odd: special files (socket, pipe, device) and names with a newline cannot be listed" >&2; exit 94; }
 find "$@" -type f -exec stat -c 'S|%a|%s|%n' -- {} +
 find "$@" -type l -exec sh -c 'for link; do printf "L|%s\\n" "$link"; readlink -- "$link"; done' sh {} +
 echo --
