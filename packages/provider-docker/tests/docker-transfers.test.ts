@@ -98,6 +98,10 @@ describeDocker("docker transfers", await dockerGate(), () => {
         expect(isOutpostError(manifest, "workspace"), String(manifest)).toBe(true);
         const missing = await lease.fileTransfers!.manifest(".", ["nope"]).catch((error: unknown) => error);
         expect(isOutpostError(missing, "workspace"), String(missing)).toBe(true);
+        await sh(lease, "mkdir pipes && mkfifo pipes/fifo");
+        const special = await lease.fileTransfers!.manifest(".", ["pipes"]).catch((error: unknown) => error);
+        expect(isOutpostError(special, "workspace"), String(special)).toBe(true);
+        expect((special as Error).message).toMatch(/special files/);
       });
     } finally {
       await host.dispose();
