@@ -29,7 +29,27 @@ const { localProvider } = await import("@outpost/provider-local");
 const { transcriptStore } = await import("../src/index.js");
 const { demoTranscript, transcriptLine } = await import("../tests/demo-transcript.js");
 
-async function setup(megabytes: number) {
+async function generate(file: string, megabytes: number, root: string, home: string): Promise<void> {
+  const recorded = (await readFile(RECORDED, "utf8"))
+    .split("/tmp/outpost-fixture/work/repo").join(root)
+    .split("/tmp/outpost-fixture/home").join(home)
+    .split("\n").filter((line) => line !== "").map((line) => `${line}\n`);
+  const handle = await open(file, "w");
+  let size = 0;
+  for (let index = 0; size < megabytes * 1024 * 1024; ) {
+    let block = "";
+    while (block.length < 1024 * 1024) {
+      block += recorded[index % recorded.length]!;
+      if (index % 20 === 0) block += transcriptLine(index, root, home).replace('"index"', '"ansi":"\\u001b[31m","index"');
+      index += 1;
+    }
+    await handle.write(block);
+    size += Buffer.byteLength(block);
+  }
+  await handle.close();
+}
+
+async function setup(megabytes: number, generateElsewhere = false) {
   const base = await mkdtemp(join(tmpdir(), "outpost-bench-"));
   const make = async (name: string) => {
     await mkdir(join(base, name), { recursive: true });
@@ -44,23 +64,13 @@ async function setup(megabytes: number) {
   // repeated to the wanted size; one line in 20 of the synthetic, path-dense lines of the tests between
   // (with a terminal escape, `\u001b`, as tool output has). Written in 1 MB blocks so the set-up itself
   // does not hold the transcript in memory.
-  const recorded = (await readFile(RECORDED, "utf8"))
-    .split("/tmp/outpost-fixture/work/repo").join(source.root)
-    .split("/tmp/outpost-fixture/home").join(source.home)
-    .split("\n").filter((line) => line !== "").map((line) => `${line}\n`);
-  const handle = await open(file, "w");
-  let size = 0;
-  for (let index = 0; size < megabytes * 1024 * 1024; ) {
-    let block = "";
-    while (block.length < 1024 * 1024) {
-      block += recorded[index % recorded.length]!;
-      if (index % 20 === 0) block += transcriptLine(index, source.root, source.home).replace('"index"', '"ansi":"\\u001b[31m","index"');
-      index += 1;
-    }
-    await handle.write(block);
-    size += Buffer.byteLength(block);
+  if (generateElsewhere) {
+    // A separate process writes the file, so this one's peak RSS measures the capture and restore only.
+    const result = spawnSync(process.execPath, [...process.execArgv, SELF, "--generate", file, String(megabytes), source.root, source.home], { stdio: "inherit", env: process.env });
+    if (result.status !== 0) throw new Error("could not generate the transcript");
+  } else {
+    await generate(file, megabytes, source.root, source.home);
   }
-  await handle.close();
   const store = transcriptStore(demoTranscript);
   // Host placement: the local provider's sandbox files are the host's, so the store works in-process.
   const context = (lease: typeof source, name: string) => ({ repository: lease.root, sandbox: lease, staging: join(base, `${name}-staging`), home: join(base, `${name}-host`), local: true });
@@ -112,9 +122,15 @@ async function medians(variants: Record<string, (round: number) => Promise<void>
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!]));
 }
 
+if (process.argv[2] === "--generate") {
+  const [file, megabytes, root, home] = process.argv.slice(3) as [string, string, string, string];
+  await generate(file, Number(megabytes), root, home);
+  process.exit(0);
+}
+
 if (process.argv[2] === "--peak") {
   // One capture + restore in a fresh process; report its peak RSS.
-  const bench = await setup(Number(process.argv[3]));
+  const bench = await setup(Number(process.argv[3]), true);
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().rss;
   await bench.roundTrip();

@@ -8,7 +8,7 @@ const ASCII_NAME = Uint8Array.from({ length: 128 }, (_, code) => (NAME.test(Stri
  * The byte-level twin of `createPathRewriter`, for large UTF-8 files: the same boundary rules, but it finds
  * paths with `Buffer.indexOf` and copies untouched bytes without decoding them to text.
  */
-export function createBytePathRewriter(pairs: readonly PathPair[]): (bytes: Buffer) => Buffer {
+export function createBytePathRewriter(pairs: readonly PathPair[]): (bytes: Buffer, latin1?: string) => Buffer {
   const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
   // Paths as latin1 strings of their UTF-8 bytes: a latin1 view of the bytes is searched and sliced with
   // string operations (byte offsets, far cheaper per call than Buffer methods) and encoded back unchanged.
@@ -20,10 +20,10 @@ export function createBytePathRewriter(pairs: readonly PathPair[]): (bytes: Buff
     table.push({ from: Buffer.from(from), search: Buffer.from(from).toString("latin1"), replacement: Buffer.from(to).toString("latin1") });
   }
   table.sort((a, b) => b.from.length - a.from.length);
-  return (bytes) => {
+  return (bytes, latin1) => {
     // Positions per path (plain number arrays stay packed and fast), merged in order below.
     const found: number[][] = table.map(() => []);
-    const view = bytes.toString("latin1");
+    const view = latin1 ?? bytes.toString("latin1");
     let total = 0;
     table.forEach((entry, index) => {
       const positions = found[index]!;

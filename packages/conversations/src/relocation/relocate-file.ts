@@ -19,7 +19,7 @@ export const MAX_LINE_BYTES = 256 * 1024 * 1024;
  */
 export async function relocateFile(source: string, target: string, pairs: readonly PathPair[], kind: RelocatedText, signal?: AbortSignal): Promise<void> {
   await pipeline(
-    createReadStream(source, { highWaterMark: 1024 * 1024 }),
+    createReadStream(source, { highWaterMark: 64 * 1024 }),
     lineRewriter(bufferRewriter(pairs, kind)),
     createWriteStream(target, { flags: "wx" }),
     signal ? { signal } : {},
@@ -30,28 +30,39 @@ export async function relocateFile(source: string, target: string, pairs: readon
 export function bufferRewriter(pairs: readonly PathPair[], kind: RelocatedText): (block: Buffer) => Buffer {
   const bytes = createBytePathRewriter(pairs);
   const text = createPathRewriter(pairs);
-  if (kind === "text") return bytes;
+  if (kind === "text") return (block) => bytes(block);
   return (block) => {
+    // Escapes are looked for in a latin1 view (string search is cheaper per call than Buffer.indexOf, and
+    // transcripts hold many `\"` and `\n` escapes that are not of interest).
+    const view = block.toString("latin1");
     const parts: Buffer[] = [];
     let last = 0;
-    for (let escape = nextEscape(block, 0); escape !== -1; escape = nextEscape(block, last)) {
-      const start = block.lastIndexOf(0x0a, escape) + 1;
-      const newline = block.indexOf(0x0a, escape);
+    for (let escape = nextEscape(view, 0); escape !== -1; escape = nextEscape(view, last)) {
+      const start = view.lastIndexOf("\n", escape) + 1;
+      const newline = view.indexOf("\n", escape);
       const end = newline === -1 ? block.length : newline;
       parts.push(bytes(block.subarray(last, start)), Buffer.from(rewriteJsonLine(block.toString("utf8", start, end), text)));
       last = end;
     }
-    if (last === 0) return bytes(block);
+    if (last === 0) return bytes(block, view);
     parts.push(bytes(block.subarray(last)));
     return Buffer.concat(parts);
   };
 }
 
-/** Next `\/` or `\u` escape (not an escaped backslash followed by `/` or `u`). */
-function nextEscape(block: Buffer, from: number): number {
-  for (let at = block.indexOf(0x5c, from); at !== -1; at = block.indexOf(0x5c, at + 2)) {
-    const next = block[at + 1];
-    if (next === 0x2f || next === 0x75) return at;
+/** Next `\/` or `\u` escape: not one when the backslash is itself escaped (`\\u`). */
+function nextEscape(view: string, from: number): number {
+  const slash = escapeAt(view, "\\/", from);
+  const unicode = escapeAt(view, "\\u", from);
+  if (slash === -1) return unicode;
+  return unicode === -1 ? slash : Math.min(slash, unicode);
+}
+
+function escapeAt(view: string, sequence: string, from: number): number {
+  for (let at = view.indexOf(sequence, from); at !== -1; at = view.indexOf(sequence, at + 1)) {
+    let backslashes = 0;
+    while (view.charCodeAt(at - 1 - backslashes) === 92) backslashes += 1;
+    if (backslashes % 2 === 0) return at;
   }
   return -1;
 }
