@@ -6,7 +6,7 @@ import { lazyRaw, leadingType, numberField, objectField, parseJsonLine, stringFi
 /** Event types that map to normalized events; every other line is kept as `raw` without being parsed. */
 const MAPPED_TYPES: ReadonlySet<string> = new Set([
   "user.message", "assistant.message_delta", "assistant.message", "tool.execution_start", "tool.execution_complete",
-  "session.usage_record", "session.start", "session.resume", "session.error", "result",
+  "session.usage_record", "assistant.usage", "session.start", "session.resume", "session.error", "result",
 ]);
 
 /**
@@ -55,6 +55,11 @@ export class CopilotDecoder implements AgentLineDecoder {
         return data === undefined ? [] : [toolResult(data)];
       case "session.usage_record": {
         const usage = usageOf(objectField(data ?? {}, "usage"));
+        return usage === undefined ? [] : [{ type: "usage", usage }];
+      }
+      case "assistant.usage": {
+        // Ephemeral per-call usage; 1.0.102 did not print it in BYOK runs, but its shape is known from the CLI.
+        const usage = usageOf(data);
         return usage === undefined ? [] : [{ type: "usage", usage }];
       }
       case "session.start":

@@ -44,6 +44,11 @@ describe("copilot decoder on recorded Copilot CLI 1.0.102 output", () => {
     expect(usage[0]).toEqual({ type: "usage", usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 } });
   });
 
+  it("decodes the ephemeral assistant.usage event (shape taken from the 1.0.102 CLI source, not recorded)", () => {
+    const line = JSON.stringify({ type: "assistant.usage", data: { model: "m", inputTokens: 5, outputTokens: 2, cacheReadTokens: 1 }, ephemeral: true });
+    expect(copilotAgent().createDecoder().decode(line)).toEqual([{ type: "usage", usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1 } }]);
+  });
+
   it("reports a failed tool as an error result", () => {
     const decoder = copilotAgent().createDecoder();
     const line = JSON.stringify({ type: "tool.execution_complete", data: { toolCallId: "c9", success: false, error: { message: "Permission denied" } } });
