@@ -46,7 +46,8 @@ describe("outpost CLI", () => {
     expect(result.stderr).toContain("Usage: outpost run");
     const badProvider = outpost(["run", "--agent", "claude", "--provider", "moon", "brief"]);
     expect(badProvider.status).toBe(2);
-    expect(badProvider.stderr).toContain("local, docker".replace(", ", '", "'));
+    expect(badProvider.stderr).toContain("Allowed choices are local, docker");
+    expect(badProvider.stderr).toContain("Usage: outpost run");
   });
 
   it("an unknown agent exits 2 and lists the agents", () => {
