@@ -135,4 +135,17 @@ describe("dispatch branch policies", () => {
     expect(gitIn(repository, "rev-parse", recovery.branch)).toBe(recovery.commits[0]);
     expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
   });
+
+  it("integrate: waits for another git command holding the host checkout's index", async () => {
+    const repository = scratchRepository();
+    const lock = join(repository, ".git", "index.lock");
+    // A hostReady hook plays the user's git: it holds index.lock for a moment after the agent starts.
+    const holdIndex = `touch '${lock}' && (sleep 1.2; rm -f '${lock}') >/dev/null 2>&1 &`;
+    const result = await dispatch({
+      agent: committingAgent("while-locked.txt"), brief: "work", repository, sandboxProvider: localProvider(),
+      branch: { mode: "integrate" }, hooks: { hostReady: [holdIndex] },
+    });
+    expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
+    expect(gitIn(repository, "status", "--porcelain")).toBe("");
+  });
 });

@@ -37,6 +37,11 @@ export async function integrateBranch(workspace: Workspace, identity: GitIdentit
         ? await gitStatus(checkout, ["merge", "--ff-only", "--quiet", next])
         : await gitStatus(root, ["update-ref", "-m", `outpost: integrate ${branch}`, `refs/heads/${target}`, next, host]);
       if (moved.status === 0) return { commit: next, kind: fastForward ? "fast-forward" : "merge" };
+      // Someone else's git command holds the checkout's index: wait for it rather than give up.
+      if (/index\.lock/.test(moved.stderr)) {
+        await new Promise((done) => setTimeout(done, 100 * (attempt + 1)));
+        continue;
+      }
       const now = await git(root, ["rev-parse", `refs/heads/${target}^{commit}`]);
       if (now === host && checkout) {
         throw new OutpostError("conflict", `Could not bring the checkout at ${checkout} forward to ${next.slice(0, 12)}: ${moved.stderr.trim().split("\n")[0]}. Commit or stash its local changes, then run \`git merge ${branch}\` there.`, { details: { branch, target, checkout } });
