@@ -3,7 +3,8 @@ import type { SessionBundleProfile } from "@outpost/core";
 /**
  * GitHub Copilot CLI keeps each session in `session-state/<id>/` under `$COPILOT_HOME` or `~/.copilot`.
  * `workspace.yaml` must point at the restored workspace (otherwise the CLI silently keeps working in the old
- * directory); `rewind-file-snapshots/index.json` stores each path twice, once as hex-encoded bytes.
+ * directory); `rewind-file-snapshots/index.json` stores each path twice, once as hex-encoded bytes, and keys
+ * each file by the first 32 hex of the path's sha256.
  * Lock files are never captured; `session-store.db` is an index the CLI rebuilds.
  */
 export const copilotSessionProfile: SessionBundleProfile = {
@@ -31,7 +32,12 @@ export const copilotSessionProfile: SessionBundleProfile = {
       if (value === null || typeof value !== "object") return value;
       const record = value as Record<string, unknown>;
       const result: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(record)) result[key] = visit(inner);
+      for (const [key, inner] of Object.entries(record)) {
+        // Snapshot entries are keyed by the first 32 hex of sha256(path): the key moves with the path.
+        const path = inner !== null && typeof inner === "object" ? (inner as { path?: unknown }).path : undefined;
+        const keyedByPath = typeof path === "string" && key === relocation.helpers.sha256(path).slice(0, 32);
+        result[keyedByPath ? relocation.helpers.sha256(relocation.rewrite(path)).slice(0, 32) : key] = visit(inner);
+      }
       if (record.encoding === "unix-bytes" && typeof record.data === "string" && /^([0-9a-f]{2})*$/i.test(record.data)) {
         result.data = hexOf(relocation.rewrite(textOf(record.data)));
       }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,10 +25,12 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
 
   it("restores the session folder without locks, with workspace.yaml, events and hex-encoded snapshot paths moved", async () => {
     const { recording, source, target } = pair;
-    // The recorded hex path was written for the recording's workspace: re-encode it for the moved fixture.
+    // The recorded hex path and path-hash key were written for the recording's workspace: redo them for the
+    // moved fixture.
     const indexFile = join(sessionOf(recording.home, recording.id), "rewind-file-snapshots", "index.json");
     const recordedIndex = await readFile(indexFile, "utf8");
-    await writeFile(indexFile, recordedIndex.split(hex("/tmp/outpost-fixture/work/repo")).join(hex(recording.workspace)));
+    const keyOf = (path: string) => createHash("sha256").update(path).digest("hex").slice(0, 32);
+    await writeFile(indexFile, recordedIndex.split(hex("/tmp/outpost-fixture/work/repo")).join(hex(recording.workspace)).split(keyOf("/tmp/outpost-fixture/work/repo/hello.txt")).join(keyOf(`${recording.workspace}/hello.txt`)));
 
     // Credentials, caches and indexes next to the session are never captured.
     const { mkdir } = await import("node:fs/promises");
@@ -50,7 +53,8 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
     expect(start.data.context.cwd).toBe(target.lease.root);
 
     const index = JSON.parse(tree["rewind-file-snapshots/index.json"]!) as { snapshots: { files: Record<string, { path: string; postimage: { resolvedPath: string; encodedPath: { data: string } } }> }[] };
-    const file = Object.values(index.snapshots[0]!.files)[0]!;
+    const [key, file] = Object.entries(index.snapshots[0]!.files)[0]!;
+    expect(key).toBe(createHash("sha256").update(`${target.lease.root}/hello.txt`).digest("hex").slice(0, 32));
     expect(file.path).toBe(`${target.lease.root}/hello.txt`);
     expect(file.postimage.resolvedPath).toBe(`${target.lease.root}/hello.txt`);
     expect(Buffer.from(file.postimage.encodedPath.data, "hex").toString("utf8")).toBe(`${target.lease.root}/hello.txt`);
