@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -62,6 +62,18 @@ describe("dispatch branch policies", () => {
     const first = await dispatch({ agent: committingAgent("one.txt"), brief: "one", repository, sandboxProvider: provider, branch: { mode: "named", name: "work" } });
     const second = await dispatch({ agent: committingAgent("two.txt"), brief: "two", repository, sandboxProvider: provider, branch: { mode: "named", name: "work" } });
     expect(gitIn(repository, "rev-list", "--reverse", "main..work").split("\n")).toEqual([...first.commits, ...second.commits]);
+  });
+
+  it("named: a managed worktree deleted by hand is pruned and recreated", async () => {
+    const repository = scratchRepository();
+    const first = await dispatch({
+      agent: scriptAgent({ directory: agentDirectory, behaviour: { FILE: "dirty.txt" } }), brief: "one", repository, sandboxProvider: localProvider(),
+      branch: { mode: "named", name: "handmade" }, hooks: { workspaceReady: ["touch untracked-scratch"] },
+    });
+    expect(first.workspaceKept).toBe(true);
+    rmSync(first.directory, { recursive: true, force: true });
+    const second = await dispatch({ agent: committingAgent("again.txt"), brief: "two", repository, sandboxProvider: localProvider(), branch: { mode: "named", name: "handmade" } });
+    expect(gitIn(repository, "rev-list", "--reverse", "main..handmade").split("\n")).toEqual([...first.commits, ...second.commits]);
   });
 
   it("integrate: merges the agent's commits into the host branch without switching the host checkout", async () => {

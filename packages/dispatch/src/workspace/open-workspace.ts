@@ -75,8 +75,17 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
 }
 
 // Concurrent `git worktree add` calls race on the shared worktree administration files.
+// A worktree directory deleted by hand stays registered (and its branch "checked out") until pruned.
 async function addWorktree(root: string, args: readonly string[], signal?: AbortSignal): Promise<void> {
-  await withFileLock(lockPath(root, "worktrees"), () => git(root, ["worktree", "add", "--quiet", ...args]), { signal });
+  await withFileLock(lockPath(root, "worktrees"), async () => {
+    const added = await gitStatus(root, ["worktree", "add", "--quiet", ...args]);
+    if (added.status === 0) return;
+    if (/missing but (already )?registered|is already (checked out|used by worktree)/.test(added.stderr)) {
+      await gitStatus(root, ["worktree", "prune"]);
+      if ((await gitStatus(root, ["worktree", "add", "--quiet", ...args])).status === 0) return;
+    }
+    throw new OutpostError("workspace", `git worktree add failed in ${root}: ${added.stderr.trim()}. Check \`git worktree list\` and remove stale worktrees.`, { details: { arguments: [...args] } });
+  }, { signal });
 }
 
 /** A managed worktree left by an earlier named dispatch, still on the same branch, is reused. */
