@@ -2,9 +2,18 @@ import { transcriptStore, type PortableConversationStore, type TranscriptStoreOp
 
 export type ClaudeConversationStoreOptions = TranscriptStoreOptions;
 
-/** Claude Code's project folder name for a cwd: every character that is not a letter or digit becomes `-`. */
+const MAX_SLUG = 200;
+
+/**
+ * Claude Code's project folder name for a cwd: every character that is not a letter or digit becomes `-`;
+ * past 200 characters it is cut and suffixed with a base-36 hash of the cwd (measured with claude 2.1.332).
+ */
 export function claudeProjectSlug(cwd: string): string {
-  return cwd.replace(/[^A-Za-z0-9]/g, "-");
+  const slug = cwd.replace(/[^A-Za-z0-9]/g, "-");
+  if (slug.length <= MAX_SLUG) return slug;
+  let hash = 0;
+  for (let index = 0; index < cwd.length; index += 1) hash = ((hash << 5) - hash + cwd.charCodeAt(index)) | 0;
+  return `${slug.slice(0, MAX_SLUG)}-${Math.abs(hash).toString(36)}`;
 }
 
 /**

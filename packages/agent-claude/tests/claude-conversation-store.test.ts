@@ -10,6 +10,15 @@ import { filesMentioning, fixturePair, readTree, type FixturePair } from "../../
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/claude", import.meta.url));
 const CLAUDE = fileURLToPath(new URL("../../../node_modules/.bin/claude", import.meta.url));
 
+describe("claudeProjectSlug", () => {
+  it("replaces every non-alphanumeric character, and cuts and hashes slugs past 200 characters as claude does", () => {
+    expect(claudeProjectSlug("/work/my repo.v2")).toBe("-work-my-repo-v2");
+    // Folder name claude 2.1.332 created for this 277-character cwd.
+    const long = `/tmp/outpost-longslug/${"very-long-directory-name-".repeat(10)}/repo`;
+    expect(claudeProjectSlug(long)).toBe(`-tmp-outpost-longslug-${"very-long-directory-name-".repeat(7)}ver-ll12qp`);
+  });
+});
+
 describe("claudeConversationStore with a recorded Claude Code session", () => {
   let pair: FixturePair;
   const store = claudeConversationStore();
