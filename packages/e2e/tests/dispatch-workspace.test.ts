@@ -54,6 +54,19 @@ describe("dispatch copies", () => {
     expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
   });
 
+  it("refuses a copied directory holding a link out of the repository; links inside it are fine", async () => {
+    const repository = scratchRepository();
+    mkdirSync(join(repository, "config"));
+    writeFileSync(join(repository, "config", "real.json"), "{}\n");
+    symlinkSync("real.json", join(repository, "config", "alias.json"));
+    const kept = await dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["config"] });
+    expect(readFileSync(join(kept.directory, "config", "alias.json"), "utf8")).toBe("{}\n");
+    symlinkSync("../../../../etc/hostname", join(repository, "config", "escape"));
+    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["config"] }));
+    expect(error.code).toBe("workspace");
+    expect(error.message).toContain("escape");
+  });
+
   it("refuses a copy that resolves outside the repository through a link", async () => {
     const repository = scratchRepository();
     const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));

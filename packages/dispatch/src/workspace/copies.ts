@@ -1,5 +1,5 @@
-import { cp, lstat, mkdir, realpath } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { cp, lstat, mkdir, readdir, readlink, realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { isInside, OutpostError } from "@outpost/core";
 import type { BranchMode } from "./branch-policy.js";
 import { gitStatus } from "../git/run-git.js";
@@ -41,6 +41,7 @@ export async function applyCopies(root: string, worktree: string, copies: readon
     if (realSource === undefined || !isInside(realRoot, realSource)) {
       throw new OutpostError("workspace", `Refused to copy ${entry}: it resolves outside the repository. Replace the link with the file itself.`, { details: { entry } });
     }
+    if (info.isDirectory()) await refuseEscapingLinks(realRoot, source, entry);
     const destination = join(worktree, entry);
     await mkdir(dirname(destination), { recursive: true });
     const realParent = await realpath(dirname(destination));
@@ -53,4 +54,18 @@ export async function applyCopies(root: string, worktree: string, copies: readon
     if (!clean) untracked.push(entry);
   }
   return untracked;
+}
+
+/** A copied directory may hold links, but none absolute or leading out of the repository. */
+async function refuseEscapingLinks(realRoot: string, directory: string, entry: string): Promise<void> {
+  for (const name of await readdir(directory, { recursive: true })) {
+    const path = join(directory, name);
+    const info = await lstat(path);
+    if (!info.isSymbolicLink()) continue;
+    const target = await readlink(path);
+    const landing = resolve(await realpath(dirname(path)), target);
+    if (isAbsolute(target) || !isInside(realRoot, landing)) {
+      throw new OutpostError("workspace", `Refused to copy ${entry}: it holds the link ${relative(directory, path)} → ${target}, which leads out of the repository. Remove that link or list its files instead.`, { details: { entry, link: relative(directory, path) } });
+    }
+  }
 }
