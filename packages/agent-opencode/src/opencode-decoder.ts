@@ -103,16 +103,36 @@ function usageOf(part: Record<string, unknown>): Usage | undefined {
   const cache = objectField(tokens, "cache");
   const usage: { -readonly [Key in keyof Usage]: number } = {};
   let any = false;
-  const set = (key: keyof Usage, count: number | undefined) => {
-    if (count === undefined) return;
-    usage[key] = count;
+  const input = numberField(tokens, "input");
+  const output = numberField(tokens, "output");
+  const reasoning = numberField(tokens, "reasoning");
+  const cacheRead = numberField(cache, "read");
+  const cacheWrite = numberField(cache, "write");
+  const cost = numberField(part, "cost");
+  // Plain assignments (no helper closure): this runs for every step of every turn.
+  if (input !== undefined) {
+    usage.inputTokens = input;
     any = true;
-  };
-  set("inputTokens", numberField(tokens, "input"));
-  set("outputTokens", numberField(tokens, "output"));
-  set("reasoningTokens", numberField(tokens, "reasoning"));
-  set("cacheReadTokens", numberField(cache, "read"));
-  set("cacheWriteTokens", numberField(cache, "write"));
-  set("costUsd", numberField(part, "cost"));
+  }
+  if (output !== undefined) {
+    usage.outputTokens = output;
+    any = true;
+  }
+  if (reasoning !== undefined) {
+    usage.reasoningTokens = reasoning;
+    any = true;
+  }
+  if (cacheRead !== undefined) {
+    usage.cacheReadTokens = cacheRead;
+    any = true;
+  }
+  if (cacheWrite !== undefined) {
+    usage.cacheWriteTokens = cacheWrite;
+    any = true;
+  }
+  if (cost !== undefined) {
+    usage.costUsd = cost;
+    any = true;
+  }
   return any ? usage : undefined;
 }
