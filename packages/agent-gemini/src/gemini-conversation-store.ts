@@ -38,7 +38,8 @@ export function geminiConversationStore(options: GeminiConversationStoreOptions 
   return transcriptStore(
     {
       format: "gemini",
-      root: { directory: ".gemini" },
+      // GEMINI_CLI_HOME replaces the user's home: the CLI keeps its files in $GEMINI_CLI_HOME/.gemini.
+      root: { variable: "GEMINI_CLI_HOME", directory: ".gemini", underVariable: ".gemini" },
       sessions: "tmp",
       transcriptPattern: (id) => `^[^/]+/chats/session-[^/]+-${id.slice(0, 8).replace(/[^A-Za-z0-9_-]/g, "")}\\.jsonl$`,
       firstLineField: "sessionId",

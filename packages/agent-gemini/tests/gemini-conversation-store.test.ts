@@ -62,6 +62,25 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
     expect(JSON.parse((await readFile(record.file, "utf8")).split("\n")[0]!).sessionId).toBe(recording.id);
   });
 
+  it("honours GEMINI_CLI_HOME, which replaces the home the CLI puts .gemini in", async () => {
+    const { recording, source } = pair;
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { localProvider } = await import("@outpost/provider-local");
+    const base = await mkdtemp(join(tmpdir(), "outpost-gemini-home-"));
+    await mkdir(join(base, "w"));
+    const lease = await localProvider().acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { GEMINI_CLI_HOME: join(base, "gh") } });
+    try {
+      await store.restore(await store.capture(recording.id, source.context()), { repository: lease.root, sandbox: lease, staging: join(base, "staging") });
+      const tree = Object.keys(await readTree(join(base, "gh", ".gemini")));
+      expect(tree.some((path) => /^tmp\/w\/chats\/session-.+-773b1bc5\.jsonl$/.test(path))).toBe(true);
+      expect(tree).toContain("projects.json");
+    } finally {
+      await lease.release();
+      await rm(base, { recursive: true, force: true });
+    }
+  });
+
   it("continues the chat with the real gemini CLI after the move", async () => {
     const { recording, source, target } = pair;
     await store.restore(await store.capture(recording.id, source.context()), target.context());

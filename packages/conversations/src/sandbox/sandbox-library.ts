@@ -39,10 +39,13 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
     }
   }
 
-  /** CLI home: `$variable` when set, otherwise `directory` under the agent home. */
-  function cliRoot(home: string, root: { variable?: string; directory: string }): string {
+  /**
+   * CLI home: `$variable` when set (plus `underVariable` for CLIs whose variable replaces the user's home
+   * rather than their own folder), otherwise `directory` under the agent home.
+   */
+  function cliRoot(home: string, root: { variable?: string; directory: string; underVariable?: string }): string {
     const value = root.variable ? process.env[root.variable] : undefined;
-    return value ? path.resolve(value) : path.resolve(home, root.directory);
+    return value ? path.resolve(value, root.underVariable ?? "") : path.resolve(home, root.directory);
   }
 
   /** Lists regular files under `directory`, refusing links, `.git` and anything past the limits. */

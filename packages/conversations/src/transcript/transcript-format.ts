@@ -46,8 +46,11 @@ export interface TranscriptFormat {
   readonly format: string;
   /** Store name; defaults to `format`. */
   readonly name?: string;
-  /** CLI home: `$variable` when set, otherwise `directory` under the agent home. */
-  readonly root: { readonly variable?: string; readonly directory: string };
+  /**
+   * CLI home: `$variable` when set, otherwise `directory` under the agent home. `underVariable` is appended
+   * to the variable's value, for CLIs whose variable replaces the user's home (`$GEMINI_CLI_HOME/.gemini`).
+   */
+  readonly root: { readonly variable?: string; readonly directory: string; readonly underVariable?: string };
   /** Directory under the CLI home that holds the transcripts. */
   readonly sessions: string;
   /** RegExp source matched against sessions-relative paths to find the transcript of `id`. */

@@ -5,7 +5,7 @@ declare const lib: SandboxLibrary;
 
 export interface CliLocation {
   readonly home: string;
-  readonly root: { readonly variable?: string; readonly directory: string };
+  readonly root: { readonly variable?: string; readonly directory: string; readonly underVariable?: string };
   readonly sessions: string;
 }
 
