@@ -160,4 +160,20 @@ describe("dispatch branch policies", () => {
     expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
     expect(gitIn(repository, "status", "--porcelain")).toBe("");
   });
+
+  it("integrate into a target no checkout has: the ref moves by compare-and-swap, the host checkout stays", async () => {
+    const repository = scratchRepository();
+    gitIn(repository, "branch", "release");
+    const hostHead = gitIn(repository, "rev-parse", "HEAD");
+    const result = await dispatch({
+      agent: committingAgent("release-note.txt"), brief: "note", repository, sandboxProvider: localProvider(),
+      branch: { mode: "integrate", target: "release", name: "outpost/release-note" },
+    });
+    expect(result.branch).toBe("release");
+    expect(result.workBranch).toBe("outpost/release-note");
+    expect(gitIn(repository, "rev-parse", "release")).toBe(result.commits[0]);
+    expect(gitIn(repository, "rev-parse", "main")).toBe(hostHead);
+    expect(existsSync(join(repository, "release-note.txt"))).toBe(false);
+    expect(gitIn(repository, "reflog", "-1", "--format=%gs", "release")).toBe("outpost: integrate outpost/release-note");
+  });
 });

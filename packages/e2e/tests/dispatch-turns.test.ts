@@ -16,10 +16,12 @@ async function failure(promise: Promise<unknown>): Promise<OutpostError> {
   return error;
 }
 
+/** True once `pid` has exited: no such process, or a zombie waiting for a parent that does not reap it. */
 async function gone(pid: number): Promise<boolean> {
   for (let attempt = 0; attempt < 40; attempt += 1) {
     try {
       process.kill(pid, 0);
+      if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return true;
     } catch {
       return true;
     }
