@@ -31,3 +31,16 @@ describe("addUsage", () => {
     expect(addUsage({ inputTokens: 1 }, { inputTokens: 2, outputTokens: 3 })).toEqual({ inputTokens: 3, outputTokens: 3 });
   });
 });
+
+describe("LineSplitter on long lines", () => {
+  it("reassembles an 8 MB line fed in 64-byte chunks, and a CR split from its LF", () => {
+    const splitter = new LineSplitter();
+    const line = "x".repeat(8 * 1024 * 1024);
+    const out: string[] = [];
+    for (let offset = 0; offset < line.length; offset += 64) out.push(...splitter.push(line.slice(offset, offset + 64)));
+    out.push(...splitter.push("\r"), ...splitter.push("\nnext\n"));
+    expect(out).toHaveLength(2);
+    expect(out[0]).toHaveLength(line.length);
+    expect(out[1]).toBe("next");
+  });
+});

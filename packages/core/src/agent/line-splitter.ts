@@ -3,20 +3,30 @@
  * Lines of any length are handed over whole once complete; nothing is dropped.
  */
 export class LineSplitter {
-  private pending = "";
+  // Pieces of the unfinished line, joined once its end arrives: a long line fed in small chunks
+  // stays linear instead of being re-concatenated on every chunk.
+  private pending: string[] = [];
 
   /** Returns the lines completed by this chunk (without their `\n` or `\r\n`). */
   push(chunk: string): string[] {
-    const text = this.pending + chunk;
-    const lines = text.split("\n");
-    this.pending = lines.pop() ?? "";
+    const firstBreak = chunk.indexOf("\n");
+    if (firstBreak === -1) {
+      if (chunk.length > 0) this.pending.push(chunk);
+      return [];
+    }
+    this.pending.push(chunk.slice(0, firstBreak));
+    const lines = [this.pending.join("")];
+    const rest = chunk.slice(firstBreak + 1).split("\n");
+    const unfinished = rest.pop() ?? "";
+    lines.push(...rest);
+    this.pending = unfinished.length > 0 ? [unfinished] : [];
     return lines.map(stripCarriageReturn);
   }
 
   /** Returns the final unterminated line, if any. */
   flush(): string[] {
-    const rest = this.pending;
-    this.pending = "";
+    const rest = this.pending.join("");
+    this.pending = [];
     return rest.length > 0 ? [stripCarriageReturn(rest)] : [];
   }
 }
