@@ -8,8 +8,6 @@ import { withFileLock } from "./file-lock.js";
 import { lockPath } from "./outpost-directory.js";
 
 export interface Integration {
-  /** The target branch tip after integration. */
-  readonly commit: string;
   readonly kind: "fast-forward" | "merge" | "up-to-date";
 }
 
@@ -24,19 +22,25 @@ export interface Integration {
 export async function integrateBranch(workspace: Workspace, identity: GitIdentity, signal?: AbortSignal): Promise<Integration> {
   const { root, branch, target } = workspace;
   if (!branch || !target) throw new OutpostError("configuration", "integrateBranch needs an integrate workspace with a branch and a target.");
-  return withFileLock(lockPath(root, "integrate"), async () => {
+  return withFileLock(lockPath(root, "integrate"), async (): Promise<Integration> => {
+    // The common case in one process: the target is checked out and nobody moved it, so the checkout can
+    // simply fast-forward to the work branch. Anything else takes the general path below.
+    const checkedOut = await checkoutOf(workspace, target);
+    if (checkedOut && (await gitStatus(checkedOut, ["merge", "--ff-only", "--quiet", `refs/heads/${branch}`])).status === 0) {
+      return { kind: "fast-forward" };
+    }
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const [host, work] = (await git(root, ["rev-parse", `refs/heads/${target}^{commit}`, `refs/heads/${branch}^{commit}`])).split("\n") as [string, string];
       // The common case: nobody moved the target since the worktree was made, so the work descends from it.
       const base = host === workspace.baseline ? host : await git(root, ["merge-base", host, work]);
-      if (base === work) return { commit: host, kind: "up-to-date" };
+      if (base === work) return { kind: "up-to-date" };
       const fastForward = base === host;
       const next = fastForward ? work : await mergeCommit(root, host, work, branch, target, identity);
       const checkout = await checkoutOf(workspace, target);
       const moved = checkout
         ? await gitStatus(checkout, ["merge", "--ff-only", "--quiet", next])
         : await gitStatus(root, ["update-ref", "-m", `outpost: integrate ${branch}`, `refs/heads/${target}`, next, host]);
-      if (moved.status === 0) return { commit: next, kind: fastForward ? "fast-forward" : "merge" };
+      if (moved.status === 0) return { kind: fastForward ? "fast-forward" : "merge" };
       // Someone else's git command holds the checkout's index: wait for it rather than give up.
       if (/index\.lock/.test(moved.stderr)) {
         await new Promise((done) => setTimeout(done, 100 * (attempt + 1)));
