@@ -231,6 +231,21 @@ describe("dispatch hostile input", () => {
     expect(existsSync(join(repository, ".outpost"))).toBe(false);
   });
 
+  it("a checkout without commits is code workspace; integrate on a detached HEAD is code configuration", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "outpost-empty-"));
+    gitIn(empty, "init", "--quiet");
+    for (const branch of [{ mode: "current" }, { mode: "integrate" }] as const) {
+      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository: empty, sandboxProvider: localProvider(), branch }));
+      expect(error.code, branch.mode).toBe("workspace");
+      expect(error.message).toContain("Make a first commit");
+    }
+    const detached = scratchRepository();
+    gitIn(detached, "checkout", "--quiet", "--detach");
+    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository: detached, sandboxProvider: localProvider(), branch: { mode: "integrate" } }));
+    expect(error.code).toBe("configuration");
+    expect(error.message).toContain("detached HEAD");
+  });
+
   it("the integrate lock survives a crashed holder: a stale lock file does not block", async () => {
     const repository = scratchRepository();
     mkdirSync(join(repository, ".outpost", "locks"), { recursive: true });

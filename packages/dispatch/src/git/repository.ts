@@ -11,6 +11,8 @@ export interface Repository {
   readonly commonDirectory: string;
   /** The checkout's own git directory (differs from the common one in a linked worktree). */
   readonly gitDirectory: string;
+  /** HEAD when it was found: its commit and what it points at (`refs/heads/<branch>`, or `HEAD` when detached). */
+  readonly head?: { readonly commit: string; readonly reference: string };
 }
 
 /** Finds the checkout root containing `path`; an unusable directory is code `workspace`. */
@@ -20,15 +22,21 @@ export async function findRepository(path: string): Promise<Repository> {
   if (!info?.isDirectory()) {
     throw new OutpostError("workspace", `Repository directory ${absolute} does not exist or is not a directory. Pass an existing path inside a git checkout as repository.`, { details: { repository: absolute } });
   }
-  const result = await gitStatus(absolute, ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"]);
+  const locations = ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"];
+  // HEAD comes along in the same process; an unborn HEAD makes it fail, so then ask again without it.
+  const withHead = await gitStatus(absolute, [...locations, "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"]);
+  const result = withHead.status === 0 ? withHead : await gitStatus(absolute, locations);
   if (result.status !== 0) {
     throw new OutpostError("workspace", `${absolute} is not inside a git checkout (${result.stderr.trim()}). Run \`git init\` there or pass the path of a checkout as repository.`, { details: { repository: absolute } });
   }
-  const [root, common, gitDirectory] = result.stdout.trim().split("\n");
+  const [root, common, gitDirectory, commit, reference] = result.stdout.trim().split("\n");
   if (!root || !common || !gitDirectory) {
     throw new OutpostError("workspace", `${absolute} is a bare repository or has no work tree. Pass the path of a checkout with a work tree as repository.`, { details: { repository: absolute } });
   }
-  return { root, commonDirectory: isAbsolute(common) ? common : resolve(absolute, common), gitDirectory };
+  return {
+    root, commonDirectory: isAbsolute(common) ? common : resolve(absolute, common), gitDirectory,
+    ...(withHead.status === 0 && commit && reference ? { head: { commit, reference } } : {}),
+  };
 }
 
 /** The commit HEAD points at; an unborn branch is code `workspace`. */

@@ -22,9 +22,11 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   const { repository, policy } = input;
   const root = repository.root;
   if (policy.mode === "current") {
+    const head = repository.head;
     return {
       mode: "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory: root,
-      branch: await currentBranch(root), baseline: await headCommit(root), created: false, untrackedCopies: [],
+      branch: head ? branchOf(head.reference) : await currentBranch(root), baseline: head?.commit ?? (await headCommit(root)),
+      created: false, untrackedCopies: [],
     };
   }
   await ensureOutpostDirectory(root);
@@ -43,12 +45,12 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
       baseline: await headCommit(directory), created: !existing, untrackedCopies: [],
     };
   }
-  // One git call reads the target's tip and, when no target is given, the branch the checkout is on.
+  // The target's tip: HEAD as found with the repository, unless another target is named.
   const tip = policy.target === undefined
-    ? await gitStatus(root, ["rev-parse", "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"])
+    ? repository.head ? { status: 0, stdout: `${repository.head.commit}\n${repository.head.reference}` } : { status: 1, stdout: "" }
     : await gitStatus(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${policy.target}^{commit}`]);
   const [baseline = "", reference = ""] = tip.stdout.trim().split("\n");
-  const target = policy.target ?? (reference.startsWith("refs/heads/") ? reference.slice("refs/heads/".length) : undefined);
+  const target = policy.target ?? branchOf(reference);
   if (tip.status !== 0 && policy.target === undefined) {
     throw new OutpostError("workspace", `The checkout at ${root} has no commit yet. Make a first commit, then dispatch again.`, { details: { directory: root } });
   }
@@ -95,4 +97,8 @@ async function reusableWorktree(directory: string, branch: string): Promise<bool
   const checkedOut = await gitStatus(directory, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
   if (checkedOut.status === 0 && checkedOut.stdout.trim() === branch) return true;
   throw new OutpostError("workspace", `${directory} exists but is not a worktree on branch ${branch}. Remove it (git worktree remove) or choose another branch name.`, { details: { directory, branch } });
+}
+
+function branchOf(reference: string): string | undefined {
+  return reference.startsWith("refs/heads/") ? reference.slice("refs/heads/".length) : undefined;
 }
