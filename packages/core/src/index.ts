@@ -24,6 +24,18 @@ export type { AgentFeatures, UsageMode } from "./agent/agent-features.js";
 export type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentTurn, FailureRule } from "./agent/agent-adapter.js";
 export { LineSplitter } from "./agent/line-splitter.js";
 export { classifyFailure } from "./agent/classify-failure.js";
+export {
+  parseJsonLine,
+  leadingJsonType,
+  lazyRawEvent,
+  isJsonObject,
+  jsonObject,
+  jsonString,
+  jsonNumber,
+  jsonObjectField,
+  jsonStringField,
+  jsonNumberField,
+} from "./agent/json-line.js";
 
 export type {
   Transport,
