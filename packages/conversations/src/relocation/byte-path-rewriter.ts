@@ -4,58 +4,80 @@ const NAME = /[\p{L}\p{N}_.~+@%-]/u;
 // ASCII answers from a table: the regex only sees the rare non-ASCII neighbour.
 const ASCII_NAME = Uint8Array.from({ length: 128 }, (_, code) => (NAME.test(String.fromCharCode(code)) ? 1 : 0));
 
+/** One old path found at a path boundary: bytes `[at, end)` become `to`. */
+export interface PathHit {
+  readonly at: number;
+  readonly end: number;
+  readonly to: Buffer;
+}
+
 /**
- * The byte-level twin of `createPathRewriter`, for large UTF-8 files: the same boundary rules, but it finds
- * paths with `Buffer.indexOf` and copies untouched bytes without decoding them to text.
+ * Finds the old paths of `pairs` in UTF-8 bytes with the rules of `createPathRewriter`: `Buffer.indexOf` per
+ * path (native search, no decoding), then the boundary checks at each occurrence only. Hits come back in
+ * order without overlaps; at one position the longer path wins. `undefined` when no pair changes anything.
  */
-export function createBytePathRewriter(pairs: readonly PathPair[]): (bytes: Buffer, latin1?: string) => Buffer {
+export function createBytePathFinder(pairs: readonly PathPair[]): ((view: Buffer) => PathHit[]) | undefined {
   const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
-  // Paths as latin1 strings of their UTF-8 bytes: a latin1 view of the bytes is searched and sliced with
-  // string operations (byte offsets, far cheaper per call than Buffer methods) and encoded back unchanged.
-  const table: { from: Buffer; search: string; replacement: string }[] = [];
+  const table: { from: Buffer; to: Buffer }[] = [];
   for (const pair of pairs) {
     const from = trim(pair.from);
     const to = trim(pair.to);
     if (from === "" || from === "/" || from === to || table.some((entry) => entry.from.toString() === from)) continue;
-    table.push({ from: Buffer.from(from), search: Buffer.from(from).toString("latin1"), replacement: Buffer.from(to).toString("latin1") });
+    table.push({ from: Buffer.from(from), to: Buffer.from(to) });
   }
+  if (table.length === 0) return undefined;
   table.sort((a, b) => b.from.length - a.from.length);
-  return (bytes, latin1) => {
-    // Positions per path (plain number arrays stay packed and fast), merged in order below.
-    const found: number[][] = table.map(() => []);
-    const view = latin1 ?? bytes.toString("latin1");
-    let total = 0;
-    table.forEach((entry, index) => {
-      const positions = found[index]!;
-      for (let at = view.indexOf(entry.search); at !== -1; ) {
-        const valid = startsPath(bytes, at) && !isNameAt(bytes, at + entry.from.length);
-        if (valid) positions.push(at);
-        at = view.indexOf(entry.search, at + (valid ? entry.from.length : 1));
+  return (view) => {
+    const hits: PathHit[] = [];
+    for (const { from, to } of table) {
+      for (let at = view.indexOf(from); at !== -1; ) {
+        const end = at + from.length;
+        const valid = startsPath(view, at) && !isNameAt(view, end);
+        if (valid) hits.push({ at, end, to });
+        at = view.indexOf(from, valid ? end : at + 1);
       }
-      total += positions.length;
-    });
-    if (total === 0) return bytes;
-    const heads = table.map(() => 0);
-    // Assembled as latin1 text (cheap slices of the view), encoded back to the same bytes once at the end.
-    const parts: string[] = [];
-    let last = 0;
-    for (;;) {
-      // The earliest next hit; at equal positions the longer path (earlier in the table) wins.
-      let pick = -1;
-      for (let index = 0; index < table.length; index += 1) {
-        const at = found[index]![heads[index]!];
-        if (at !== undefined && (pick === -1 || at < found[pick]![heads[pick]!]!)) pick = index;
-      }
-      if (pick === -1) break;
-      const at = found[pick]![heads[pick]!]!;
-      heads[pick] = heads[pick]! + 1;
-      if (at < last) continue;
-      const entry = table[pick]!;
-      parts.push(view.slice(last, at), entry.replacement);
-      last = at + entry.from.length;
     }
-    parts.push(view.slice(last));
-    return Buffer.from(parts.join(""), "latin1");
+    if (table.length === 1 || hits.length < 2) return hits;
+    // Longest first at equal positions (the table order, kept by the stable sort), then overlaps dropped.
+    hits.sort((a, b) => a.at - b.at);
+    const kept: PathHit[] = [];
+    let last = 0;
+    for (const hit of hits) {
+      if (hit.at < last) continue;
+      kept.push(hit);
+      last = hit.end;
+    }
+    return kept;
+  };
+}
+
+/** Pushes onto `out` the bytes of `view[start, end)` with the hits in that span (from `hits[first]` on) replaced. */
+export function spliceHits(view: Buffer, start: number, end: number, hits: readonly PathHit[], first: number, out: Buffer[]): number {
+  let last = start;
+  let index = first;
+  for (; index < hits.length && hits[index]!.at < end; index += 1) {
+    const hit = hits[index]!;
+    if (hit.at > last) out.push(view.subarray(last, hit.at));
+    out.push(hit.to);
+    last = hit.end;
+  }
+  if (end > last) out.push(view.subarray(last, end));
+  return index;
+}
+
+/**
+ * The byte-level twin of `createPathRewriter` for one buffer: the same boundary rules, untouched bytes copied
+ * without decoding them. Returns the buffer itself when nothing changes.
+ */
+export function createBytePathRewriter(pairs: readonly PathPair[]): (bytes: Buffer) => Buffer {
+  const find = createBytePathFinder(pairs);
+  if (find === undefined) return (bytes) => bytes;
+  return (bytes) => {
+    const hits = find(bytes);
+    if (hits.length === 0) return bytes;
+    const out: Buffer[] = [];
+    spliceHits(bytes, 0, bytes.length, hits, 0, out);
+    return Buffer.concat(out);
   };
 }
 

@@ -1,8 +1,8 @@
-import { createReadStream, createWriteStream } from "node:fs";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { OutpostError } from "@outpost/core";
-import { createBytePathRewriter } from "./byte-path-rewriter.js";
+import { constants } from "node:fs";
+import { copyFile, open, rm, type FileHandle } from "node:fs/promises";
+import { OutpostError, throwIfAborted } from "@outpost/core";
+import { createBytePathFinder, spliceHits, type PathHit } from "./byte-path-rewriter.js";
+import { escapedJsonLines } from "./escaped-json-lines.js";
 import { rewriteJsonLine } from "./json-text-rewriter.js";
 import { createPathRewriter, type PathPair } from "./path-rewriter.js";
 
@@ -12,94 +12,102 @@ export type RelocatedText = "json" | "text";
 /** Longest line kept in memory while rewriting; a longer one is refused rather than buffered. */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
+/** Bytes read at a time: large enough that per-block costs vanish, small enough to keep memory flat. */
+export const RELOCATE_BLOCK_BYTES = 1024 * 1024;
+
 /**
- * Streams `source` to `target`, replacing the `pairs` paths block by block (whole lines only), so memory
- * stays bounded by the longest line whatever the file's size. Bytes are never decoded unless a JSON line
- * holds an escape that could spell a path (`\/`, `\u`); every other byte is copied as it was.
+ * Copies `source` to a new `target`, replacing the `pairs` paths. One pass over the file in large blocks cut
+ * after their last newline (a path never holds a newline, so no occurrence and no escaped line straddles two
+ * blocks; the cut tail is carried into the next block). Old paths are found on the bytes with
+ * `Buffer.indexOf`; a block without any passes through as it is, and untouched spans are written as slices of
+ * the block, never decoded. Only a JSON line holding an escape that could spell a path (`\/`, `\u`) is decoded
+ * and rewritten string by string. Memory stays at one block (or the longest line, if longer).
  */
-export async function relocateFile(source: string, target: string, pairs: readonly PathPair[], kind: RelocatedText, signal?: AbortSignal): Promise<void> {
-  await pipeline(
-    createReadStream(source, { highWaterMark: 64 * 1024 }),
-    lineRewriter(bufferRewriter(pairs, kind)),
-    createWriteStream(target, { flags: "wx" }),
-    signal ? { signal } : {},
-  );
+export async function relocateFile(
+  source: string,
+  target: string,
+  pairs: readonly PathPair[],
+  kind: RelocatedText,
+  signal?: AbortSignal,
+  blockBytes = RELOCATE_BLOCK_BYTES,
+): Promise<void> {
+  throwIfAborted(signal, "Relocating the conversation");
+  const find = createBytePathFinder(pairs);
+  // Nothing to rewrite: the kernel copies (reflink where the filesystem has it).
+  if (find === undefined) return copyFile(source, target, constants.COPYFILE_EXCL);
+  const rewriteBlock = blockRewriter(find, kind === "json" ? createPathRewriter(pairs) : undefined);
+  const input = await open(source, "r");
+  let output: FileHandle | undefined;
+  try {
+    output = await open(target, "wx");
+    let block = Buffer.allocUnsafe(blockBytes);
+    let filled = 0;
+    for (;;) {
+      throwIfAborted(signal, "Relocating the conversation");
+      const { bytesRead } = await input.read(block, filled, block.length - filled, null);
+      filled += bytesRead;
+      const done = bytesRead === 0;
+      const end = done ? filled : block.lastIndexOf(0x0a, filled - 1) + 1;
+      if (end === 0 && !done) {
+        // One line fills the block: grow it (up to the line limit) rather than cut the line.
+        if (block.length >= MAX_LINE_BYTES) {
+          throw new OutpostError("limit", `A line longer than ${MAX_LINE_BYTES} bytes cannot be relocated. Check the transcript is not corrupt.`, { details: { source } });
+        }
+        const larger = Buffer.allocUnsafe(Math.min(block.length * 2, MAX_LINE_BYTES));
+        block.copy(larger, 0, 0, filled);
+        block = larger;
+        continue;
+      }
+      if (end > 0) await writeAll(output, rewriteBlock(block.subarray(0, end)));
+      if (done) break;
+      // The unfinished last line moves to the front; the slices written above are no longer needed.
+      block.copy(block, 0, end, filled);
+      filled -= end;
+    }
+    await output.close();
+    output = undefined;
+  } catch (error) {
+    await output?.close().catch(() => undefined);
+    if (output !== undefined) await rm(target, { force: true });
+    throw error;
+  } finally {
+    await input.close();
+  }
 }
 
-/** Rewrites a block of whole lines: bytes directly, and JSON lines with escapes through their strings. */
-export function bufferRewriter(pairs: readonly PathPair[], kind: RelocatedText): (block: Buffer) => Buffer {
-  const bytes = createBytePathRewriter(pairs);
-  const text = createPathRewriter(pairs);
-  if (kind === "text") return (block) => bytes(block);
-  return (block) => {
-    // Escapes are looked for in a latin1 view (string search is cheaper per call than Buffer.indexOf, and
-    // transcripts hold many `\"` and `\n` escapes that are not of interest).
-    const view = block.toString("latin1");
-    const parts: Buffer[] = [];
+/** Rewrites a block of whole lines into a list of buffers: slices of the block, replacements, decoded lines. */
+function blockRewriter(find: (view: Buffer) => PathHit[], text: ((line: string) => string) | undefined): (view: Buffer) => Buffer[] {
+  return (view) => {
+    const hits = find(view);
+    const escaped = text === undefined ? [] : escapedJsonLines(view);
+    if (hits.length === 0 && escaped.length === 0) return [view];
+    const out: Buffer[] = [];
     let last = 0;
-    for (let escape = nextEscape(view, 0); escape !== -1; escape = nextEscape(view, last)) {
-      const start = view.lastIndexOf("\n", escape) + 1;
-      const newline = view.indexOf("\n", escape);
-      const end = newline === -1 ? block.length : newline;
-      parts.push(bytes(block.subarray(last, start)), Buffer.from(rewriteJsonLine(block.toString("utf8", start, end), text)));
+    let hit = 0;
+    for (let index = 0; index < escaped.length; index += 2) {
+      const start = escaped[index]!;
+      const end = escaped[index + 1]!;
+      hit = spliceHits(view, last, start, hits, hit, out);
+      out.push(Buffer.from(rewriteJsonLine(view.toString("utf8", start, end), text!)));
+      while (hit < hits.length && hits[hit]!.at < end) hit += 1;
       last = end;
     }
-    if (last === 0) return bytes(block, view);
-    parts.push(bytes(block.subarray(last)));
-    return Buffer.concat(parts);
+    spliceHits(view, last, view.length, hits, hit, out);
+    return out;
   };
 }
 
-/** Next `\/` or `\u` escape: not one when the backslash is itself escaped (`\\u`). */
-function nextEscape(view: string, from: number): number {
-  const slash = escapeAt(view, "\\/", from);
-  const unicode = escapeAt(view, "\\u", from);
-  if (slash === -1) return unicode;
-  return unicode === -1 ? slash : Math.min(slash, unicode);
-}
-
-function escapeAt(view: string, sequence: string, from: number): number {
-  for (let at = view.indexOf(sequence, from); at !== -1; at = view.indexOf(sequence, at + 1)) {
-    let backslashes = 0;
-    while (view.charCodeAt(at - 1 - backslashes) === 92) backslashes += 1;
-    if (backslashes % 2 === 0) return at;
+async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<void> {
+  let pending = buffers;
+  for (;;) {
+    const { bytesWritten } = await handle.writev(pending);
+    let left = bytesWritten;
+    let index = 0;
+    while (index < pending.length && left >= pending[index]!.length) left -= pending[index++]!.length;
+    if (index === pending.length) return;
+    // A short write (rare on regular files): go on from the first byte not written.
+    pending = [pending[index]!.subarray(left), ...pending.slice(index + 1)];
   }
-  return -1;
-}
-
-/**
- * A stream transform that hands `rewriteBlock` whole lines only (a run of complete lines, or the last
- * unterminated one), never a line cut in two. A newline byte never occurs inside a UTF-8 sequence.
- */
-export function lineRewriter(rewriteBlock: (block: Buffer) => Buffer): Transform {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      const first = chunk.indexOf(0x0a);
-      if (first === -1) {
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        if (pendingBytes > MAX_LINE_BYTES) {
-          callback(new OutpostError("limit", `A line longer than ${MAX_LINE_BYTES} bytes cannot be relocated. Check the transcript is not corrupt.`));
-          return;
-        }
-        callback();
-        return;
-      }
-      // Only the line cut by the previous chunk is joined; the rest of the chunk is rewritten in place.
-      const last = chunk.lastIndexOf(0x0a);
-      const head = pending.length === 0 ? chunk.subarray(0, first + 1) : Buffer.concat([...pending, chunk.subarray(0, first + 1)]);
-      this.push(rewriteBlock(head));
-      if (last > first) this.push(rewriteBlock(chunk.subarray(first + 1, last + 1)));
-      pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
-      pendingBytes = chunk.length - last - 1;
-      callback();
-    },
-    flush(callback) {
-      callback(null, pending.length === 0 ? undefined : rewriteBlock(Buffer.concat(pending)));
-    },
-  });
 }
 
 /** Lines without escapes are rewritten in one pass; the others string by string. */
