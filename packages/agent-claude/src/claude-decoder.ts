@@ -1,7 +1,6 @@
-import { classifyFailure } from "@outpost/core";
+import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
-import { count, isRecord, parseJsonLine, record, text } from "./json-line.js";
 
 /**
  * Decodes `claude -p --output-format stream-json --verbose` lines: `system/init` → conversation, `assistant`
@@ -33,10 +32,10 @@ export class ClaudeDecoder implements AgentLineDecoder {
   }
 
   private assistant(line: string, value: Record<string, unknown>): AgentEvent[] {
-    const blocks = contentBlocks(record(value["message"])["content"]);
+    const blocks = contentBlocks(jsonObject(value["message"])["content"]);
     if (value["is_api_error_message"] === true) {
       this.failed = true;
-      return [this.failure(blocks.map((block) => text(block["text"]) ?? "").join("\n") || "API error", line)];
+      return [this.failure(blocks.map((block) => jsonString(block["text"]) ?? "").join("\n") || "API error", line)];
     }
     const events: AgentEvent[] = [];
     let unknown = false;
@@ -55,7 +54,7 @@ export class ClaudeDecoder implements AgentLineDecoder {
   private result(line: string, value: Record<string, unknown>): AgentEvent[] {
     const usage = claudeUsage(value);
     const isError = value["is_error"] === true || (typeof value["subtype"] === "string" && value["subtype"].startsWith("error"));
-    const resultText = text(value["result"]);
+    const resultText = jsonString(value["result"]);
     const events: AgentEvent[] = [];
     if (usage) events.push({ type: "usage", usage });
     if (isError && !this.failed) events.push(this.failure(resultText ?? String(value["subtype"] ?? "error"), line));
@@ -76,7 +75,7 @@ export class ClaudeDecoder implements AgentLineDecoder {
 }
 
 function user(line: string, value: Record<string, unknown>): AgentEvent[] {
-  const content = record(value["message"])["content"];
+  const content = jsonObject(value["message"])["content"];
   if (typeof content === "string") return [{ type: "prompt", text: content }];
   const events: AgentEvent[] = [];
   for (const block of contentBlocks(content)) {
@@ -94,27 +93,27 @@ function user(line: string, value: Record<string, unknown>): AgentEvent[] {
 
 /** Turn totals from a `result` line; undefined when it carries none. */
 export function claudeUsage(value: Record<string, unknown>): Usage | undefined {
-  if (!isRecord(value["usage"])) return undefined;
+  if (!isJsonObject(value["usage"])) return undefined;
   const usage = value["usage"];
   const fields: Record<string, number | undefined> = {
-    inputTokens: count(usage["input_tokens"]),
-    outputTokens: count(usage["output_tokens"]),
-    cacheReadTokens: count(usage["cache_read_input_tokens"]),
-    cacheWriteTokens: count(usage["cache_creation_input_tokens"]),
-    costUsd: count(value["total_cost_usd"]),
+    inputTokens: jsonNumber(usage["input_tokens"]),
+    outputTokens: jsonNumber(usage["output_tokens"]),
+    cacheReadTokens: jsonNumber(usage["cache_read_input_tokens"]),
+    cacheWriteTokens: jsonNumber(usage["cache_creation_input_tokens"]),
+    costUsd: jsonNumber(value["total_cost_usd"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
   return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;
 }
 
 function contentBlocks(content: unknown): Record<string, unknown>[] {
-  return Array.isArray(content) ? content.filter(isRecord) : [];
+  return Array.isArray(content) ? content.filter(isJsonObject) : [];
 }
 
 function flattenOutput(content: unknown): string {
   if (typeof content === "string") return content;
   return contentBlocks(content)
-    .map((block) => text(block["text"]) ?? "")
+    .map((block) => jsonString(block["text"]) ?? "")
     .join("\n");
 }
 

@@ -1,7 +1,6 @@
-import { classifyFailure } from "@outpost/core";
+import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
-import { count, isRecord, parseJsonLine, record, text } from "./json-line.js";
 
 /**
  * Decodes `codex exec --json` lines: `thread.started` → conversation, tool items (`command_execution`,
@@ -34,7 +33,7 @@ export class CodexDecoder implements AgentLineDecoder {
   }
 
   private itemStarted(line: string, value: Record<string, unknown>): AgentEvent[] {
-    const item = record(value["item"]);
+    const item = jsonObject(value["item"]);
     const call = toolCall(item);
     if (!call) return [{ type: "raw", line, value }];
     if (call.id !== undefined) this.started.add(call.id);
@@ -42,7 +41,7 @@ export class CodexDecoder implements AgentLineDecoder {
   }
 
   private itemCompleted(line: string, value: Record<string, unknown>): AgentEvent[] {
-    const item = record(value["item"]);
+    const item = jsonObject(value["item"]);
     if (item["type"] === "agent_message" && typeof item["text"] === "string") {
       this.lastText = item["text"];
       return [{ type: "text", text: item["text"] }];
@@ -56,7 +55,7 @@ export class CodexDecoder implements AgentLineDecoder {
   }
 
   private turnCompleted(value: Record<string, unknown>): AgentEvent[] {
-    const usage = codexUsage(record(value["usage"]));
+    const usage = codexUsage(jsonObject(value["usage"]));
     const lastText = this.lastText;
     this.endTurn();
     return [
@@ -66,7 +65,7 @@ export class CodexDecoder implements AgentLineDecoder {
   }
 
   private turnFailed(line: string, value: Record<string, unknown>): AgentEvent[] {
-    const message = text(record(value["error"])["message"]) ?? "turn failed";
+    const message = jsonString(jsonObject(value["error"])["message"]) ?? "turn failed";
     const match = classifyFailure(this.rules, line);
     this.endTurn();
     return [
@@ -93,7 +92,7 @@ function toolCall(item: Record<string, unknown>): ToolCallEvent | undefined {
     case "file_change":
       return { type: "tool-call", ...id, name: "apply_patch", input: { changes: item["changes"] } };
     case "mcp_tool_call":
-      return { type: "tool-call", ...id, name: `${text(item["server"]) ?? "mcp"}.${text(item["tool"]) ?? "tool"}`, input: item["arguments"] ?? {} };
+      return { type: "tool-call", ...id, name: `${jsonString(item["server"]) ?? "mcp"}.${jsonString(item["tool"]) ?? "tool"}`, input: item["arguments"] ?? {} };
     case "web_search":
       return { type: "tool-call", ...id, name: "web_search", input: { query: item["query"] } };
     default:
@@ -103,12 +102,12 @@ function toolCall(item: Record<string, unknown>): ToolCallEvent | undefined {
 
 function toolResult(item: Record<string, unknown>): AgentEvent {
   const id = typeof item["id"] === "string" ? { id: item["id"] } : {};
-  const failed = item["status"] === "failed" || (typeof item["exit_code"] === "number" && item["exit_code"] !== 0) || isRecord(item["error"]);
+  const failed = item["status"] === "failed" || (typeof item["exit_code"] === "number" && item["exit_code"] !== 0) || isJsonObject(item["error"]);
   const output =
-    text(item["aggregated_output"]) ??
-    text(record(item["error"])["message"]) ??
+    jsonString(item["aggregated_output"]) ??
+    jsonString(jsonObject(item["error"])["message"]) ??
     (item["result"] === undefined ? undefined : JSON.stringify(item["result"])) ??
-    text(item["status"]) ??
+    jsonString(item["status"]) ??
     "";
   return { type: "tool-result", ...id, output, ...(failed ? { isError: true } : {}) };
 }
@@ -116,11 +115,11 @@ function toolResult(item: Record<string, unknown>): AgentEvent {
 /** Turn usage from `turn.completed`; undefined when it carries no counter. */
 export function codexUsage(usage: Record<string, unknown>): Usage | undefined {
   const fields: Record<string, number | undefined> = {
-    inputTokens: count(usage["input_tokens"]),
-    outputTokens: count(usage["output_tokens"]),
-    cacheReadTokens: count(usage["cached_input_tokens"]),
-    cacheWriteTokens: count(usage["cache_write_input_tokens"]),
-    reasoningTokens: count(usage["reasoning_output_tokens"]),
+    inputTokens: jsonNumber(usage["input_tokens"]),
+    outputTokens: jsonNumber(usage["output_tokens"]),
+    cacheReadTokens: jsonNumber(usage["cached_input_tokens"]),
+    cacheWriteTokens: jsonNumber(usage["cache_write_input_tokens"]),
+    reasoningTokens: jsonNumber(usage["reasoning_output_tokens"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
   return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;

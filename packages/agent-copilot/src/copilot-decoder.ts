@@ -1,7 +1,6 @@
-import { classifyFailure } from "@outpost/core";
+import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
-import { lazyRaw, leadingType, numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
 
 /** Event types that map to normalized events; every other line is kept as `raw` without being parsed. */
 const MAPPED_TYPES: ReadonlySet<string> = new Set([
@@ -21,8 +20,8 @@ export class CopilotDecoder implements AgentLineDecoder {
   constructor(private readonly failureRules: readonly FailureRule[] = COPILOT_FAILURE_RULES) {}
 
   decode(line: string): AgentEvent[] {
-    const type = leadingType(line);
-    if (type !== undefined && !MAPPED_TYPES.has(type)) return [lazyRaw(line)];
+    const type = leadingJsonType(line);
+    if (type !== undefined && !MAPPED_TYPES.has(type)) return [lazyRawEvent(line)];
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
     const events = this.map(value, line);
@@ -30,31 +29,31 @@ export class CopilotDecoder implements AgentLineDecoder {
   }
 
   private map(value: Record<string, unknown>, line: string): AgentEvent[] {
-    const data = objectField(value, "data");
+    const data = jsonObjectField(value, "data");
     switch (value["type"]) {
       case "user.message": {
-        const text = stringField(data, "content");
+        const text = jsonStringField(data, "content");
         return text === undefined ? [] : [{ type: "prompt", text }];
       }
       case "assistant.message_delta": {
-        const text = stringField(data, "deltaContent");
+        const text = jsonStringField(data, "deltaContent");
         return text ? [{ type: "text", text, delta: true }] : [];
       }
       case "assistant.message": {
-        const text = stringField(data, "content");
+        const text = jsonStringField(data, "content");
         if (!text) return [];
         this.lastText = text;
         return [{ type: "text", text }];
       }
       case "tool.execution_start": {
-        const name = stringField(data, "toolName");
+        const name = jsonStringField(data, "toolName");
         if (name === undefined) return [];
-        return [{ type: "tool-call", ...optionalId(stringField(data, "toolCallId")), name, input: data?.["arguments"] ?? {} }];
+        return [{ type: "tool-call", ...optionalId(jsonStringField(data, "toolCallId")), name, input: data?.["arguments"] ?? {} }];
       }
       case "tool.execution_complete":
         return data === undefined ? [] : [toolResult(data)];
       case "session.usage_record": {
-        const usage = usageOf(objectField(data ?? {}, "usage"));
+        const usage = usageOf(jsonObjectField(data ?? {}, "usage"));
         return usage === undefined ? [] : [{ type: "usage", usage }];
       }
       case "assistant.usage": {
@@ -64,16 +63,16 @@ export class CopilotDecoder implements AgentLineDecoder {
       }
       case "session.start":
       case "session.resume":
-        return this.conversation(stringField(data, "sessionId"));
+        return this.conversation(jsonStringField(data, "sessionId"));
       case "session.error": {
-        const message = stringField(data, "message") ?? "Copilot CLI reported an error";
+        const message = jsonStringField(data, "message") ?? "Copilot CLI reported an error";
         const match = classifyFailure(this.failureRules, line);
         return [{ type: "failure", message, ...(match ? { classification: match.classification } : {}) }];
       }
       case "result": {
-        const exitCode = numberField(value, "exitCode");
+        const exitCode = jsonNumberField(value, "exitCode");
         return [
-          ...this.conversation(stringField(value, "sessionId")),
+          ...this.conversation(jsonStringField(value, "sessionId")),
           { type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }), isError: exitCode !== 0 },
         ];
       }
@@ -90,11 +89,11 @@ export class CopilotDecoder implements AgentLineDecoder {
 }
 
 function toolResult(data: Record<string, unknown>): AgentEvent {
-  const id = stringField(data, "toolCallId");
+  const id = jsonStringField(data, "toolCallId");
   const failed = data["success"] === false;
-  const result = objectField(data, "result");
-  const error = objectField(data, "error");
-  const output = stringField(result, "content") ?? stringField(error, "message") ?? stringField(data, "error") ?? "";
+  const result = jsonObjectField(data, "result");
+  const error = jsonObjectField(data, "error");
+  const output = jsonStringField(result, "content") ?? jsonStringField(error, "message") ?? jsonStringField(data, "error") ?? "";
   return { type: "tool-result", ...optionalId(id), output, ...(failed ? { isError: true } : {}) };
 }
 
@@ -106,10 +105,10 @@ function optionalId(id: string | undefined): { id?: string } {
 export function usageOf(record: Record<string, unknown> | undefined): Usage | undefined {
   if (record === undefined) return undefined;
   const usage: Record<string, number> = {};
-  const input = numberField(record, "inputTokens");
-  const output = numberField(record, "outputTokens");
-  const cacheRead = numberField(record, "cacheReadTokens");
-  const cacheWrite = numberField(record, "cacheWriteTokens");
+  const input = jsonNumberField(record, "inputTokens");
+  const output = jsonNumberField(record, "outputTokens");
+  const cacheRead = jsonNumberField(record, "cacheReadTokens");
+  const cacheWrite = jsonNumberField(record, "cacheWriteTokens");
   if (input !== undefined) usage["inputTokens"] = input;
   if (output !== undefined) usage["outputTokens"] = output;
   if (cacheRead !== undefined) usage["cacheReadTokens"] = cacheRead;

@@ -1,7 +1,6 @@
-import { addUsage } from "@outpost/core";
+import { addUsage, parseJsonLine, jsonObjectField } from "@outpost/core";
 import type { Usage } from "@outpost/core";
 import { usageOf } from "./copilot-decoder.js";
-import { objectField, parseJsonLine } from "./parse-json-line.js";
 
 /**
  * Token usage of the last turn, read from a captured Copilot session: the `session.usage_record`
@@ -21,7 +20,7 @@ export function copilotTranscriptUsage(text: string): Usage | undefined {
     if (value["type"] === "session.start" || value["type"] === "session.resume") {
       turn = undefined;
     } else if (value["type"] === "session.usage_record") {
-      const usage = usageOf(objectField(objectField(value, "data") ?? {}, "usage"));
+      const usage = usageOf(jsonObjectField(jsonObjectField(value, "data") ?? {}, "usage"));
       if (usage !== undefined) turn = turn === undefined ? usage : addUsage(turn, usage);
     }
   }

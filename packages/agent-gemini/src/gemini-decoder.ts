@@ -1,7 +1,6 @@
-import { classifyFailure } from "@outpost/core";
+import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
-import { count, isRecord, parseJsonLine, record, text } from "./json-line.js";
 
 /**
  * Decodes `gemini --output-format stream-json` lines: `init` → conversation, `message` → prompt / text deltas,
@@ -27,7 +26,7 @@ export class GeminiDecoder implements AgentLineDecoder {
       case "tool_result":
         return [toolResult(value)];
       case "error":
-        return [this.failure(text(value["message"]) ?? "error", line)];
+        return [this.failure(jsonString(value["message"]) ?? "error", line)];
       case "result":
         return this.result(line, value);
       default:
@@ -36,7 +35,7 @@ export class GeminiDecoder implements AgentLineDecoder {
   }
 
   private message(line: string, value: Record<string, unknown>): AgentEvent[] {
-    const content = text(value["content"]);
+    const content = jsonString(value["content"]);
     if (content === undefined) return [{ type: "raw", line, value }];
     if (value["role"] === "user") return [{ type: "prompt", text: content }];
     if (value["role"] !== "assistant") return [{ type: "raw", line, value }];
@@ -46,13 +45,13 @@ export class GeminiDecoder implements AgentLineDecoder {
   }
 
   private result(line: string, value: Record<string, unknown>): AgentEvent[] {
-    const usage = geminiUsage(record(value["stats"]));
+    const usage = geminiUsage(jsonObject(value["stats"]));
     const isError = value["status"] !== "success";
     const events: AgentEvent[] = [];
     if (usage) events.push({ type: "usage", usage });
     let message: string | undefined;
     if (isError) {
-      message = text(record(value["error"])["message"]) ?? `status ${String(value["status"])}`;
+      message = jsonString(jsonObject(value["error"])["message"]) ?? `status ${String(value["status"])}`;
       events.push(this.failure(message, line));
     }
     const finalText = isError ? message : this.text;
@@ -69,17 +68,17 @@ export class GeminiDecoder implements AgentLineDecoder {
 }
 
 function toolResult(value: Record<string, unknown>): AgentEvent {
-  const error = record(value["error"]);
-  const output = text(value["output"]) ?? text(error["message"]) ?? text(value["status"]) ?? "";
-  return { type: "tool-result", ...optionalId(value["tool_id"]), output, ...(value["status"] === "error" || isRecord(value["error"]) ? { isError: true } : {}) };
+  const error = jsonObject(value["error"]);
+  const output = jsonString(value["output"]) ?? jsonString(error["message"]) ?? jsonString(value["status"]) ?? "";
+  return { type: "tool-result", ...optionalId(value["tool_id"]), output, ...(value["status"] === "error" || isJsonObject(value["error"]) ? { isError: true } : {}) };
 }
 
 /** Turn totals from the `result` line's `stats` (all models, the router's call included). */
 export function geminiUsage(stats: Record<string, unknown>): Usage | undefined {
   const fields: Record<string, number | undefined> = {
-    inputTokens: count(stats["input_tokens"]),
-    outputTokens: count(stats["output_tokens"]),
-    cacheReadTokens: count(stats["cached"]),
+    inputTokens: jsonNumber(stats["input_tokens"]),
+    outputTokens: jsonNumber(stats["output_tokens"]),
+    cacheReadTokens: jsonNumber(stats["cached"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
   return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;

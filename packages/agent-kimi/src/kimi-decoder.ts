@@ -1,5 +1,5 @@
+import { parseJsonLine, jsonObjectField, jsonStringField } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder } from "@outpost/core";
-import { objectField, parseJsonLine, stringField } from "./parse-json-line.js";
 
 /**
  * Decodes `kimi --prompt … --output-format stream-json`: one chat message per line, as documented by
@@ -28,7 +28,7 @@ function map(message: Record<string, unknown>): AgentEvent[] {
       return events;
     }
     case "tool": {
-      const id = stringField(message, "tool_call_id");
+      const id = jsonStringField(message, "tool_call_id");
       const output = contentText(message["content"]);
       if (output === undefined) return [];
       return [{ type: "tool-result", ...(id === undefined ? {} : { id }), output }];
@@ -45,10 +45,10 @@ function map(message: Record<string, unknown>): AgentEvent[] {
 function toolCall(call: unknown): AgentEvent[] {
   if (typeof call !== "object" || call === null) return [];
   const record = call as Record<string, unknown>;
-  const fn = objectField(record, "function");
-  const name = stringField(fn, "name");
+  const fn = jsonObjectField(record, "function");
+  const name = jsonStringField(fn, "name");
   if (name === undefined) return [];
-  const id = stringField(record, "id");
+  const id = jsonStringField(record, "id");
   return [{ type: "tool-call", ...(id === undefined ? {} : { id }), name, input: parseArguments(fn?.["arguments"]) }];
 }
 

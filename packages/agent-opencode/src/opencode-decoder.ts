@@ -1,7 +1,6 @@
-import { classifyFailure } from "@outpost/core";
+import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
-import { lazyRaw, leadingType, numberField, objectField, parseJsonLine, stringField } from "./parse-json-line.js";
 
 /** Event types that map to normalized events besides the conversation id. */
 const MAPPED_TYPES: ReadonlySet<string> = new Set(["text", "tool_use", "step_finish", "error"]);
@@ -22,21 +21,21 @@ export class OpencodeDecoder implements AgentLineDecoder {
 
   decode(line: string): AgentEvent[] {
     // A step_start (or any unmapped line) of the current session says nothing new: keep it raw, unparsed.
-    const type = leadingType(line);
-    if (type !== undefined && !MAPPED_TYPES.has(type) && this.isCurrentSession(line)) return [lazyRaw(line)];
+    const type = leadingJsonType(line);
+    if (type !== undefined && !MAPPED_TYPES.has(type) && this.isCurrentSession(line)) return [lazyRawEvent(line)];
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
-    const events = this.conversation(stringField(value, "sessionID"));
+    const events = this.conversation(jsonStringField(value, "sessionID"));
     this.map(value, line, events);
     return events.length > 0 ? events : [{ type: "raw", line, value }];
   }
 
   /** Appends the events of one parsed line to `events`. */
   private map(value: Record<string, unknown>, line: string, events: AgentEvent[]): void {
-    const part = objectField(value, "part");
+    const part = jsonObjectField(value, "part");
     switch (value["type"]) {
       case "text": {
-        const text = stringField(part, "text");
+        const text = jsonStringField(part, "text");
         if (!text) return;
         this.lastText = text;
         events.push({ type: "text", text });
@@ -49,15 +48,15 @@ export class OpencodeDecoder implements AgentLineDecoder {
         if (part === undefined) return;
         const usage = usageOf(part);
         if (usage !== undefined) events.push({ type: "usage", usage });
-        const reason = stringField(part, "reason");
+        const reason = jsonStringField(part, "reason");
         if (reason !== undefined && reason !== "tool-calls") {
           events.push({ type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }) });
         }
         return;
       }
       case "error": {
-        const error = objectField(value, "error");
-        const message = stringField(objectField(error ?? {}, "data"), "message") ?? stringField(error, "name") ?? "opencode reported an error";
+        const error = jsonObjectField(value, "error");
+        const message = jsonStringField(jsonObjectField(error ?? {}, "data"), "message") ?? jsonStringField(error, "name") ?? "opencode reported an error";
         const match = classifyFailure(this.failureRules, line);
         events.push({ type: "failure", message, ...(match ? { classification: match.classification } : {}) });
         return;
@@ -84,31 +83,31 @@ export class OpencodeDecoder implements AgentLineDecoder {
 }
 
 function toolUse(part: Record<string, unknown>): AgentEvent[] {
-  const name = stringField(part, "tool");
-  const state = objectField(part, "state");
+  const name = jsonStringField(part, "tool");
+  const state = jsonObjectField(part, "state");
   if (name === undefined || state === undefined) return [];
-  const id = stringField(part, "callID");
+  const id = jsonStringField(part, "callID");
   const idField = id === undefined ? {} : { id };
   const events: AgentEvent[] = [{ type: "tool-call", ...idField, name, input: state["input"] ?? {} }];
-  const status = stringField(state, "status");
-  if (status === "completed") events.push({ type: "tool-result", ...idField, output: stringField(state, "output") ?? "" });
-  else if (status === "error") events.push({ type: "tool-result", ...idField, output: stringField(state, "error") ?? "", isError: true });
+  const status = jsonStringField(state, "status");
+  if (status === "completed") events.push({ type: "tool-result", ...idField, output: jsonStringField(state, "output") ?? "" });
+  else if (status === "error") events.push({ type: "tool-result", ...idField, output: jsonStringField(state, "error") ?? "", isError: true });
   return events;
 }
 
 /** opencode's per-step `tokens` and `cost` (USD) → normalized usage. */
 function usageOf(part: Record<string, unknown>): Usage | undefined {
-  const tokens = objectField(part, "tokens");
+  const tokens = jsonObjectField(part, "tokens");
   if (tokens === undefined) return undefined;
-  const cache = objectField(tokens, "cache");
+  const cache = jsonObjectField(tokens, "cache");
   const usage: { -readonly [Key in keyof Usage]: number } = {};
   let any = false;
-  const input = numberField(tokens, "input");
-  const output = numberField(tokens, "output");
-  const reasoning = numberField(tokens, "reasoning");
-  const cacheRead = numberField(cache, "read");
-  const cacheWrite = numberField(cache, "write");
-  const cost = numberField(part, "cost");
+  const input = jsonNumberField(tokens, "input");
+  const output = jsonNumberField(tokens, "output");
+  const reasoning = jsonNumberField(tokens, "reasoning");
+  const cacheRead = jsonNumberField(cache, "read");
+  const cacheWrite = jsonNumberField(cache, "write");
+  const cost = jsonNumberField(part, "cost");
   // Plain assignments (no helper closure): this runs for every step of every turn.
   if (input !== undefined) {
     usage.inputTokens = input;
