@@ -1,4 +1,5 @@
 import { OutpostError } from "@outpost/core";
+import { withNameHelpers } from "../sandbox/transpiler-helpers.js";
 
 type Hook = (...parameters: never[]) => unknown;
 
@@ -16,7 +17,8 @@ export function hookSource(name: string, hook: Hook | undefined, format: string)
     try {
       // Compiles without running: only checks that the text is a function expression on its own.
       new Function(`return (${candidate});`);
-      return candidate;
+      // A minified build renames esbuild's `__name` helper: bind it back (see transpiler-helpers).
+      return withNameHelpers(candidate);
     } catch {
       // Try the next spelling.
     }

@@ -1,5 +1,6 @@
 import { runInNewContext } from "node:vm";
 import { OutpostError } from "@outpost/core";
+import { TRANSPILER_HELPERS } from "../sandbox/transpiler-helpers.js";
 
 /**
  * Runs a serialized hook on the host in a fresh context, so it sees exactly what it would see in the
@@ -7,7 +8,7 @@ import { OutpostError } from "@outpost/core";
  */
 export function runHostHook<Result>(name: string, format: string, source: string, parameters: readonly unknown[]): Result {
   try {
-    const hook = runInNewContext(`var __name = (target) => target; (${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
+    const hook = runInNewContext(`${TRANSPILER_HELPERS}\n(${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
     return hook(...parameters);
   } catch (error) {
     // Errors from the fresh context are not instances of this realm's Error: read them structurally.

@@ -8,6 +8,7 @@ import { conversationDirectory } from "../host/conversation-directory.js";
 import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, type CaptureLimits } from "../limits.js";
 import { assertRelocatablePath } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
+import { functionSource } from "../sandbox/transpiler-helpers.js";
 import { removeProgram } from "../transcript/transcript-programs.js";
 import { bundleProblem } from "./bundle-checks.js";
 import { captureBundleProgram, restoreBundleProgram } from "./bundle-programs.js";
@@ -35,7 +36,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     bucket: hookSource("bucket", profile.bucket, format),
     relocate: hookSource("relocate", profile.relocate, format),
   };
-  const prelude = `const bundleProblem = (${bundleProblem.toString()});\n${hookPrelude(format, sources)}`;
+  const prelude = `const bundleProblem = (${functionSource(bundleProblem)});\n${hookPrelude(format, sources)}`;
   const limits = { maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_MAX_BYTES, maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES };
   const patterns = {
     include: serializePattern(profile.include),

@@ -3,6 +3,7 @@ import type { SandboxLease } from "@outpost/core";
 import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
 import { createPathRewriter } from "../relocation/path-rewriter.js";
 import { sandboxLibrary } from "./sandbox-library.js";
+import { TRANSPILER_HELPERS, functionSource } from "./transpiler-helpers.js";
 
 const MARKER = "@@outpost-script-result@@";
 
@@ -81,10 +82,10 @@ async function runInProcess<Result>(lease: SandboxLease, main: SandboxMain, inpu
     if (value !== undefined) env[name] = value;
   }
   const body = `"use strict";
-var __name = (target) => target;
-const lib = (${sandboxLibrary.toString()})((${createPathRewriter.toString()}));
+${TRANSPILER_HELPERS}
+const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}));
 ${options.prelude ?? ""}
-return (${main.toString()})(input);`;
+return (${functionSource(main)})(input);`;
   try {
     const run = new Function("require", "process", "input", body) as (require: NodeJS.Require, process: unknown, input: unknown) => unknown;
     const value = await run(nodeRequire, { env, pid: process.pid }, JSON.parse(JSON.stringify(input)));
@@ -99,13 +100,13 @@ return (${main.toString()})(input);`;
 }
 
 function scriptSource(main: SandboxMain, options: SandboxScriptOptions): string {
-  // Transpilers that keep function names (esbuild, so tsx) wrap them in `__name(fn, "name")`: give the
-  // serialized code that helper, so the same functions run whichever tool built this package.
+  // Transpilers that keep function names (esbuild, so tsx) wrap them in `__name(fn, "name")`: the
+  // serialized code gets that helper, so the same functions run whichever tool built this package.
   return `"use strict";
-var __name = (target) => target;
-const lib = (${sandboxLibrary.toString()})((${createPathRewriter.toString()}));
+${TRANSPILER_HELPERS}
+const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}));
 ${options.prelude ?? ""}
-const main = (${main.toString()});
+const main = (${functionSource(main)});
 const chunks = [];
 process.stdin.on("data", (chunk) => chunks.push(chunk));
 process.stdin.on("end", async () => {
