@@ -1,14 +1,26 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { withFileLock } from "../src/workspace/file-lock.js";
+
+const scratches: string[] = [];
+
+function scratch(): string {
+  const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+  scratches.push(directory);
+  return directory;
+}
+
+afterEach(() => {
+  for (const directory of scratches.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
 
 describe("withFileLock", () => {
   it("serializes concurrent read-modify-write sections: no update is lost", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const directory = scratch();
     const counter = join(directory, "counter");
     writeFileSync(counter, "0");
     await Promise.all(Array.from({ length: 25 }, () => withFileLock(join(directory, "l.lock"), async () => {
@@ -20,7 +32,7 @@ describe("withFileLock", () => {
   });
 
   it("takes over a lock left by a process that died", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const directory = scratch();
     const child = spawn(process.execPath, ["-e", ""]);
     await new Promise((done) => child.on("exit", done));
     writeFileSync(join(directory, "l.lock"), `${child.pid}\n`);
@@ -28,13 +40,13 @@ describe("withFileLock", () => {
   });
 
   it("gives up with code timeout while a live owner holds it", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const directory = scratch();
     writeFileSync(join(directory, "l.lock"), `${process.ppid}\n`);
     await expect(withFileLock(join(directory, "l.lock"), async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ code: "timeout" });
   });
 
   it("releases the lock when the section throws", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const directory = scratch();
     const lock = join(directory, "l.lock");
     await expect(withFileLock(lock, async () => { throw new Error("boom"); })).rejects.toThrow("boom");
     expect(await withFileLock(lock, async () => "again", { waitMs: 200 })).toBe("again");
@@ -44,7 +56,7 @@ describe("withFileLock", () => {
 describe("withFileLock with a corrupt lock file", () => {
   it("takes over an unreadable lock once it is older than the grace period", async () => {
     const { utimesSync } = await import("node:fs");
-    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const directory = scratch();
     const lock = join(directory, "l.lock");
     writeFileSync(lock, "garbage\u0000");
     const old = new Date(Date.now() - 60_000);
@@ -53,7 +65,7 @@ describe("withFileLock with a corrupt lock file", () => {
   });
 
   it("waits for a fresh unreadable lock (it may be being written)", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "outpost-lock-"));
+    const directory = scratch();
     const lock = join(directory, "l.lock");
     writeFileSync(lock, "");
     await expect(withFileLock(lock, async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ code: "timeout" });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runHostProcess } from "../src/process/run-host-process.js";
 
 /** True once `pid` has exited: no such process, or a zombie waiting for a parent that does not reap it. */
@@ -20,6 +20,7 @@ async function gone(pid: number): Promise<boolean> {
 
 describe("runHostProcess", () => {
   const directory = mkdtempSync(join(tmpdir(), "outpost-host-process-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   it("resolves with the real exit status and the output", async () => {
     const result = await runHostProcess({ executable: "sh", arguments: ["-c", "echo out; echo err >&2; exit 7"], directory, what: "test" });

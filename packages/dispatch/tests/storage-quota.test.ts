@@ -1,13 +1,21 @@
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { reserveStorage, type StorageReservation } from "../src/quota/storage-quota.js";
 
+const checkouts: string[] = [];
+
 function checkout(): string {
-  return mkdtempSync(join(tmpdir(), "outpost-quota-"));
+  const root = mkdtempSync(join(tmpdir(), "outpost-quota-"));
+  checkouts.push(root);
+  return root;
 }
+
+afterEach(() => {
+  for (const root of checkouts.splice(0)) rmSync(root, { recursive: true, force: true });
+});
 
 describe("reserveStorage", () => {
   it("admits concurrent reservations only while they fit: never more than maxBytes reserved", async () => {
