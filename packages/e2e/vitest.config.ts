@@ -1,3 +1,3 @@
 import { outpostProject } from "../../vitest.shared.js";
 
-export default outpostProject("e2e");
+export default outpostProject("e2e", { setupFiles: ["tests/support/private-temp.ts"] });
