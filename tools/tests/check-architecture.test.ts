@@ -1,13 +1,25 @@
-import { describe, expect, it } from "vitest";
-import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 // @ts-expect-error plain ESM module without types
 import { checkArchitecture } from "../architecture.mjs";
 
+const scratches: string[] = [];
+
+function scratch(prefix: string): string {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  scratches.push(directory);
+  return directory;
+}
+
+afterEach(() => {
+  for (const directory of scratches.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
 function monorepo(packages: Record<string, { src?: Record<string, string>; manifest?: object }>): string {
-  const root = mkdtempSync(join(tmpdir(), "outpost-arch-"));
+  const root = scratch("outpost-arch-");
   for (const [folder, { src = {}, manifest = {} }] of Object.entries(packages)) {
     mkdirSync(join(root, "packages", folder, "src"), { recursive: true });
     writeFileSync(join(root, "packages", folder, "package.json"), JSON.stringify({ name: `@outpost/${folder}`, ...manifest }));
@@ -70,7 +82,7 @@ describe("architecture check", () => {
     const bad = spawnSync(process.execPath, [script, root], { encoding: "utf8" });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("imports @outpost/agent-claude");
-    const copy = mkdtempSync(join(tmpdir(), "outpost-arch-ok-"));
+    const copy = scratch("outpost-arch-ok-");
     cpSync(join(root, "packages"), join(copy, "packages"), { recursive: true });
     writeFileSync(join(copy, "packages/provider-x/src/index.ts"), 'import "@outpost/core";');
     const good = spawnSync(process.execPath, [script, copy], { encoding: "utf8" });
