@@ -1,7 +1,7 @@
 // Speed of dispatch() against shell floors doing the same work, measured in the same run.
 // Run: npx tsx packages/e2e/bench/dispatch.bench.ts   (or npm run bench -w @outpost/e2e)
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from ".
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const here = dirname(fileURLToPath(import.meta.url));
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-bench-agent-"));
+process.on("exit", () => rmSync(agentDirectory, { recursive: true, force: true }));
 // Writes the agent script the floors run too.
 scriptAgent({ directory: agentDirectory });
 const script = join(agentDirectory, "script-agent.mjs");
@@ -45,15 +46,19 @@ function floorScript(repository: string, round: number, runAgent: (worktree: str
 
 async function compare(name: string, floor: (repository: string, round: number) => void, outpost: (repository: string, round: number) => Promise<void>): Promise<void> {
   const repository = scratchRepository("outpost-bench-");
-  execFileSync("sh", ["-c", `printf '.floor/\\n' > '${repository}/.git/info/exclude'`]);
-  // One warm-up each, then alternate so both see the same machine load.
-  floor(repository, 0);
-  await outpost(repository, 0);
   const floors: number[] = [];
   const outposts: number[] = [];
-  for (let round = 1; round <= ROUNDS; round += 1) {
-    floors.push(await timed(() => floor(repository, round)));
-    outposts.push(await timed(() => outpost(repository, round)));
+  try {
+    execFileSync("sh", ["-c", `printf '.floor/\\n' > '${repository}/.git/info/exclude'`]);
+    // One warm-up each, then alternate so both see the same machine load.
+    floor(repository, 0);
+    await outpost(repository, 0);
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      floors.push(await timed(() => floor(repository, round)));
+      outposts.push(await timed(() => outpost(repository, round)));
+    }
+  } finally {
+    rmSync(repository, { recursive: true, force: true });
   }
   const ratio = median(outposts) / median(floors);
   // The best run of each shows the intrinsic cost when the shared machine is busy.
