@@ -27,3 +27,16 @@ export { vitestRunner } from "./shared/suite-runner.js";
 export type { SuiteRunner, SuiteTest } from "./shared/suite-runner.js";
 export { unsupportedTitle, unavailableTitle } from "./shared/suite-options.js";
 export type { SuiteOptions, Unavailable } from "./shared/suite-options.js";
+
+export { describeAgentDecoder } from "./agent/describe-agent-decoder.js";
+export type { DescribeAgentDecoderOptions } from "./agent/describe-agent-decoder.js";
+export type { DecoderSuiteContext } from "./agent/decoder-suite-context.js";
+export { decoderLineByLineTests } from "./agent/line-by-line.js";
+export { decoderChunkedStreamTests } from "./agent/chunked-stream.js";
+export { decoderHugeLineTests } from "./agent/huge-lines.js";
+export { decoderMalformedFieldTests } from "./agent/malformed-fields.js";
+export { hostileLines, FIXED_HOSTILE_LINES } from "./agent/hostile-lines.js";
+export { seededRandom } from "./agent/seeded-random.js";
+export { decodeChunks, knownEvents, randomChunks } from "./agent/decode-stream.js";
+export { fixtureReader } from "./agent/fixture-reader.js";
+export type { FixtureReader } from "./agent/fixture-reader.js";
