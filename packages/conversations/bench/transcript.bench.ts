@@ -1,6 +1,8 @@
 // Capture + restore of a large transcript through a local-provider lease, against floors measured in the
 // same run: a raw copy of the same file (twice: out of the sandbox, back into another), and the raw lease
-// transfer (download + upload). Then peak RSS of the whole operation for 10 MB and 50 MB transcripts, each in
+// transfer (download + upload). Captures and restored sessions are removed between rounds (untimed), as the raw
+// copies write new files; one variant also measures capture + restore over the previous ones. Then peak
+// RSS of the whole operation for 10 MB and 50 MB transcripts, each in
 // its own process: it must stay flat. Prints medians and ratios; asserts nothing.
 //   npx tsx packages/conversations/bench/transcript.bench.ts
 import { spawnSync } from "node:child_process";
@@ -82,6 +84,11 @@ async function setup(megabytes: number, generateElsewhere = false) {
       const record = await store.capture(ID, context(source, "source"));
       await store.restore(record, context(target, "target"));
     },
+    /** Removes the capture and the restored session, so the next round writes them afresh as the raw copies do. */
+    async forget() {
+      await rm(join(base, "source-host"), { recursive: true, force: true });
+      await rm(join(target.home, ".demo-transcript"), { recursive: true, force: true });
+    },
     async roundTripScripts() {
       const record = await store.capture(ID, { ...context(source, "source"), local: false });
       await store.restore(record, { ...context(target, "target"), local: false });
@@ -109,14 +116,21 @@ async function setup(megabytes: number, generateElsewhere = false) {
   };
 }
 
+interface Variant {
+  readonly run: (round: number) => Promise<void>;
+  /** Untimed clean-up after each round. */
+  readonly after?: () => Promise<void>;
+}
+
 /** Runs the variants in turn, round after round (so load drift hits them alike), and returns medians. */
-async function medians(variants: Record<string, (round: number) => Promise<void>>): Promise<Record<string, number>> {
+async function medians(variants: Record<string, Variant>): Promise<Record<string, number>> {
   const times: Record<string, number[]> = {};
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [name, body] of Object.entries(variants)) {
+    for (const [name, variant] of Object.entries(variants)) {
       const started = performance.now();
-      await body(round);
+      await variant.run(round);
       (times[name] ??= []).push(performance.now() - started);
+      await variant.after?.();
     }
   }
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, list.sort((a, b) => a - b)[Math.floor(list.length / 2)]!]));
@@ -143,20 +157,24 @@ const megabytes = Number(process.env.OUTPOST_BENCH_MB ?? 50);
 const bench = await setup(megabytes);
 try {
   await bench.roundTrip(); // warm-up
+  await bench.forget();
   const times = await medians({
-    floor: (round) => bench.rawCopy(round),
-    stream: (round) => bench.rawStream(round),
-    lease: (round) => bench.rawLease(round),
-    ours: () => bench.roundTrip(),
-    scripts: () => bench.roundTripScripts(),
+    floor: { run: (round) => bench.rawCopy(round) },
+    stream: { run: (round) => bench.rawStream(round) },
+    lease: { run: (round) => bench.rawLease(round) },
+    ours: { run: () => bench.roundTrip() },
+    // Again, over the capture and session `ours` left: replacing them frees 2 × the transcript on the disk.
+    over: { run: () => bench.roundTrip(), after: () => bench.forget() },
+    scripts: { run: () => bench.roundTripScripts(), after: () => bench.forget() },
   });
-  const { floor, stream, lease, ours, scripts } = times as Record<string, number>;
+  const { floor, stream, lease, ours, over, scripts } = times as Record<string, number>;
   const line = (label: string, value: number, extra = "") => console.log(`  ${label.padEnd(36)}${value.toFixed(0).padStart(6)} ms  ${(value / floor!).toFixed(2)}x floor${extra}`);
   console.log(`transcript ${(bench.size / 1024 / 1024).toFixed(1)} MB, median of ${ROUNDS} interleaved rounds`);
   line("raw copyFile out and back (floor)", floor!);
   line("raw streamed copy out and back", stream!);
   line("raw lease download + upload", lease!);
   line("capture + restore, local context", ours!, `, ${(ours! / lease!).toFixed(2)}x raw lease, ${(ours! / stream!).toFixed(2)}x streamed copy (goal ≤ 1.5x)`);
+  line("  the same over the previous ones", over!, `, ${(over! / lease!).toFixed(2)}x raw lease (replacing the last capture and session)`);
   line("capture + restore, node scripts", scripts!, `, ${(scripts! / lease!).toFixed(2)}x raw lease (4 node starts in the sandbox)`);
 } finally {
   await bench.dispose();

@@ -53,6 +53,28 @@ describe("relocateFile in blocks", () => {
     }
   });
 
+  it("finds paths that share their start (a workspace inside the home, siblings under one parent) at every block size", async () => {
+    for (const nested of [
+      [{ from: "/root", to: "/home/a" }, { from: "/root/repo", to: "/w" }],
+      [{ from: "/tmp/outpost-home-x", to: "/h" }, { from: "/tmp/outpost-bench-x/repo", to: "/srv/r" }],
+    ]) {
+      const rewrite = createPathRewriter(nested);
+      const input = [
+        String.raw`{"a":"/root/repo/x /root/.codex /root/repository /rootx /root","b":"\/root\/repo\/y"}`,
+        String.raw`{"c":"/tmp/outpost-home-x/.claude /tmp/outpost-bench-x/repo/src /tmp/outpost-bench-x/repo2 /tmp/outpost- /tmp/outpost-home-xy"}`,
+        "—/root/repo é/root/repo /tmp/outpost-bench-x/repo—",
+      ].join("\n");
+      const expected = input.split("\n").map((line) => rewriteJsonLine(line, rewrite)).join("\n");
+      expect(expected).not.toBe(input);
+      for (let blockBytes = 1; blockBytes <= 200; blockBytes += 1) {
+        await writeFile(join(directory, "nested.in"), input);
+        await rm(join(directory, "nested.out"), { force: true });
+        await relocateInBlocks(join(directory, "nested.in"), join(directory, "nested.out"), nested, "json", undefined, blockBytes);
+        expect(await readFile(join(directory, "nested.out"), "utf8"), `${nested[0]!.from}, block of ${blockBytes} bytes`).toBe(expected);
+      }
+    }
+  });
+
   it("finds a path, an escaped path and a multi-byte character cut by the reads of the default block size", async () => {
     const B = RELOCATE_BLOCK_BYTES;
     const lines: string[] = [];

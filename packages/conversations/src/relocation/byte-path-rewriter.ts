@@ -27,6 +27,26 @@ export function createBytePathFinder(pairs: readonly PathPair[]): ((view: Buffer
   }
   if (table.length === 0) return undefined;
   table.sort((a, b) => b.from.length - a.from.length);
+  // The workspace usually lies in the home, or both share a parent: one search for their common start.
+  const shared = sharedStart(table.map((entry) => entry.from));
+  if (table.length > 1 && shared.length > 1) {
+    return (view) => {
+      const hits: PathHit[] = [];
+      for (let at = view.indexOf(shared); at !== -1; ) {
+        let next = at + 1;
+        for (const { from, to } of table) {
+          const end = at + from.length;
+          if (end <= view.length && view.compare(from, shared.length, from.length, at + shared.length, end) === 0 && startsPath(view, at) && !isNameAt(view, end)) {
+            hits.push({ at, end, to });
+            next = end;
+            break;
+          }
+        }
+        at = view.indexOf(shared, next);
+      }
+      return hits;
+    };
+  }
   return (view) => {
     const hits: PathHit[] = [];
     for (const { from, to } of table) {
@@ -49,6 +69,17 @@ export function createBytePathFinder(pairs: readonly PathPair[]): ((view: Buffer
     }
     return kept;
   };
+}
+
+/** The bytes every path starts with. */
+function sharedStart(paths: readonly Buffer[]): Buffer {
+  let length = Math.min(...paths.map((path) => path.length));
+  for (const path of paths) {
+    let same = 0;
+    while (same < length && path[same] === paths[0]![same]) same += 1;
+    length = same;
+  }
+  return paths[0]!.subarray(0, length);
 }
 
 /** Pushes onto `out` the bytes of `view[start, end)` with the hits in that span (from `hits[first]` on) replaced. */

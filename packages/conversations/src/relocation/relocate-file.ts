@@ -38,9 +38,12 @@ export async function relocateFile(
   const rewriteBlock = blockRewriter(find, kind === "json" ? createPathRewriter(pairs) : undefined);
   const input = await open(source, "r");
   let output: FileHandle | undefined;
+  // Two blocks: the next one is read and searched while the previous one is being written.
+  let writing: Promise<void> = Promise.resolve();
   try {
     output = await open(target, "wx");
     let block = Buffer.allocUnsafe(blockBytes);
+    let spare = Buffer.allocUnsafe(blockBytes);
     let filled = 0;
     for (;;) {
       throwIfAborted(signal, "Relocating the conversation");
@@ -58,15 +61,23 @@ export async function relocateFile(
         block = larger;
         continue;
       }
-      if (end > 0) await writeAll(output, rewriteBlock(block.subarray(0, end)));
+      const out = end > 0 ? rewriteBlock(block.subarray(0, end)) : [];
+      // Writes go one after the other; once the previous one is done, its block (the spare) is free again.
+      await writing;
+      writing = writeAll(output, out);
+      writing.catch(() => undefined);
       if (done) break;
-      // The unfinished last line moves to the front; the slices written above are no longer needed.
-      block.copy(block, 0, end, filled);
+      if (spare.length < block.length) spare = Buffer.allocUnsafe(block.length);
+      // The unfinished last line moves to the front of the spare block, which becomes the next one.
+      block.copy(spare, 0, end, filled);
       filled -= end;
+      [block, spare] = [spare, block];
     }
+    await writing;
     await output.close();
     output = undefined;
   } catch (error) {
+    await writing.catch(() => undefined);
     await output?.close().catch(() => undefined);
     if (output !== undefined) await rm(target, { force: true });
     throw error;
@@ -98,6 +109,7 @@ function blockRewriter(find: (view: Buffer) => PathHit[], text: ((line: string) 
 }
 
 async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<void> {
+  if (buffers.length === 0) return;
   let pending = buffers;
   for (;;) {
     const { bytesWritten } = await handle.writev(pending);
