@@ -6,6 +6,7 @@ import {
   type CompletedPart,
   type S3Client,
 } from "@aws-sdk/client-s3";
+import type { PutCondition } from "./conditional-put.js";
 import { sha256 } from "./object-frame.js";
 
 export interface MultipartWrite {
@@ -16,14 +17,16 @@ export interface MultipartWrite {
   readonly partBytes: number;
   readonly concurrency: number;
   readonly signal?: AbortSignal;
+  /** Called once every part is stored: the precondition of the completion (e.g. If-Match on a claim just won). */
+  readonly completeWhen: () => Promise<PutCondition>;
 }
 
 /**
- * Uploads a large create-only object in parts, each with its SHA-256, and completes it with
- * `If-None-Match: *`: the object appears whole or not at all, and never replaces an existing one.
- * On any failure the upload is aborted (best effort) so no parts linger. Returns the ETag.
+ * Uploads a large object in parts, each with its SHA-256, and completes it under the precondition
+ * `completeWhen` returns: the object appears whole or not at all. On any failure (also one thrown by
+ * `completeWhen`) the upload is aborted (best effort) so no parts linger. Returns the ETag.
  */
-export async function multipartCreate(write: MultipartWrite): Promise<string | undefined> {
+export async function multipartWrite(write: MultipartWrite): Promise<string | undefined> {
   const { client, bucket, objectKey, signal } = write;
   const body = Buffer.concat(write.chunks);
   const created = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: objectKey, ChecksumAlgorithm: "SHA256" }), { abortSignal: signal });
@@ -44,8 +47,9 @@ export async function multipartCreate(write: MultipartWrite): Promise<string | u
         parts[index] = { PartNumber: index + 1, ETag: uploaded.ETag, ChecksumSHA256: uploaded.ChecksumSHA256 ?? checksum };
       }
     }));
+    const condition = await write.completeWhen();
     const completed = await client.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: objectKey, UploadId: uploadId, IfNoneMatch: "*", MultipartUpload: { Parts: parts },
+      Bucket: bucket, Key: objectKey, UploadId: uploadId, ...condition, MultipartUpload: { Parts: parts },
     }), { abortSignal: signal });
     return completed.ETag;
   } catch (error) {

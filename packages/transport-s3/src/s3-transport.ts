@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import {
   assertTransportKey,
   assertTransportPrefix,
@@ -14,8 +14,10 @@ import {
 import { describeEndpoint } from "./describe-endpoint.js";
 import { listPages } from "./list-pages.js";
 import { mapS3Error, type S3ErrorContext } from "./map-s3-error.js";
-import { multipartCreate } from "./multipart-write.js";
-import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, sha256, tombstone, TOMBSTONE_BYTES } from "./object-frame.js";
+import { conditionalPut, type PutCondition } from "./conditional-put.js";
+import { assertClaimFresh, placeClaim, probeKey, releaseClaim, type ClaimContext, type HeldClaim } from "./key-claim.js";
+import { multipartWrite } from "./multipart-write.js";
+import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, tombstone } from "./object-frame.js";
 import { isNotFound, isPreconditionFailed } from "./s3-failure.js";
 
 /** How `remove` keeps its promise never to delete someone else's replacement. */
@@ -37,6 +39,13 @@ export interface S3TransportConfig {
   readonly partBytes?: number;
   /** Parts uploaded at once. Default 4. */
   readonly partConcurrency?: number;
+  /**
+   * Create-only objects above this size (frame included) first win the key with a small claim object,
+   * then store their body with If-Match on it (see README). Default 1 MiB.
+   */
+  readonly claimAboveBytes?: number;
+  /** A claim older than this may be taken over by another create-only writer (its writer is presumed dead). Default 10 minutes. */
+  readonly claimLeaseMs?: number;
   /** Default "s3". */
   readonly name?: string;
 }
@@ -51,25 +60,49 @@ export function s3Transport(config: S3TransportConfig): Transport {
   const removeMode = config.removeMode ?? "tombstone";
   const threshold = config.multipartThresholdBytes ?? 16 * MIB;
   const partBytes = config.partBytes ?? 8 * MIB;
+  const claimAbove = config.claimAboveBytes ?? MIB;
+  const leaseMs = config.claimLeaseMs ?? 10 * 60_000;
   const endpoint = describeEndpoint(client);
   const failure = async (error: unknown, action: string, key: string | undefined, signal?: AbortSignal) =>
     mapS3Error(error, { action, key, bucket, endpoint: await endpoint, signal } satisfies S3ErrorContext);
 
-  async function put(key: string, body: Buffer, condition: { IfNoneMatch: "*" } | { IfMatch: string }, signal?: AbortSignal): Promise<string> {
-    const response = await client.send(new PutObjectCommand({
-      Bucket: bucket, Key: base + key, Body: body, ContentLength: body.byteLength, ChecksumAlgorithm: "SHA256", ChecksumSHA256: sha256(body).toString("base64"), ...condition,
-    }), { abortSignal: signal });
-    return revisionOf(response.ETag, key);
+  async function put(key: string, body: Buffer, condition: PutCondition, signal?: AbortSignal): Promise<string> {
+    return revisionOf(await conditionalPut(client, bucket, base + key, body, condition, signal), key);
   }
 
-  /** In tombstone mode a removed key still holds a tombstone: a create-only write replaces it by ETag. */
-  async function replaceTombstone(key: string, body: Buffer, signal?: AbortSignal): Promise<string | undefined> {
-    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: base + key }), { abortSignal: signal }).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
+  /** A small create: If-None-Match, or If-Match over a tombstone or an expired claim found in its place. */
+  async function smallCreate(key: string, body: Buffer, signal?: AbortSignal): Promise<string> {
+    try {
+      return await put(key, body, { IfNoneMatch: "*" }, signal);
+    } catch (error) {
+      if (!isPreconditionFailed(error)) throw error;
+      const found = await probeKey({ client, bucket, leaseMs, signal }, base + key);
+      if (found.state !== "vacant") throw error;
+      return put(key, body, { IfMatch: found.etag }, signal);
+    }
+  }
+
+  /** A large create: win the key with a claim, then store the body with If-Match on the claim. */
+  async function claimedCreate(key: string, header: Buffer, bytes: Uint8Array, size: number, signal?: AbortSignal): Promise<string> {
+    const objectKey = base + key;
+    const context: ClaimContext = { client, bucket, leaseMs, signal };
+    let claim: HeldClaim | undefined;
+    const claimKey = async (): Promise<PutCondition> => {
+      claim = await placeClaim(context, objectKey);
+      assertClaimFresh(claim, leaseMs, key);
+      return { IfMatch: claim.etag };
+    };
+    try {
+      if (size <= threshold) return await put(key, Buffer.concat([header, bytes]), await claimKey(), signal);
+      // Parts first, claim last: a lost race costs the upload, but a crashed writer blocks the key for
+      // one completion at most. A live object is refused before uploading anything.
+      if ((await probeKey(context, objectKey)).state === "taken") throw Object.assign(new Error(`${key} exists`), { name: "PreconditionFailed" });
+      const concurrency = config.partConcurrency ?? 4;
+      return revisionOf(await multipartWrite({ client, bucket, objectKey, chunks: [header, bytes], partBytes, concurrency, signal, completeWhen: claimKey }), key);
+    } catch (error) {
+      if (claim) await releaseClaim(context, objectKey, claim, removeMode);
       throw error;
-    });
-    if (head?.ContentLength !== TOMBSTONE_BYTES || !head.ETag) return undefined;
-    return put(key, body, { IfMatch: head.ETag }, signal);
+    }
   }
 
   return {
@@ -98,7 +131,7 @@ export function s3Transport(config: S3TransportConfig): Transport {
         // ChecksumMode "ENABLED" makes the SDK compare the body with S3's SHA-256 while streaming it (also
         // under responseChecksumValidation "WHEN_REQUIRED"); the frame's own SHA-256 is checked below.
         const decoded = decodeObject(body);
-        if (decoded.kind === "tombstone") return undefined;
+        if (decoded.kind === "tombstone" || decoded.kind === "claim") return undefined;
         if (decoded.kind === "foreign") throw corrupt(key, decoded.why);
         if (!payloadMatches(decoded)) throw corrupt(key, "its bytes do not match the SHA-256 recorded when it was written");
         return {
@@ -121,33 +154,17 @@ export function s3Transport(config: S3TransportConfig): Transport {
       }
       const header = frameHeader(bytes);
       const size = FRAME_BYTES + bytes.byteLength;
-      // S3 and moto honour If-None-Match on CompleteMultipartUpload, but moto ignores If-Match there:
-      // replacements always use one PUT, which every S3-compatible store checks.
+      // Replacements always use one PUT: moto ignores If-Match on CompleteMultipartUpload, and a claim
+      // would make the object read as absent while it is being replaced.
       if (ifRevision !== null && size > SINGLE_PUT_LIMIT) {
         throw new OutpostError("limit", `Replacing ${key} (${size} bytes) needs a single PUT, limited to 5 GiB. Write a new key instead.`, { details: { key, size } });
       }
       try {
-        let revision: string | undefined;
-        if (ifRevision === null && size > threshold) {
-          try {
-            revision = revisionOf(await multipartCreate({ client, bucket, objectKey: base + key, chunks: [header, bytes], partBytes, concurrency: config.partConcurrency ?? 4, signal }), key);
-          } catch (error) {
-            const replaced = removeMode === "tombstone" && isPreconditionFailed(error) ? await replaceTombstone(key, Buffer.concat([header, bytes]), signal) : undefined;
-            if (replaced === undefined) throw error;
-            revision = replaced;
-          }
-        }
-        if (revision === undefined) {
-          const body = Buffer.concat([header, bytes]);
-          const condition = ifRevision === null ? { IfNoneMatch: "*" as const } : { IfMatch: quoted(ifRevision) };
-          try {
-            revision = await put(key, body, condition, signal);
-          } catch (error) {
-            const replaced = ifRevision === null && removeMode === "tombstone" && isPreconditionFailed(error) ? await replaceTombstone(key, body, signal) : undefined;
-            if (replaced === undefined) throw error;
-            revision = replaced;
-          }
-        }
+        const revision = ifRevision !== null
+          ? await put(key, Buffer.concat([header, bytes]), { IfMatch: quoted(ifRevision) }, signal)
+          : size > claimAbove || size > threshold
+            ? await claimedCreate(key, header, bytes, size, signal)
+            : await smallCreate(key, Buffer.concat([header, bytes]), signal);
         return { key, revision, size: bytes.byteLength, modifiedAt: new Date().toISOString() };
       } catch (error) {
         // A replacement of a missing key answers 404 on S3: the revision did not match anything.
@@ -194,6 +211,12 @@ function validate(config: S3TransportConfig): S3TransportConfig {
     throw new OutpostError("configuration", "s3Transport needs a bucket name. Pass { bucket: \"my-bucket\" }.");
   }
   if (config.prefix) assertTransportPrefix(config.prefix.endsWith("/") ? config.prefix : `${config.prefix}/`);
+  for (const option of ["claimAboveBytes", "claimLeaseMs", "multipartThresholdBytes"] as const) {
+    const value = config[option];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+      throw new OutpostError("configuration", `${option} must be a non-negative integer, got ${value}. Pass a number of ${option === "claimLeaseMs" ? "milliseconds" : "bytes"}.`, { details: { [option]: value } });
+    }
+  }
   if (config.partBytes !== undefined && config.partBytes < 5 * MIB) {
     throw new OutpostError("configuration", `partBytes must be at least 5 MiB (S3's minimum part size), got ${config.partBytes}.`);
   }

@@ -107,7 +107,13 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
     const large = patternBytes(17 * MIB, 7);
     const entry = await transport.write("large.bin", large, { ifRevision: null });
     expect(seen.filter((request) => request.command === "UploadPartCommand")).toHaveLength(4);
-    expect(seen.some((request) => request.command === "CompleteMultipartUploadCommand" && request.headers["if-none-match"] === "*")).toBe(true);
+    // The key is won by a small claim (If-None-Match: *), then the upload completes with If-Match on that claim.
+    const commands = seen.map((request) => request.command);
+    const claim = seen.find((request) => request.command === "PutObjectCommand");
+    expect(claim?.headers["if-none-match"]).toBe("*");
+    expect(Number(claim?.headers["content-length"])).toBeLessThan(64);
+    expect(commands.indexOf("PutObjectCommand")).toBeGreaterThan(commands.lastIndexOf("UploadPartCommand"));
+    expect(seen.find((request) => request.command === "CompleteMultipartUploadCommand")?.headers["if-match"]).toMatch(/^"[0-9a-f]{32}"$/);
     const stored = await transport.read("large.bin");
     expect(stored?.revision).toBe(entry.revision);
     expect(Buffer.from(stored!.bytes).equals(Buffer.from(large))).toBe(true);
@@ -122,16 +128,23 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
     expect((await transport.read("large.bin"))?.revision).toBe(replaced.revision);
   }, 120_000);
 
-  it("a large create-only write over a removed key replaces its tombstone, and a second one conflicts", async () => {
-    const { transport } = fresh({ multipartThresholdBytes: 6 * MIB });
-    const first = await transport.write("re.bin", bytes("small"), { ifRevision: null });
-    await transport.remove("re.bin", { ifRevision: first.revision });
-    const large = patternBytes(7 * MIB, 13);
-    const outcomes = await Promise.allSettled([0, 1].map(() => transport.write("re.bin", large, { ifRevision: null })));
-    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
-    for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "conflict" });
-    expect(Buffer.from((await transport.read("re.bin"))!.bytes).equals(Buffer.from(large))).toBe(true);
-  }, 60_000);
+  it("a large create-only write over a removed key replaces its tombstone, and a second one conflicts (20 races, two hosts)", async () => {
+    const prefix = `re-${randomUUID()}/`;
+    // Two clients, as on two hosts; 7 MiB over a 6 MiB threshold goes through multipart.
+    const [one, two] = [server!.client(), server!.client()].map((client) => s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB }));
+    for (let round = 0; round < 20; round += 1) {
+      const key = `re-${round}.bin`;
+      const first = await one!.write(key, bytes("small"), { ifRevision: null });
+      await one!.remove(key, { ifRevision: first.revision });
+      const candidates = [patternBytes(7 * MIB, 2 * round + 13), patternBytes(7 * MIB, 2 * round + 14)];
+      const outcomes = await Promise.allSettled([one!, two!].map((transport, index) => transport.write(key, candidates[index]!, { ifRevision: null })));
+      const winners = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [index] : []));
+      expect(winners, `round ${round}`).toHaveLength(1);
+      for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "conflict" });
+      const stored = await two!.read(key);
+      expect(Buffer.from(stored!.bytes).equals(Buffer.from(candidates[winners[0]!]!)), `round ${round}`).toBe(true);
+    }
+  }, 240_000);
 
   it("read with maxBytes fetches a bounded range, never the whole object", async () => {
     const { client, transport } = fresh();
