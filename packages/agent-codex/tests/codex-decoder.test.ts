@@ -3,7 +3,7 @@ import type { AgentEvent } from "@outpost/core";
 import { describe, expect, it } from "vitest";
 import { CodexDecoder } from "../src/index.js";
 import { fixtureLines } from "./fixtures.js";
-import { seededRandom } from "./hostile-lines.js";
+import { seededRandom } from "@outpost/testkit";
 
 const decodeAll = (lines: readonly string[]): AgentEvent[] => {
   const decoder = new CodexDecoder();

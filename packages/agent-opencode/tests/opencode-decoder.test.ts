@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { opencodeAgent } from "../src/index.js";
-import { decodeChunks, knownEvents } from "./decode-stream.js";
+import { decodeChunks, knownEvents } from "@outpost/testkit";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 const usage = { inputTokens: 100, outputTokens: 20, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };

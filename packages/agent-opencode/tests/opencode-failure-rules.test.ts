@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { classifyFailure } from "@outpost/core";
 import { describe, expect, it } from "vitest";
 import { OPENCODE_CLI_VERSION, OPENCODE_FAILURE_RULES, opencodeAgent } from "../src/index.js";
-import { decodeChunks } from "./decode-stream.js";
+import { decodeChunks } from "@outpost/testkit";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8");
 

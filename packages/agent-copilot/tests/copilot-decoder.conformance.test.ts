@@ -1,0 +1,14 @@
+import { join } from "node:path";
+import { describeAgentDecoder, fixtureReader } from "@outpost/testkit";
+import { copilotAgent } from "../src/index.js";
+
+const { fixtureLines } = fixtureReader(join(import.meta.dirname, "fixtures"));
+
+describeAgentDecoder({
+  name: "copilot",
+  createDecoder: () => copilotAgent().createDecoder(),
+  recorded: [
+    ...fixtureLines("streams", "copilot-1.0.102-turn1-tool-call.jsonl"),
+    ...fixtureLines("failures", "copilot-1.0.102-http-429.jsonl"),
+  ],
+});

@@ -1,0 +1,15 @@
+import { join } from "node:path";
+import { describeAgentDecoder, fixtureReader } from "@outpost/testkit";
+import { opencodeAgent } from "../src/index.js";
+
+const { fixtureLines } = fixtureReader(join(import.meta.dirname, "fixtures"));
+
+describeAgentDecoder({
+  name: "opencode",
+  createDecoder: () => opencodeAgent().createDecoder(),
+  recorded: [
+    ...fixtureLines("streams", "opencode-1.18.33-turn1-tool-call.jsonl"),
+    ...fixtureLines("streams", "opencode-1.18.33-tool-error.jsonl"),
+    ...fixtureLines("failures", "opencode-1.18.33-http-503.jsonl"),
+  ],
+});
