@@ -2,9 +2,10 @@ import { rm } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { PassThrough, type Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { OutpostError, type TransferOptions } from "@outpost/core";
+import type { TransferOptions } from "@outpost/core";
 import { CREATE_TAR, EXTRACT_TAR } from "./container-scripts.js";
 import { containerRefusal } from "./container-refusal.js";
+import { mapArchiveError } from "./map-archive-error.js";
 import { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";
 import { scanHostTree, type HostEntry } from "./host-tree.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
@@ -105,10 +106,14 @@ export async function archiveFromSandbox(sandbox: LeaseSandbox, request: Archive
   const stderr = new TailBuffer(STDERR_TAIL);
   let prefix = Buffer.alloc(0);
   const unpacked = unpackToStaging(archive, request.staging, request.guard.check);
-  unpacked.catch((error: unknown) => {
-    request.guard.fail(asOutpostError(error, request.action));
+  const staged = unpacked.catch((error: unknown) => {
+    const mapped = mapArchiveError(error, request.action);
+    request.guard.fail(mapped);
     archive.resume();
+    throw mapped;
   });
+  // Awaited only once the exec succeeded; a failed exec reports its own error instead.
+  staged.catch(() => undefined);
   const outcome = await runExec(sandbox.container, {
     argv: ["/bin/sh", "-c", request.script, "outpost-download", ...request.arguments],
     directory: "/",
@@ -134,7 +139,7 @@ export async function archiveFromSandbox(sandbox: LeaseSandbox, request: Archive
     throw containerRefusal(outcome.status, stderr.text(), request.action);
   }
   archive.end();
-  return { prefix: prefix.toString("latin1"), entries: await unpacked };
+  return { prefix: prefix.toString("latin1"), entries: await staged };
 }
 
 /** Sandbox file or directory contents → host, staged and checked before anything is put in place. */
@@ -165,9 +170,4 @@ export async function downloadFromSandbox(sandbox: LeaseSandbox, source: string,
     guard.dispose();
     if (staging !== undefined) await rm(staging, { recursive: true, force: true });
   }
-}
-
-function asOutpostError(error: unknown, action: string): OutpostError {
-  if (OutpostError.isInstance(error)) return error;
-  return new OutpostError("workspace", `Could not ${action}: ${(error as Error).message}. Check the host destination.`, { cause: error });
 }

@@ -36,13 +36,7 @@ export class ExecProcess {
     private readonly launch: ExecLaunch,
   ) {
     this.started = new Promise((resolve) => (this.resolveStart = resolve));
-    const demuxer = new FrameDemuxer((channel, chunk) => (channel === "stdout" ? this.stdout(chunk) : launch.onStderr(chunk)));
-    stream.on("error", () => undefined);
-    stream.pipe(demuxer);
-    this.exited = new Promise<void>((resolve) => {
-      demuxer.once("finish", resolve);
-      stream.once("close", resolve);
-    }).then(() => this.exitCode());
+    this.exited = this.delivered(stream, launch).then(() => this.exitCode());
   }
 
   static async start(container: Docker.Container, launch: ExecLaunch): Promise<ExecProcess> {
@@ -83,6 +77,30 @@ export class ExecProcess {
       stream.once("end", resolve);
       stream.once("close", resolve);
       stream.once("error", () => resolve());
+    });
+  }
+
+  /**
+   * Resolves once every frame the engine sent was handed to the sinks. The socket closes as soon as its
+   * last bytes are read, while frames can still wait in the demuxer behind a slow sink (a download's
+   * unpacking under load): resolving on 'close' let callers end their archive with its tail missing.
+   */
+  private delivered(stream: Duplex, launch: ExecLaunch): Promise<void> {
+    const demuxer = new FrameDemuxer((channel, chunk) => (channel === "stdout" ? this.stdout(chunk) : launch.onStderr(chunk)));
+    return new Promise<void>((resolve, reject) => {
+      let failure: Error | undefined;
+      stream.on("error", (error) => (failure ??= error));
+      demuxer.on("error", (error) => {
+        // Nothing reads the connection any more: close it so the engine stops sending.
+        stream.destroy();
+        reject(failure ?? error);
+      });
+      demuxer.once("finish", () => (failure === undefined ? resolve() : reject(failure)));
+      // pipe() ends the demuxer on 'end' only; a connection closed without it still delivers what arrived.
+      stream.once("close", () => {
+        if (!stream.readableEnded && !demuxer.writableEnded) demuxer.end();
+      });
+      stream.pipe(demuxer);
     });
   }
 

@@ -22,6 +22,13 @@ export class FrameDemuxer extends Writable {
     this.drain().then(() => done(), done);
   }
 
+  /** Output that stops inside a frame was cut (a dropped connection): never pass it off as complete. */
+  override _final(done: (error?: Error | null) => void): void {
+    if (this.pending.length === 0) return done();
+    const expected = this.pending.length >= HEADER_BYTES ? HEADER_BYTES + this.pending.readUInt32BE(4) : HEADER_BYTES;
+    done(new Error(`the exec's output stream ended inside a frame (${this.pending.length} of ${expected} bytes)`));
+  }
+
   private async drain(): Promise<void> {
     while (this.pending.length >= HEADER_BYTES) {
       const size = this.pending.readUInt32BE(4);

@@ -51,6 +51,8 @@ export async function runExec(container: Docker.Container, options: RunExecOptio
     if (feedFailure !== undefined) throw feedError(feedFailure, options.what);
     return { start: await process.started, status };
   } catch (error) {
+    // Output that could not be delivered leaves the process running: it must not outlive the call.
+    if (!exited) stop();
     throw mapDockerError(error, options.what);
   } finally {
     options.guard.signal.removeEventListener("abort", stop);

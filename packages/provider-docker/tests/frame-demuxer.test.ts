@@ -35,6 +35,18 @@ describe("FrameDemuxer", () => {
     await new Promise<void>((resolve) => demuxer.end(resolve));
     expect(order).toEqual(["start a", "end a", "start b", "end b"]);
   });
+
+  it("output that stops inside a frame (header or payload cut) fails instead of passing for complete", async () => {
+    const whole = Buffer.concat([frame(1, Buffer.from("complete")), frame(1, Buffer.from("cut short"))]);
+    for (const cut of [whole.length - 3, frame(1, Buffer.from("complete")).length + 5]) {
+      const got: Buffer[] = [];
+      const demuxer = new FrameDemuxer((_channel, chunk) => void got.push(Buffer.from(chunk)));
+      const failed = new Promise<Error>((resolve) => demuxer.once("error", resolve));
+      demuxer.end(whole.subarray(0, cut));
+      expect((await failed).message).toMatch(/ended inside a frame/);
+      expect(Buffer.concat(got).toString()).toBe("complete");
+    }
+  });
 });
 
 describe("TailBuffer", () => {

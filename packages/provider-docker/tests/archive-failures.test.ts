@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isOutpostError } from "@outpost/core";
+import { containerRefusal } from "../src/container-refusal.js";
+import { archiveFromSandbox } from "../src/docker-transfers.js";
+import type { LeaseSandbox } from "../src/lease-sandbox.js";
+import { mapArchiveError } from "../src/map-archive-error.js";
+import { OperationGuard } from "../src/operation-guard.js";
+import { BUSYBOX_IMAGE, TEST_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { sh, withDockerLease } from "./docker-fixtures.js";
+
+/** Runs `script` (its stdout is taken for a tar stream) through the download path into a fresh staging folder. */
+async function archiveOf(sandbox: LeaseSandbox, script: string): Promise<{ error: unknown }> {
+  const staging = await mkdtemp(join(tmpdir(), "outpost-archive-failure-"));
+  const guard = new OperationGuard({ deadlineMs: 60_000 }, "The archive test");
+  try {
+    const error = await archiveFromSandbox(sandbox, { script, arguments: [], prefixBytes: 0, staging, guard, action: "download \"tree\" to \"/host/dest\"" }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    return { error };
+  } finally {
+    guard.dispose();
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+describeDocker("archives that arrive cut short or corrupt", await dockerGate(), () => {
+  for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
+    it(`a tar stream truncated inside the container (tar | head) is a provider OutpostError with tar-stream's error as cause (${image})`, async () => {
+      await withDockerLease({ image, mode: "isolated" }, async (lease) => {
+        await sh(lease, "mkdir -p /tmp/tree && head -c 300000 /dev/zero > /tmp/tree/big && echo small > /tmp/tree/small");
+        // Cut at a block boundary inside the first file's data and mid-block: both must be refused.
+        for (const bytes of [512 * 100, 70_001]) {
+          const { error } = await archiveOf(lease as unknown as LeaseSandbox, `cd /tmp/tree && tar -c -f - . | head -c ${bytes}`);
+          expect(isOutpostError(error)).toBe(true);
+          if (!isOutpostError(error)) return;
+          expect(error.code).toBe("provider");
+          expect(error.message).toMatch(/^Could not download "tree" to "\/host\/dest": the archive streamed from the sandbox was truncated or corrupt \(Unexpected end of data\)/);
+          expect(error.message).toMatch(/retry/);
+          expect((error.cause as Error).message).toBe("Unexpected end of data");
+          expect(error.details).toMatchObject({ archive: "truncated-or-corrupt" });
+        }
+      });
+    });
+  }
+
+  it("bytes that are not a tar stream at all are a provider OutpostError, not a raw parser error", async () => {
+    await withDockerLease({ image: BUSYBOX_IMAGE, mode: "isolated" }, async (lease) => {
+      const { error } = await archiveOf(lease as unknown as LeaseSandbox, "head -c 4096 /dev/urandom");
+      expect(isOutpostError(error) && error.code).toBe("provider");
+      expect((error as Error).message).toMatch(/truncated or corrupt \(Invalid tar header/);
+    });
+  });
+
+  it("a tar that fails inside the container reports its own status and stderr, even with a cut archive", async () => {
+    await withDockerLease({ image: BUSYBOX_IMAGE, mode: "isolated" }, async (lease) => {
+      const { error } = await archiveOf(lease as unknown as LeaseSandbox, "tar -c -f - /etc/hostname | head -c 600; echo 'tar: simulated read error' >&2; exit 2");
+      expect(isOutpostError(error) && error.code).toBe("workspace");
+      expect((error as Error).message).toMatch(/tar: simulated read error \(status 2\)/);
+      expect((error as { details?: unknown }).details).toMatchObject({ status: 2 });
+    });
+  });
+});
+
+describe("mapArchiveError and containerRefusal", () => {
+  it("a host file-system failure while unpacking is a workspace error about the destination", () => {
+    const failure = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" });
+    const error = mapArchiveError(failure, "download \"a\" to \"/b\"");
+    expect(error.code).toBe("workspace");
+    expect(error.message).toMatch(/Check the host destination/);
+    expect(error.cause).toBe(failure);
+  });
+
+  it("GNU tar's 'file changed as we read it' says a writer is still busy and to retry after it", () => {
+    const error = containerRefusal(1, "tar: ./transcript.jsonl: file changed as we read it\n", "download \"t\" to \"/h\"");
+    expect(error.code).toBe("workspace");
+    expect(error.message).toMatch(/a file changed while tar read it \(tar: \.\/transcript\.jsonl: file changed as we read it; status 1\)\. Something in the sandbox is still writing there/);
+    expect(error.details).toMatchObject({ status: 1, changedWhileRead: true });
+  });
+});
