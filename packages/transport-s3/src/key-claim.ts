@@ -40,8 +40,8 @@ export async function probeKey(context: ClaimContext, objectKey: string): Promis
 }
 
 /**
- * Stores a claim at `objectKey` over nothing, a tombstone or an expired claim, and checks it is still
- * there. The loser of a race gets a precondition failure (code `conflict` once mapped).
+ * Stores a claim at `objectKey` over nothing, a tombstone or an expired claim. The loser of a race
+ * gets a precondition failure (code `conflict` once mapped); the winner must still `verifyClaim`.
  */
 export async function placeClaim(context: ClaimContext, objectKey: string): Promise<HeldClaim> {
   const { client, bucket, signal } = context;
@@ -55,16 +55,21 @@ export async function placeClaim(context: ClaimContext, objectKey: string): Prom
     etag = await conditionalPut(client, bucket, objectKey, claimMarker(), { IfMatch: found.etag }, signal);
   }
   if (!etag) throw new OutpostError("transport", `S3 returned no ETag for the claim on ${objectKey}. Use an S3-compatible store that returns ETags.`, { details: { objectKey } });
-  const placedAt = performance.now();
-  // moto checks a precondition and stores the body as two steps, even for 28 bytes (measured: about 1
-  // race in 30 let both writers pass). Both then store; the later store wins, and the writer whose claim
-  // was overwritten sees it here, one round trip later, long after the other's store landed.
+  return { etag, placedAt: performance.now() };
+}
+
+/**
+ * moto checks a precondition and stores the body as two steps, also for small bodies (measured with
+ * 1 KB: 1 race in 30 let both writers pass). Both then store; the later store wins, and the writer whose
+ * claim was overwritten sees it here, one round trip later, long after the other's store landed.
+ */
+export async function verifyClaim(context: ClaimContext, objectKey: string, claim: HeldClaim): Promise<void> {
+  const { bucket, signal } = context;
   const now = await context.client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey }), { abortSignal: signal }).catch((error: unknown) => {
     if (isNotFound(error)) return undefined;
     throw error;
   });
-  if (now?.ETag !== etag) throw Object.assign(new Error(`another writer's claim replaced this one on ${objectKey}`), { name: "PreconditionFailed" });
-  return { etag, placedAt };
+  if (now?.ETag !== claim.etag) throw Object.assign(new Error(`another writer's claim replaced this one on ${objectKey}`), { name: "PreconditionFailed" });
 }
 
 /**

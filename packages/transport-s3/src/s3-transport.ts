@@ -15,7 +15,7 @@ import { describeEndpoint } from "./describe-endpoint.js";
 import { listPages } from "./list-pages.js";
 import { mapS3Error, type S3ErrorContext } from "./map-s3-error.js";
 import { conditionalPut, type PutCondition } from "./conditional-put.js";
-import { assertClaimFresh, placeClaim, probeKey, releaseClaim, type ClaimContext, type HeldClaim } from "./key-claim.js";
+import { assertClaimFresh, placeClaim, probeKey, releaseClaim, verifyClaim, type ClaimContext, type HeldClaim } from "./key-claim.js";
 import { multipartWrite } from "./multipart-write.js";
 import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, tombstone } from "./object-frame.js";
 import { isNotFound, isPreconditionFailed } from "./s3-failure.js";
@@ -89,6 +89,7 @@ export function s3Transport(config: S3TransportConfig): Transport {
     let claim: HeldClaim | undefined;
     const claimKey = async (): Promise<PutCondition> => {
       claim = await placeClaim(context, objectKey);
+      await verifyClaim(context, objectKey, claim);
       assertClaimFresh(claim, leaseMs, key);
       return { IfMatch: claim.etag };
     };
