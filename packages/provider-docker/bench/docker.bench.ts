@@ -104,6 +104,14 @@ try {
     );
     report(`upload of ${FILES} files`, "tar -c | docker exec -i tar -x", tarFloor, upload, "<= 1.3x");
 
+    // 3b. download of the same tree against raw `docker exec tar -c | tar -x` (host side, no checks).
+    const [untarFloor, download] = await compare(
+      ROUNDS,
+      (round) => run("sh", ["-c", `mkdir -p '${scratch}/raw-down-${round}' && docker exec ${id} tar -C /tmp/up-0 -c . | tar -x -C '${scratch}/raw-down-${round}'`]),
+      (round) => lease.download("/tmp/up-0", join(scratch, `down-${round}`)),
+    );
+    report(`download of ${FILES} files`, "docker exec tar -c | tar -x", untarFloor, download, "<= 1.3x");
+
     // 4. re-sync of one changed file through fileTransfers against the full upload.
     const changed = join(tree, "d7", "f742.txt");
     const resync = await median(ROUNDS, async (round) => {
