@@ -5,7 +5,6 @@ import { copilotAgent } from "@outpost/agent-copilot";
 import { isOutpostError } from "@outpost/core";
 import type { AgentAdapter, ConversationStore, SandboxLease, SandboxProvider } from "@outpost/core";
 import { dockerProvider } from "@outpost/provider-docker";
-import { localProvider } from "@outpost/provider-local";
 import { DEFAULT_USAGE, startModelServer } from "@outpost/testkit/model-server";
 import type { ModelServer } from "@outpost/testkit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +13,8 @@ import { agentSandbox } from "../support/agent-sandbox.js";
 import type { AgentSandbox } from "../support/agent-sandbox.js";
 import { CLI_BIN, missingCli, pathWithClis } from "../support/cli-bin.js";
 import { connections, nonLoopbackConnections, straceAvailable, traceConnections } from "../support/connect-trace.js";
-import { dockerAgentsUnavailable } from "../support/docker-agent-provider.js";
 import { dnsLookups, insideOfflineNamespace, nonLoopbackInterfaces, requireOfflineWhenAsked } from "../support/offline-tripwire.js";
+import { providerVariants } from "../support/provider-variants.js";
 import { runAgentTurn } from "../support/run-agent-turn.js";
 
 requireOfflineWhenAsked();
@@ -23,26 +22,10 @@ const missing = missingCli("copilot");
 // One shared cache: Copilot unpacks ~235 MB into a fresh XDG_CACHE_HOME on its first start.
 const CACHE = join(tmpdir(), "outpost-e2e-copilot-cache");
 
-interface Variant {
-  readonly name: string;
-  readonly unavailable?: string;
-  /** Provider of the first sandbox, and of the second (another home and workspace path). */
-  readonly first: () => SandboxProvider;
-  readonly second: () => SandboxProvider;
-  /** Host placement: conversation stores may read the sandbox files directly; strace can watch the CLI. */
-  readonly host: boolean;
-}
-
-const variants: Variant[] = [
-  { name: "local provider", first: () => localProvider(), second: () => localProvider(), host: true },
-  {
-    name: "Docker provider",
-    ...(dockerAgentsUnavailable() === undefined ? {} : { unavailable: dockerAgentsUnavailable() }),
-    first: () => copilotContainers("/workspace", "/home/outpost"),
-    second: () => copilotContainers("/srv/outpost/elsewhere", "/home/outpost-second"),
-    host: false,
-  },
-];
+const variants = providerVariants({
+  first: () => copilotContainers("/workspace", "/home/outpost"),
+  second: () => copilotContainers("/srv/outpost/elsewhere", "/home/outpost-second"),
+});
 
 /** Containers running the pinned CLI from the host's node_modules (read-only), on the host network, with the shared cache. */
 function copilotContainers(root: string, home: string): SandboxProvider {

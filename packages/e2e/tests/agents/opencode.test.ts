@@ -2,8 +2,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { opencodeAgent } from "@outpost/agent-opencode";
-import type { AgentAdapter, ConversationStore, SandboxLease, SandboxProvider } from "@outpost/core";
-import { localProvider } from "@outpost/provider-local";
+import type { AgentAdapter, ConversationStore, SandboxLease } from "@outpost/core";
 import { DEFAULT_USAGE, startModelServer } from "@outpost/testkit/model-server";
 import type { ModelServer } from "@outpost/testkit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,34 +10,16 @@ import { agentSandbox } from "../support/agent-sandbox.js";
 import type { AgentSandbox } from "../support/agent-sandbox.js";
 import { missingCli, pathWithClis } from "../support/cli-bin.js";
 import { connections, nonLoopbackConnections, straceAvailable, traceConnections } from "../support/connect-trace.js";
-import { dockerAgentProvider, dockerAgentsUnavailable } from "../support/docker-agent-provider.js";
+import { dockerAgentProvider } from "../support/docker-agent-provider.js";
 import { dnsLookups, insideOfflineNamespace, nonLoopbackInterfaces, requireOfflineWhenAsked } from "../support/offline-tripwire.js";
+import { providerVariants } from "../support/provider-variants.js";
 import { runAgentTurn } from "../support/run-agent-turn.js";
 import { writeHomeFiles } from "../support/write-home-files.js";
 
 requireOfflineWhenAsked();
 const missing = missingCli("opencode");
 
-interface Variant {
-  readonly name: string;
-  readonly unavailable?: string;
-  /** Provider of the first sandbox, and of the second (another home and workspace path). */
-  readonly first: () => SandboxProvider;
-  readonly second: () => SandboxProvider;
-  /** Host placement: conversation stores may read the sandbox files directly; strace can watch the CLI. */
-  readonly host: boolean;
-}
-
-const variants: Variant[] = [
-  { name: "local provider", first: () => localProvider(), second: () => localProvider(), host: true },
-  {
-    name: "Docker provider",
-    ...(dockerAgentsUnavailable() === undefined ? {} : { unavailable: dockerAgentsUnavailable() }),
-    first: () => dockerAgentProvider("first"),
-    second: () => dockerAgentProvider("second"),
-    host: false,
-  },
-];
+const variants = providerVariants({ first: () => dockerAgentProvider("first"), second: () => dockerAgentProvider("second") });
 
 for (const variant of variants) {
   const unavailable = missing ?? variant.unavailable;
