@@ -25,6 +25,7 @@ export interface RunFlags {
   readonly deadlineMs?: number;
   readonly repository?: string;
   readonly conversationHome?: string;
+  readonly inheritEnvironment?: boolean;
   readonly image?: string;
   readonly network?: string;
   readonly user?: { readonly uid: number; readonly gid: number };
@@ -66,6 +67,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
     .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
+    .option("--inherit-environment", "local: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
     .option("--image <image>", "docker: image to run (default outpost-test:latest)")
     .option("--network <network>", "docker: network (use host to reach a model server on 127.0.0.1)")
     .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)

@@ -3,6 +3,8 @@ import { OutpostError, type SandboxProvider } from "@outpost/core";
 
 export interface ProviderChoice {
   readonly provider?: "local" | "docker";
+  /** Local provider: pass the whole invoking environment instead of the allow-list. */
+  readonly inheritEnvironment?: boolean;
   readonly image?: string;
   readonly network?: string;
   readonly user?: { readonly uid: number; readonly gid: number };
@@ -17,7 +19,7 @@ export async function chooseProvider(choice: ProviderChoice): Promise<SandboxPro
   }
   if (name === "local") {
     const { localProvider } = await import("@outpost/provider-local");
-    return localProvider();
+    return localProvider(choice.inheritEnvironment ? { environment: { inherit: "all" } } : {});
   }
   const { dockerProvider } = await import("@outpost/provider-docker");
   return dockerProvider({

@@ -40,6 +40,12 @@ if (env.SCRIPT_AGENT_HANG === "silent") {
   await sleep(3_600_000);
 }
 print({ type: "conversation", id });
+if (env.SCRIPT_AGENT_PRINT_ENVIRONMENT) {
+  // A hostile or careless agent: everything it can see ends up in its answer and its transcript.
+  const seen = Object.entries(env).map(([name, value]) => name + "=" + value).join("\n");
+  appendFileSync(session, JSON.stringify({ role: "assistant", text: seen }) + "\n");
+  print({ type: "text", text: seen });
+}
 const settings = join(home, ".script-agent", "settings.json");
 if (existsSync(settings)) {
   // Reports the modes Outpost gave the home file it wrote, so tests can check them.
