@@ -8,6 +8,7 @@ import type { SessionBundleProfile } from "@outpost/core";
  * Lock files are never captured; `session-store.db` is an index the CLI rebuilds.
  */
 export const copilotSessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "copilot",
   root: { variable: "COPILOT_HOME", directory: ".copilot" },
   sessions: "session-state",

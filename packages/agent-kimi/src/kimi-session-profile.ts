@@ -8,6 +8,7 @@ import type { SessionBundleProfile } from "@outpost/core";
  * installed where this was written.
  */
 export const kimiSessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "kimi",
   root: { variable: "KIMI_CODE_HOME", directory: ".kimi-code" },
   sessions: "sessions",

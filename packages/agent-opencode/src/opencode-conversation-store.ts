@@ -147,6 +147,7 @@ export function opencodeConversationStore(options: OpencodeConversationStoreOpti
   }
 
   return {
+    specificationVersion: "v1",
     name: format,
     format,
     directory,

@@ -49,3 +49,6 @@ export type {
 export { assertTransportKey, assertTransportPrefix } from "./transport/transport-key.js";
 
 export { normalizeRelativePath, resolveInside, isInside } from "./paths/relative-path.js";
+
+export { assertSpecificationVersion, SUPPORTED_SPECIFICATION_VERSIONS } from "./plugin/specification-version.js";
+export type { PluginContract } from "./plugin/specification-version.js";

@@ -27,6 +27,7 @@ export interface ReferenceFlaws {
  */
 export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
   return {
+    specificationVersion: "v1",
     name: "reference",
     placement: "host",
     async acquire(context) {
@@ -40,6 +41,7 @@ export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
       };
       const presence: FileTransfers = { manifest: refuse, downloadBatch: refuse };
       const lease: SandboxLease = {
+        specificationVersion: "v1",
         root: context.directory,
         home,
         liveInput: flaws.liveInput ?? true,

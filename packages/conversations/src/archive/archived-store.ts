@@ -46,6 +46,7 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
   }
 
   return {
+    specificationVersion: "v1",
     name: `transport:${namespace}:${format}`,
     format,
     directory: (repository: string, home?: string) => store.directory(repository, home),
