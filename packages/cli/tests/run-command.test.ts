@@ -36,4 +36,14 @@ describe("command-line parsing", () => {
     expect(await main(["node", "outpost", "--version"], { stdout: out, stderr: err })).toBe(0);
     expect(await main(["node", "outpost", "frobnicate"], { stdout: out, stderr: err })).toBe(2);
   });
+
+  it("main: docker limit flags are checked before anything runs", async () => {
+    for (const [flag, value, message] of [["--pids-limit", "0", "positive integer"], ["--memory-mb", "lots", "positive integer"], ["--cpus", "-1", "positive number"]] as const) {
+      const err = new PassThrough();
+      let errors = "";
+      err.on("data", (chunk: Buffer) => { errors += chunk.toString(); });
+      expect(await main(["node", "outpost", "run", "--agent", "claude", flag, value, "x"], { stdout: new PassThrough(), stderr: err })).toBe(2);
+      expect(errors).toContain(message);
+    }
+  });
 });
