@@ -13,6 +13,8 @@ import { locateContinuation } from "./conversation/continuation.js";
 import { captureConversation } from "./conversation/capture-conversation.js";
 import { reserveStorage, type StorageReservation } from "./quota/storage-quota.js";
 import { openWorkspace } from "./workspace/open-workspace.js";
+import { claimNamedBranch } from "./workspace/named-claim.js";
+import type { FileLock } from "./workspace/file-lock.js";
 import { applyCopies } from "./workspace/copies.js";
 import { closeWorkspace } from "./workspace/close-workspace.js";
 import { integrateBranch } from "./workspace/integrate-branch.js";
@@ -50,7 +52,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
 
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
   const reservation: StorageReservation | undefined = options.storageQuota
-    ? await reserveStorage(root, options.storageQuota, dispatchId).catch(async (error: unknown) => {
+    ? await reserveStorage(root, options.storageQuota, dispatchId, (message) => observers.warn(message)).catch(async (error: unknown) => {
       await rm(staging, { recursive: true, force: true });
       throw error;
     })
@@ -69,7 +71,9 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   let conversation: ConversationRecord | undefined;
   let conversationId = options.continuation?.id;
   const turns: DispatchTurn[] = [];
+  let claim: FileLock | undefined;
   try {
+    if (resolved.branch.mode === "named") claim = await claimNamedBranch(root, resolved.branch.name, dispatchId);
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
     if (workspace.created && resolved.copies.length > 0) {
       enter("copies");
@@ -140,7 +144,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     enter(ws.mode === "integrate" ? "integrate" : "commits");
     const [commits] = await Promise.all([
       commitsSince(ws.directory, ws.baseline),
-      ws.mode === "integrate" ? integrateBranch(ws, identity, signal) : undefined,
+      ws.mode === "integrate" ? integrateBranch(ws, identity, signal, (message) => observers.warn(message)) : undefined,
     ]);
     const branch = ws.mode === "integrate" ? ws.target : ws.branch;
     await removal;
@@ -161,6 +165,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
     throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
   } finally {
+    await claim?.release();
     await reservation?.release();
     await rm(staging, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 import { OutpostError } from "@outpost/core";
 import { runHostProcess } from "../process/run-host-process.js";
+import { describeIndexLock, indexLockIn } from "./index-lock.js";
 import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "./hardened-git.js";
 
 export interface GitOptions {
@@ -38,9 +39,10 @@ export async function gitStatus(directory: string, args: readonly string[], opti
 export async function git(directory: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
   const result = await gitStatus(directory, args, options);
   if (result.status !== 0) {
+    const lock = indexLockIn(result.stderr);
     throw new OutpostError(
       "workspace",
-      `git ${args.join(" ")} failed in ${directory} (exit ${result.status}): ${result.stderr.trim() || result.stdout.trim()}. Check the repository state and retry.`,
+      `git ${args.join(" ")} failed in ${directory} (exit ${result.status}): ${lock ? `${await describeIndexLock(lock)}, then retry` : `${result.stderr.trim() || result.stdout.trim()}. Check the repository state and retry`}.`,
       { details: { directory, arguments: [...args], status: result.status } },
     );
   }
