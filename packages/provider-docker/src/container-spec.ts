@@ -13,6 +13,8 @@ export interface ContainerPlan {
   readonly retain: boolean;
   /** CPUs the engine has: the default CPU limit never asks for more. */
   readonly engineCpus: number;
+  /** Mounted mode: the binds of the private git directory, if the context has one (sandbox-git-mounts.ts). */
+  readonly gitBinds: readonly string[];
 }
 
 /**
@@ -30,6 +32,7 @@ export function containerSpec(config: DockerProviderConfig, context: SandboxCont
     for (const directory of context.gitDirectories) {
       if (!isWithin(context.directory, directory)) binds.push(`${directory}:${directory}`);
     }
+    binds.push(...plan.gitBinds);
   }
   const homeOptions = `rw,exec,nosuid,nodev,size=${config.homeSizeMb ?? 1024}m,mode=0700,uid=${plan.uid},gid=${plan.gid}`;
   const readOnly = config.readOnlyRootFilesystem ?? plan.mounted;

@@ -9,6 +9,7 @@ import { DEFAULT_DOCKER_IMAGE, DEFAULT_HOME, DEFAULT_ROOT, DEFAULT_USER, type Do
 import { copyWorktreeIn } from "./isolated-copy.js";
 import { mapDockerError } from "./map-docker-error.js";
 import { OperationGuard } from "./operation-guard.js";
+import { sandboxGitBinds } from "./sandbox-git-mounts.js";
 import { validateConfig } from "./validate-config.js";
 import { mountedUser } from "./worktree-owner.js";
 
@@ -39,7 +40,7 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
 
 async function acquire(docker: Docker, config: DockerProviderConfig, context: SandboxContext, engineCpus: number): Promise<SandboxLease> {
   throwIfAborted(context.signal, "Acquiring a Docker lease");
-  for (const path of [context.directory, ...context.gitDirectories]) {
+  for (const path of [context.directory, ...context.gitDirectories, ...(context.git ? [context.git.directory, ...context.git.objects] : [])]) {
     if (typeof path !== "string" || !isAbsolute(path)) {
       throw new OutpostError("configuration", `The sandbox context path ${JSON.stringify(path)} is not absolute. Pass absolute host paths.`, { details: { path } });
     }
@@ -50,7 +51,8 @@ async function acquire(docker: Docker, config: DockerProviderConfig, context: Sa
   const home = config.home ?? DEFAULT_HOME;
   const user = isolated ? (config.user ?? DEFAULT_USER) : await mountedUser(context.directory, config.user);
   const retain = config.retain === true;
-  const plan = { image, root, home, uid: user.uid, gid: user.gid, mounted: !isolated, retain, engineCpus };
+  const gitBinds = !isolated && context.git ? await sandboxGitBinds(context.git, context.directory, root, user) : [];
+  const plan = { image, root, home, uid: user.uid, gid: user.gid, mounted: !isolated, retain, engineCpus, gitBinds };
   const guard = new OperationGuard({ signal: context.signal }, "Acquiring a Docker lease");
   let container: Docker.Container | undefined;
   try {
