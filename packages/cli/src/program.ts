@@ -8,7 +8,8 @@ export interface ProgramIo {
 
 /** Options of `outpost run`, as parsed. */
 export interface RunFlags {
-  readonly agent: string;
+  /** Required unless agentModule is given. */
+  readonly agent?: string;
   readonly provider?: "local" | "docker";
   readonly branch: string;
   readonly continue?: string;
@@ -53,7 +54,7 @@ export function buildProgram(io: ProgramIo): Command {
     .command("run")
     .description("Hand a brief to an agent in a sandbox and report its answer, commits and conversation.")
     .argument("<brief>", "the task, as text (use @path to read a brief file relative to the repository)")
-    .requiredOption("-a, --agent <name>", "agent to run: claude, codex, copilot, gemini, opencode or kimi")
+    .option("-a, --agent <name>", "agent to run: claude, codex, copilot, gemini, opencode or kimi (or use --agent-module)")
     .addOption(new Option("-p, --provider <provider>", "where the agent runs (default: docker when an engine is reachable)").choices(["local", "docker"]))
     .option("-b, --branch <policy>", 'branch policy: "current", "integrate", or a branch name for a named worktree', "current")
     .option("-c, --continue <id>", "continue this captured conversation (one pass)")
@@ -82,7 +83,10 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
     .exitOverride()
-    .action(async (brief: string, flags: RunFlags) => {
+    .action(async function (this: Command, brief: string, flags: RunFlags) {
+      if (flags.agent === undefined && flags.agentModule === undefined) {
+        this.error("error: required option '-a, --agent <name>' not specified (or pass --agent-module <path>)", { code: "commander.missingMandatoryOptionValue" });
+      }
       const { runCommand } = await import("./run/run-command.js");
       io.setExitCode(await runCommand(brief, flags, io));
     });

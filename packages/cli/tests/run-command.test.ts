@@ -46,4 +46,22 @@ describe("command-line parsing", () => {
       expect(errors).toContain(message);
     }
   });
+
+  it("main: under --json a usage error is a JSON error object on stdout (code configuration)", async () => {
+    const out = new PassThrough();
+    let printed = "";
+    out.on("data", (chunk: Buffer) => { printed += chunk.toString(); });
+    expect(await main(["node", "outpost", "run", "--json", "--passes", "zero", "--agent", "claude", "x"], { stdout: out, stderr: new PassThrough() })).toBe(2);
+    const error = JSON.parse(printed.trim()) as { type: string; code: string; message: string };
+    expect(error).toMatchObject({ type: "error", code: "configuration" });
+    expect(error.message).toContain("expected a positive integer");
+  });
+
+  it("main: run needs --agent or --agent-module", async () => {
+    const err = new PassThrough();
+    let errors = "";
+    err.on("data", (chunk: Buffer) => { errors += chunk.toString(); });
+    expect(await main(["node", "outpost", "run", "brief"], { stdout: new PassThrough(), stderr: err })).toBe(2);
+    expect(errors).toContain("--agent-module");
+  });
 });
