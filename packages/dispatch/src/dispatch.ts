@@ -25,6 +25,7 @@ import { writeHomeFiles } from "./turn/home-files.js";
 import { runTurn } from "./turn/run-turn.js";
 import { agentVariables } from "./turn/agent-variables.js";
 import { withRecovery } from "./errors/with-recovery.js";
+import { openGitBoundary } from "./git/git-boundary.js";
 
 /**
  * Hands a brief to an agent in a sandbox on a branch of the host repository, and returns its answer,
@@ -86,7 +87,17 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     }
     enter("sandbox");
     throwIfAborted(signal, "The dispatch");
-    const lease = await provider.acquire({ repository: root, directory: ws.directory, gitDirectories: [repository.commonDirectory], variables: {}, signal });
+    // The sandbox never writes the host's git directory; what it committed is imported after release.
+    const boundary = await openGitBoundary(ws, provider.placement);
+    const lease = await provider.acquire({ repository: root, directory: ws.directory, ...boundary.context, variables: {}, signal })
+      .catch(async (error: unknown) => {
+        await boundary.dispose();
+        throw error;
+      });
+    const closeBoundary = async (): Promise<void> => {
+      const { restored } = await boundary.close(dispatchId);
+      if (restored.length > 0) observers.warn(`The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`);
+    };
     const activity = createActivityLog(root, dispatchId, options.activityTransport);
     const context: ConversationContext = {
       repository: root, sandbox: lease, staging, home: options.conversationHome, local: provider.placement === "host",
@@ -129,6 +140,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
         conversation = (await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch(() => ({}) as { record?: ConversationRecord })).record;
       }
       await lease.release().catch(() => undefined);
+      await closeBoundary().catch((closing: unknown) => observers.warn(`After the failure, ${String(closing)}`));
       await activity.fail(phase, describe(error)).catch(() => undefined);
       throw error;
     }
@@ -137,6 +149,8 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       await activity.fail("release", describe(error)).catch(() => undefined);
       throw error;
     });
+    enter("import");
+    await closeBoundary();
     const removal = activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
 
     // Listing the agent's commits and integrating them are independent: an integration with nothing to
