@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addUsage, isOutpostError, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
+import { addUsage, assertSpecificationVersion, isOutpostError, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult, DispatchTurn } from "./dispatch-options.js";
 import { resolveOptions } from "./options/resolve-options.js";
 import { Observers } from "./observe/observers.js";
@@ -104,6 +104,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       warn: (message) => observers.warn(message), signal,
     };
     try {
+      assertSpecificationVersion(lease, "sandbox lease");
       await activity.start({
         dispatchId, label: options.label, agent: agent.name, provider: provider.name, repository: root, directory: ws.directory,
         branch: ws.branch, pid: process.pid, startedAt: new Date(started).toISOString(), state: "running",
