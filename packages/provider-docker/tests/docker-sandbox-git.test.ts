@@ -69,4 +69,35 @@ describeDocker("docker: a private git directory instead of the host's", await do
       }
     });
   }
+
+  it("isolated: the private directory is copied in as the root's .git with its borrowed objects; the host is untouched", async () => {
+    const scratch = await hostWorkspace();
+    try {
+      const repository = join(scratch.directory, "repo");
+      const worktree = join(scratch.directory, "worktree");
+      mkdirSync(repository);
+      git(repository, "init", "-q", "-b", "main");
+      writeFileSync(join(repository, "README.md"), "hello\n");
+      git(repository, "add", "README.md");
+      git(repository, "commit", "-q", "-m", "initial");
+      git(repository, "worktree", "add", "-q", "-b", "agent", worktree);
+      const baseline = git(repository, "rev-parse", "HEAD");
+      const common = join(repository, ".git");
+      const privateGit = join(scratch.directory, "private-git");
+      privateGitDirectory(privateGit, common, "agent", baseline, resolve(worktree, git(worktree, "rev-parse", "--git-path", "index")));
+      const lease = await dockerProvider({ mode: "isolated", network: "none" }).acquire(
+        contextFor(worktree, { repository, gitDirectories: [], git: { directory: privateGit, objects: [join(common, "objects")] } }),
+      );
+      try {
+        const result = await sh(lease, `git status --porcelain && test -d .git && echo x > a.txt && git add a.txt && git -c user.name=A -c user.email=a@example.invalid commit -q -m inside && git log --format=%s | tr '\\n' ' '; ls ${common}`);
+        expect(result.stderr).toBe("");
+        expect(result.stdout).toBe("inside initial objects\n");
+      } finally {
+        await lease.release();
+      }
+      expect(git(repository, "--git-dir", privateGit, "rev-parse", "refs/heads/agent")).toBe(baseline);
+    } finally {
+      await scratch.dispose();
+    }
+  });
 });
