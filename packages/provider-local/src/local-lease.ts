@@ -13,7 +13,7 @@ import { transferGuard } from "./transfer-guard.js";
 export interface LocalLeaseSettings {
   readonly root: string;
   readonly home: LeaseHome;
-  /** Variables every command gets (host environment, HOME, provider and context variables). */
+  /** Variables every command gets (inherited allow-list, HOME, provider and context variables). */
   readonly environment: Readonly<Record<string, string>>;
   readonly killGraceMs: number;
 }

@@ -3,11 +3,17 @@ import { resolve } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { LocalLease } from "./local-lease.js";
+import { inheritedEnvironment, type LocalEnvironmentConfig } from "./inherited-environment.js";
 import { leaseHome, type LocalHome } from "./private-home.js";
 
 export interface LocalProviderConfig {
   /** `"private"` (default): a fresh 0700 temporary home per lease, removed on release; `"host"`: your home; or a path. */
   readonly home?: LocalHome;
+  /**
+   * Variables of this process the commands see. Default: an allow-list of what a CLI needs to run
+   * (`PATH`, locale, terminal, proxies…); `{ inherit: "all" }` passes everything, secrets included.
+   */
+  readonly environment?: LocalEnvironmentConfig;
   /** Variables added to every command of every lease. */
   readonly variables?: Readonly<Record<string, string>>;
   /** Milliseconds between SIGTERM and SIGKILL when a command's tree is stopped. Default 500. */
@@ -22,6 +28,8 @@ export function localProvider(config: LocalProviderConfig = {}): SandboxProvider
   if (!Number.isFinite(killGraceMs) || killGraceMs < 0) {
     throw new OutpostError("configuration", `killGraceMs must be a non-negative number of milliseconds, got ${String(config.killGraceMs)}. Pass e.g. 500.`);
   }
+  // Checked now: a bad allow-list is a configuration error, not a failure of the first dispatch.
+  inheritedEnvironment({}, config.environment);
   return {
     specificationVersion: "v1",
     name: LOCAL_PROVIDER_NAME,
@@ -37,14 +45,8 @@ export function localProvider(config: LocalProviderConfig = {}): SandboxProvider
         });
       }
       const home = await leaseHome(config.home ?? "private");
-      const environment = { ...hostEnvironment(), HOME: home.path, ...config.variables, ...context.variables };
+      const environment = { ...inheritedEnvironment(process.env, config.environment), HOME: home.path, ...config.variables, ...context.variables };
       return new LocalLease({ root, home, environment, killGraceMs });
     },
   };
-}
-
-function hostEnvironment(): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) environment[name] = value;
-  return environment;
 }

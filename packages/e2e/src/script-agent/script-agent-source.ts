@@ -2,7 +2,7 @@
  * Source of the script agent's executable: a small Node program that behaves like a coding-agent CLI.
  * It prints JSON lines, keeps its conversation under $HOME/.script-agent, writes and commits a file, and
  * prints the end marker. Behaviour comes from SCRIPT_AGENT_* variables so tests can make it hang, stay
- * busy, spawn a child, or fail.
+ * busy, spawn a child, fail, or run a shell script (SHELL) before committing.
  */
 export const SCRIPT_AGENT_SOURCE = String.raw`
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -40,12 +40,24 @@ if (env.SCRIPT_AGENT_HANG === "silent") {
   await sleep(3_600_000);
 }
 print({ type: "conversation", id });
+if (env.SCRIPT_AGENT_PRINT_ENVIRONMENT) {
+  // A hostile or careless agent: everything it can see ends up in its answer and its transcript.
+  const seen = Object.entries(env).map(([name, value]) => name + "=" + value).join("\n");
+  appendFileSync(session, JSON.stringify({ role: "assistant", text: seen }) + "\n");
+  print({ type: "text", text: seen });
+}
 const settings = join(home, ".script-agent", "settings.json");
 if (existsSync(settings)) {
   // Reports the modes Outpost gave the home file it wrote, so tests can check them.
   print({ type: "settings", mode: (statSync(settings).mode & 0o777).toString(8), directoryMode: (statSync(join(home, ".script-agent")).mode & 0o777).toString(8) });
 }
 if (env.SCRIPT_AGENT_DELAY_MS) await sleep(Number(env.SCRIPT_AGENT_DELAY_MS));
+if (env.SCRIPT_AGENT_SHELL) {
+  // A hostile agent's tool call: whatever shell script the test gives, in the sandbox.
+  const output = execFileSync("sh", ["-c", env.SCRIPT_AGENT_SHELL], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  print({ type: "tool-result", output });
+  print({ type: "text", text: output });
+}
 const file = env.SCRIPT_AGENT_FILE;
 if (file) {
   const content = (env.SCRIPT_AGENT_CONTENT ?? "written by the script agent") + "\n";
