@@ -29,6 +29,10 @@ export interface RunFlags {
   readonly inheritEnvironment?: boolean;
   readonly image?: string;
   readonly network?: string;
+  readonly cpus?: number;
+  readonly memoryMb?: number;
+  readonly pidsLimit?: number;
+  readonly writableRootFilesystem?: boolean;
   readonly user?: { readonly uid: number; readonly gid: number };
   readonly volume?: Array<{ source: string; target: string; readOnly: boolean }>;
   readonly agentModule?: string;
@@ -70,7 +74,11 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
     .option("--inherit-environment", "local: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
     .option("--image <image>", "docker: image to run (default outpost-test:latest)")
-    .option("--network <network>", "docker: network (use host to reach a model server on 127.0.0.1)")
+    .option("--network <network>", "docker: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")
+    .option("--cpus <n>", "docker: CPU limit (default 2)", positiveNumber)
+    .option("--memory-mb <mb>", "docker: memory limit in MiB, swap included (default 4096)", positiveInteger)
+    .option("--pids-limit <n>", "docker: most processes in the container (default 1024)", positiveInteger)
+    .option("--writable-root-filesystem", "docker: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)")
     .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
     .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
@@ -134,6 +142,12 @@ export function buildProgram(io: ProgramIo): Command {
 function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive integer.");
+  return number;
+}
+
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError("expected a positive number.");
   return number;
 }
 

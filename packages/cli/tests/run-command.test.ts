@@ -37,6 +37,16 @@ describe("command-line parsing", () => {
     expect(await main(["node", "outpost", "frobnicate"], { stdout: out, stderr: err })).toBe(2);
   });
 
+  it("main: docker limit flags are checked before anything runs", async () => {
+    for (const [flag, value, message] of [["--pids-limit", "0", "positive integer"], ["--memory-mb", "lots", "positive integer"], ["--cpus", "-1", "positive number"]] as const) {
+      const err = new PassThrough();
+      let errors = "";
+      err.on("data", (chunk: Buffer) => { errors += chunk.toString(); });
+      expect(await main(["node", "outpost", "run", "--agent", "claude", flag, value, "x"], { stdout: new PassThrough(), stderr: err })).toBe(2);
+      expect(errors).toContain(message);
+    }
+  });
+
   it("main: under --json a usage error is a JSON error object on stdout (code configuration)", async () => {
     const out = new PassThrough();
     let printed = "";

@@ -29,6 +29,7 @@ import { writeHomeFiles } from "./turn/home-files.js";
 import { runTurn } from "./turn/run-turn.js";
 import { agentVariables } from "./turn/agent-variables.js";
 import { withRecovery } from "./errors/with-recovery.js";
+import { openGitBoundary } from "./git/git-boundary.js";
 
 /**
  * Hands a brief to an agent in a sandbox on a branch of the host repository, and returns its answer,
@@ -102,7 +103,17 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     }
     enter("sandbox");
     throwIfAborted(signal, "The dispatch");
-    const lease = await provider.acquire({ repository: root, directory: ws.directory, gitDirectories: [repository.commonDirectory], variables: {}, signal });
+    // The sandbox never writes the host's git directory; what it committed is imported after release.
+    const boundary = await openGitBoundary(ws, provider.placement);
+    const lease = await provider.acquire({ repository: root, directory: ws.directory, ...boundary.context, variables: {}, signal })
+      .catch(async (error: unknown) => {
+        await boundary.dispose();
+        throw error;
+      });
+    const closeBoundary = async (): Promise<void> => {
+      const { restored } = await boundary.close(dispatchId);
+      if (restored.length > 0) observers.warn(`The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`);
+    };
     const context: ConversationContext = {
       repository: root, sandbox: lease, staging, home: options.conversationHome, local: provider.placement === "host",
       warn: (message) => observers.warn(message), signal,
@@ -111,6 +122,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       const container = (lease as { containerId?: unknown }).containerId;
       await note(activity.update({
         phase: "sandbox", ...(typeof container === "string" ? { container } : {}),
+        ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
         ...(provider.placement === "host" && /^outpost-home-/.test(basename(lease.home)) ? { home: lease.home } : {}),
       }));
       enter("hooks");
@@ -145,6 +157,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
         conversation = (await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch(() => ({}) as { record?: ConversationRecord })).record;
       }
       await lease.release().catch(() => undefined);
+      await closeBoundary().catch((closing: unknown) => observers.warn(`After the failure, ${String(closing)}`));
       await activity.fail(phase, describe(error)).catch(() => undefined);
       throw error;
     }
@@ -153,6 +166,8 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       await activity.fail("release", describe(error)).catch(() => undefined);
       throw error;
     });
+    enter("import");
+    await closeBoundary();
 
     // Listing the agent's commits and integrating them are independent: an integration with nothing to
     // merge returns "up-to-date" at once.

@@ -27,7 +27,8 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
     const [{ dispatch }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({ name: flags.agent ?? "", model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
-      chooseProvider({ provider: flags.provider, inheritEnvironment: flags.inheritEnvironment, image: flags.image, network: flags.network, user: flags.user, volumes: flags.volume }),
+      chooseProvider({ provider: flags.provider, inheritEnvironment: flags.inheritEnvironment, image: flags.image, network: flags.network, user: flags.user, volumes: flags.volume,
+        limits: { cpus: flags.cpus, memoryMb: flags.memoryMb, pidsLimit: flags.pidsLimit, writableRootFilesystem: flags.writableRootFilesystem } }),
     ]);
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
     const result = await dispatch({

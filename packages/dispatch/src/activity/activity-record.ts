@@ -38,6 +38,8 @@ export interface ActivityRecord {
   readonly staging?: string;
   /** The agent's home on the host (host providers with a private home). */
   readonly home?: string;
+  /** The sandbox's private git directory (mounted sandboxes): its commits are imported by a clean. */
+  readonly sandboxGit?: string;
   /** Container of the sandbox (Docker). */
   readonly container?: string;
   /** Process group of the agent on the host (host providers). */

@@ -6,6 +6,7 @@ import { activityFile } from "../activity/activity-log.js";
 import { findDispatchProcesses, stopDispatchProcesses } from "../activity/dispatch-processes.js";
 import { findRepository, branchExists } from "../git/repository.js";
 import { gitStatus } from "../git/run-git.js";
+import { importSandboxCommits } from "../git/import-sandbox-commits.js";
 import { withFileLock } from "../workspace/file-lock.js";
 import { lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
 import { dispatchStatus, type DispatchStatus } from "./dispatch-status.js";
@@ -98,15 +99,29 @@ async function cleanOne(root: string, record: ActivityRecord, status: DispatchSt
   for (const directory of [record.staging, record.home]) {
     if (directory && (await ownDirectory(directory))) await act(`remove ${directory}`, () => rm(directory, { recursive: true, force: true }));
   }
+  let importFailure: string | undefined;
+  if (record.sandboxGit && (await ownDirectory(record.sandboxGit))) {
+    const sandboxGit = record.sandboxGit;
+    // The agent's commits in a mounted sandbox live in its private git directory until imported.
+    await act(`import the sandbox's commits from ${sandboxGit}`, async () => {
+      try {
+        await importCommits(root, record, sandboxGit);
+        await rm(sandboxGit, { recursive: true, force: true });
+      } catch (error) {
+        importFailure = error instanceof Error ? error.message : String(error);
+      }
+    });
+  }
   const reservation = join(outpostDirectory(root), "reservations", `${record.dispatchId}.json`);
   if (await lstat(reservation).catch(() => undefined)) await act(`remove its storage reservation`, () => rm(reservation, { force: true }));
 
   const commits = await keptCommits(record);
   let kept: KeptWork | undefined;
+  if (importFailure) kept = { ...(record.branch ? { branch: record.branch } : {}), directory: record.sandboxGit!, commits, reason: `the sandbox's commits could not be imported: ${importFailure}`, recover: `outpost recover ${record.dispatchId}` };
   const keep = (reason: string, directory?: string): void => {
     kept = { ...(record.branch ? { branch: record.branch } : {}), ...(directory ? { directory } : {}), commits, reason, recover: `outpost recover ${record.dispatchId}` };
   };
-  if (record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
+  if (!kept && record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
     const dirty = (await gitStatus(record.directory, ["status", "--porcelain", "--ignored=no"])).stdout.trim() !== "";
     if (dirty) keep("its worktree has uncommitted changes", record.directory);
     else await act(`remove worktree ${record.directory}`, () => removeWorktree(root, record.directory));
@@ -122,6 +137,16 @@ async function cleanOne(root: string, record: ActivityRecord, status: DispatchSt
     await act("remove the activity record", () => rm(activityFile(root, record.dispatchId), { force: true }));
   }
   return { dispatchId: record.dispatchId, status, actions, ...(kept ? { kept } : {}) };
+}
+
+async function importCommits(root: string, record: ActivityRecord, directory: string): Promise<void> {
+  const repository = await findRepository(root);
+  const workspace = {
+    mode: record.mode ?? "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory,
+    directory: record.directory, branch: record.branch, baseline: record.baseline ?? "", created: record.worktreeCreated === true, untrackedCopies: [],
+  } as const;
+  if (!record.baseline) throw new OutpostError("workspace", "the record has no baseline commit");
+  await importSandboxCommits(workspace, { directory, objects: [], reference: record.branch ? `refs/heads/${record.branch}` : "HEAD", dispose: async () => undefined }, record.dispatchId);
 }
 
 async function removeWorktree(root: string, directory: string): Promise<void> {

@@ -5,7 +5,7 @@ import { outpostDirectory } from "../workspace/outpost-directory.js";
 import { parseIdentity } from "../ownership/process-identity.js";
 
 const DISPATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TEMPORARY_NAME = /^outpost-(staging|home)-[A-Za-z0-9]{6}$/;
+const TEMPORARY_NAME = /^outpost-(staging|home|sandbox-git)-[A-Za-z0-9]{6}$/;
 const CONTAINER_ID = /^[0-9a-f]{12,64}$/;
 
 /**
@@ -48,7 +48,7 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
     ...optional("label", text("label")), ...optional("branch", text("branch")), ...optional("phase", text("phase")),
     ...optional("target", text("target")), ...optional("baseline", text("baseline")), ...optional("mode", mode),
     ...optional("runner", parseIdentity(raw.runner)),
-    ...optional("staging", temporary("staging")), ...optional("home", temporary("home")),
+    ...optional("staging", temporary("staging")), ...optional("home", temporary("home")), ...optional("sandboxGit", temporary("sandboxGit")),
     ...optional("container", container && CONTAINER_ID.test(container) ? container : undefined),
     ...optional("agentProcessGroup", Number.isInteger(raw.agentProcessGroup) && (raw.agentProcessGroup as number) > 1 ? (raw.agentProcessGroup as number) : undefined),
     // Only what the record says this dispatch created, and only inside .outpost/workspaces, is ever removed.
