@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -103,5 +103,24 @@ describe("hardened host git", () => {
       delete process.env.GIT_EXTERNAL_DIFF;
     }
     expect(execFileSync("ls", ["-A", markers], { encoding: "utf8" })).toBe("");
+  });
+
+  it("is the only way any package's code starts git on the host", async () => {
+    const packages = join(import.meta.dirname, "..", "..");
+    const runner = join(packages, "dispatch", "src", "git", "run-git.ts");
+    const offenders: string[] = [];
+    for (const name of readdirSync(packages)) {
+      // e2e is private test support: its scratch repositories are the tests' own.
+      if (name === "e2e") continue;
+      const source = join(packages, name, "src");
+      if (!existsSync(source)) continue;
+      for (const file of readdirSync(source, { recursive: true }).map(String).filter((path) => /\.[cm]?[jt]s$/.test(path))) {
+        const path = join(source, file);
+        if (path === runner) continue;
+        const text = readFileSync(path, "utf8");
+        if (/(spawn|execFile|execFileSync|spawnSync|exec|execSync)\(\s*["'`]git\b|executable:\s*["'`]git["'`]/.test(text)) offenders.push(path);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });

@@ -13,9 +13,13 @@ import { git, gitStatus } from "./run-git.js";
 export async function importSandboxCommits(workspace: Workspace, sandbox: SandboxGitDirectory, dispatchId: string): Promise<string | undefined> {
   const { root, directory, baseline } = workspace;
   const temporary = `refs/outpost/import/${dispatchId}`;
+  // The directory may belong to the container's user; git hands no `-c` to the local upload-pack it starts,
+  // so the exception for it is given on upload-pack's own command line.
+  const uploadPack = `git -c safe.directory=${shellQuote(sandbox.directory)} upload-pack`;
   const fetched = await gitStatus(root, [
-    "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", sandbox.directory, `+${sandbox.reference}:${temporary}`,
-  ], { config: { "safe.directory": sandbox.directory } });
+    "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--upload-pack", uploadPack,
+    sandbox.directory, `+${sandbox.reference}:${temporary}`,
+  ]);
   if (fetched.status !== 0) {
     throw new OutpostError("workspace", `Could not import the sandbox's commits from ${sandbox.directory} (git fetch exit ${fetched.status}): ${fetched.stderr.trim()}. The sandbox's git directory was kept there for inspection; the host repository is unchanged.`, {
       details: { sandboxGitDirectory: sandbox.directory, reference: sandbox.reference },
@@ -40,4 +44,8 @@ export async function importSandboxCommits(workspace: Workspace, sandbox: Sandbo
     if (!(error instanceof OutpostError && error.code === "conflict")) await gitStatus(root, ["update-ref", "-d", temporary]);
     throw error;
   }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
