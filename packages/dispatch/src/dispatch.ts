@@ -228,6 +228,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
           if (event.type === "conversation") conversationId = event.id;
           observers.observe({ dispatchId, label: options.label, pass, timestamp: new Date().toISOString(), event });
         },
+        onDiagnostic: (message) => observers.diagnostic(message),
         onIdleWarning: (silentMs) => observers.warn(`${options.label ?? agent.name}: no output from ${agent.name} for ${Math.round(silentMs / 1000)} s (pass ${pass}); it is stopped after ${Math.round(resolved.timers.idleMs / 1000)} s of silence.`),
       });
     };
