@@ -12,8 +12,10 @@ export const EXIT_CODES = Object.freeze({
   conflict: 4,
   /** The turn finished without an end marker. */
   incomplete: 5,
-  /** Interrupted (Ctrl-C). */
+  /** Interrupted (Ctrl-C); SIGHUP and SIGTERM exit with 129 and 143 (128 + the signal's number). */
   aborted: 130,
+  /** The output was closed while the run went on (`outpost run --json | head`): 128 + SIGPIPE. */
+  outputClosed: 141,
 });
 
 /** The exit code for a failure code. */

@@ -5,8 +5,9 @@ import { EXIT_CODES } from "./exit-codes.js";
 /** Runs the CLI with `argv` (as in process.argv); resolves with the exit code. */
 export async function main(argv: readonly string[], io: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream } = {}): Promise<number> {
   let exitCode: number = EXIT_CODES.success;
+  const stdout = io.stdout ?? process.stdout;
   const program = buildProgram({
-    stdout: io.stdout ?? process.stdout,
+    stdout,
     stderr: io.stderr ?? process.stderr,
     setExitCode: (code) => { exitCode = code; },
   });
@@ -15,7 +16,10 @@ export async function main(argv: readonly string[], io: { stdout?: NodeJS.Writab
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit 0; unknown options and missing arguments exit with the usage code.
-      return error.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
+      if (error.exitCode === 0) return EXIT_CODES.success;
+      // Under --json a program reads stdout: the usage error comes as the same error object a run ends with.
+      if (argv.includes("--json")) stdout.write(`${JSON.stringify({ type: "error", code: "configuration", message: error.message.replace(/^error: /, ""), details: { commander: error.code } })}\n`);
+      return EXIT_CODES.usage;
     }
     throw error;
   }

@@ -8,7 +8,8 @@ export interface ProgramIo {
 
 /** Options of `outpost run`, as parsed. */
 export interface RunFlags {
-  readonly agent: string;
+  /** Required unless agentModule is given. */
+  readonly agent?: string;
   readonly provider?: "local" | "docker";
   readonly branch: string;
   readonly continue?: string;
@@ -28,6 +29,10 @@ export interface RunFlags {
   readonly inheritEnvironment?: boolean;
   readonly image?: string;
   readonly network?: string;
+  readonly cpus?: number;
+  readonly memoryMb?: number;
+  readonly pidsLimit?: number;
+  readonly writableRootFilesystem?: boolean;
   readonly user?: { readonly uid: number; readonly gid: number };
   readonly volume?: Array<{ source: string; target: string; readOnly: boolean }>;
   readonly agentModule?: string;
@@ -49,7 +54,7 @@ export function buildProgram(io: ProgramIo): Command {
     .command("run")
     .description("Hand a brief to an agent in a sandbox and report its answer, commits and conversation.")
     .argument("<brief>", "the task, as text (use @path to read a brief file relative to the repository)")
-    .requiredOption("-a, --agent <name>", "agent to run: claude, codex, copilot, gemini, opencode or kimi")
+    .option("-a, --agent <name>", "agent to run: claude, codex, copilot, gemini, opencode or kimi (or use --agent-module)")
     .addOption(new Option("-p, --provider <provider>", "where the agent runs (default: docker when an engine is reachable)").choices(["local", "docker"]))
     .option("-b, --branch <policy>", 'branch policy: "current", "integrate", or a branch name for a named worktree', "current")
     .option("-c, --continue <id>", "continue this captured conversation (one pass)")
@@ -69,12 +74,19 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
     .option("--inherit-environment", "local: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
     .option("--image <image>", "docker: image to run (default outpost-test:latest)")
-    .option("--network <network>", "docker: network (use host to reach a model server on 127.0.0.1)")
+    .option("--network <network>", "docker: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")
+    .option("--cpus <n>", "docker: CPU limit (default 2)", positiveNumber)
+    .option("--memory-mb <mb>", "docker: memory limit in MiB, swap included (default 4096)", positiveInteger)
+    .option("--pids-limit <n>", "docker: most processes in the container (default 1024)", positiveInteger)
+    .option("--writable-root-filesystem", "docker: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)")
     .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
     .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
     .exitOverride()
-    .action(async (brief: string, flags: RunFlags) => {
+    .action(async function (this: Command, brief: string, flags: RunFlags) {
+      if (flags.agent === undefined && flags.agentModule === undefined) {
+        this.error("error: required option '-a, --agent <name>' not specified (or pass --agent-module <path>)", { code: "commander.missingMandatoryOptionValue" });
+      }
       const { runCommand } = await import("./run/run-command.js");
       io.setExitCode(await runCommand(brief, flags, io));
     });
@@ -94,6 +106,12 @@ export function buildProgram(io: ProgramIo): Command {
 function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError("expected a positive integer.");
+  return number;
+}
+
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError("expected a positive number.");
   return number;
 }
 

@@ -13,6 +13,8 @@ import { locateContinuation } from "./conversation/continuation.js";
 import { captureConversation } from "./conversation/capture-conversation.js";
 import { reserveStorage, type StorageReservation } from "./quota/storage-quota.js";
 import { openWorkspace } from "./workspace/open-workspace.js";
+import { claimNamedBranch } from "./workspace/named-claim.js";
+import type { FileLock } from "./workspace/file-lock.js";
 import { applyCopies } from "./workspace/copies.js";
 import { closeWorkspace } from "./workspace/close-workspace.js";
 import { integrateBranch } from "./workspace/integrate-branch.js";
@@ -23,6 +25,7 @@ import { writeHomeFiles } from "./turn/home-files.js";
 import { runTurn } from "./turn/run-turn.js";
 import { agentVariables } from "./turn/agent-variables.js";
 import { withRecovery } from "./errors/with-recovery.js";
+import { openGitBoundary } from "./git/git-boundary.js";
 
 /**
  * Hands a brief to an agent in a sandbox on a branch of the host repository, and returns its answer,
@@ -50,7 +53,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
 
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
   const reservation: StorageReservation | undefined = options.storageQuota
-    ? await reserveStorage(root, options.storageQuota, dispatchId).catch(async (error: unknown) => {
+    ? await reserveStorage(root, options.storageQuota, dispatchId, (message) => observers.warn(message)).catch(async (error: unknown) => {
       await rm(staging, { recursive: true, force: true });
       throw error;
     })
@@ -69,7 +72,9 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   let conversation: ConversationRecord | undefined;
   let conversationId = options.continuation?.id;
   const turns: DispatchTurn[] = [];
+  let claim: FileLock | undefined;
   try {
+    if (resolved.branch.mode === "named") claim = await claimNamedBranch(root, resolved.branch.name, dispatchId);
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
     if (workspace.created && resolved.copies.length > 0) {
       enter("copies");
@@ -82,7 +87,17 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     }
     enter("sandbox");
     throwIfAborted(signal, "The dispatch");
-    const lease = await provider.acquire({ repository: root, directory: ws.directory, gitDirectories: [repository.commonDirectory], variables: {}, signal });
+    // The sandbox never writes the host's git directory; what it committed is imported after release.
+    const boundary = await openGitBoundary(ws, provider.placement);
+    const lease = await provider.acquire({ repository: root, directory: ws.directory, ...boundary.context, variables: {}, signal })
+      .catch(async (error: unknown) => {
+        await boundary.dispose();
+        throw error;
+      });
+    const closeBoundary = async (): Promise<void> => {
+      const { restored } = await boundary.close(dispatchId);
+      if (restored.length > 0) observers.warn(`The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`);
+    };
     const activity = createActivityLog(root, dispatchId, options.activityTransport);
     const context: ConversationContext = {
       repository: root, sandbox: lease, staging, home: options.conversationHome, local: provider.placement === "host",
@@ -125,6 +140,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
         conversation = (await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch(() => ({}) as { record?: ConversationRecord })).record;
       }
       await lease.release().catch(() => undefined);
+      await closeBoundary().catch((closing: unknown) => observers.warn(`After the failure, ${String(closing)}`));
       await activity.fail(phase, describe(error)).catch(() => undefined);
       throw error;
     }
@@ -133,6 +149,8 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       await activity.fail("release", describe(error)).catch(() => undefined);
       throw error;
     });
+    enter("import");
+    await closeBoundary();
     const removal = activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
 
     // Listing the agent's commits and integrating them are independent: an integration with nothing to
@@ -140,7 +158,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     enter(ws.mode === "integrate" ? "integrate" : "commits");
     const [commits] = await Promise.all([
       commitsSince(ws.directory, ws.baseline),
-      ws.mode === "integrate" ? integrateBranch(ws, identity, signal) : undefined,
+      ws.mode === "integrate" ? integrateBranch(ws, identity, signal, (message) => observers.warn(message)) : undefined,
     ]);
     const branch = ws.mode === "integrate" ? ws.target : ws.branch;
     await removal;
@@ -161,6 +179,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
     throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
   } finally {
+    await claim?.release();
     await reservation?.release();
     await rm(staging, { recursive: true, force: true });
   }

@@ -96,15 +96,4 @@ if (gate.unavailable) {
   );
 }
 
-// Cold start of the built CLI (npx tsc -p packages/cli/tsconfig.lib.json first), against a bare `node -e ""`.
-const bin = resolve(here, "../../cli/dist/bin.js");
-const coldStarts: number[] = [];
-const bareNode: number[] = [];
-for (let round = 0; round < 10; round += 1) {
-  bareNode.push(await timed(() => spawnSync(process.execPath, ["-e", ""])));
-  const started = performance.now();
-  const help = spawnSync(process.execPath, [bin, "--help"], { encoding: "utf8" });
-  coldStarts.push(performance.now() - started);
-  if (help.status !== 0) throw new Error(`outpost --help failed: ${help.stderr || "build the CLI first"}`);
-}
-console.log(`${"outpost --help cold start".padEnd(30)} median: node -e "" ${median(bareNode).toFixed(0)} ms, outpost --help ${median(coldStarts).toFixed(0)} ms   best: ${Math.min(...coldStarts).toFixed(0)} ms (node ${Math.min(...bareNode).toFixed(0)} ms)   (goal ≤ 150 ms)`);
+// Fresh processes (`outpost run`, a script importing the library, `outpost --help`): fresh-process.bench.ts.

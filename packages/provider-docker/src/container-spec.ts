@@ -1,6 +1,6 @@
 import type Docker from "dockerode";
 import type { SandboxContext } from "@outpost/core";
-import type { DockerProviderConfig } from "./docker-provider-config.js";
+import { DEFAULT_LIMITS, type DockerProviderConfig } from "./docker-provider-config.js";
 import { leaseLabels } from "./lease-labels.js";
 
 export interface ContainerPlan {
@@ -11,11 +11,16 @@ export interface ContainerPlan {
   readonly gid: number;
   readonly mounted: boolean;
   readonly retain: boolean;
+  /** CPUs the engine has: the default CPU limit never asks for more. */
+  readonly engineCpus: number;
+  /** Mounted mode: the binds of the private git directory, if the context has one (sandbox-git-mounts.ts). */
+  readonly gitBinds: readonly string[];
 }
 
 /**
  * The container for one lease, hardened by default: non-root, every capability dropped,
- * no-new-privileges, an init process, a private tmpfs home; host paths only where asked, never the
+ * no-new-privileges, an init process, a private tmpfs home; bounded CPU, memory and process count; a
+ * read-only root filesystem (mounted mode) with a writable /tmp; host paths only where asked, never the
  * Docker socket. The main process just sleeps: commands are execs.
  */
 export function containerSpec(config: DockerProviderConfig, context: SandboxContext, plan: ContainerPlan): Docker.ContainerCreateOptions {
@@ -27,8 +32,14 @@ export function containerSpec(config: DockerProviderConfig, context: SandboxCont
     for (const directory of context.gitDirectories) {
       if (!isWithin(context.directory, directory)) binds.push(`${directory}:${directory}`);
     }
+    binds.push(...plan.gitBinds);
   }
   const homeOptions = `rw,exec,nosuid,nodev,size=${config.homeSizeMb ?? 1024}m,mode=0700,uid=${plan.uid},gid=${plan.gid}`;
+  const readOnly = config.readOnlyRootFilesystem ?? plan.mounted;
+  const tmpfs: Record<string, string> = { [plan.home]: homeOptions };
+  if (readOnly && plan.home !== "/tmp") tmpfs["/tmp"] = `rw,exec,nosuid,nodev,size=${config.tmpSizeMb ?? DEFAULT_LIMITS.tmpSizeMb}m,mode=1777`;
+  const memory = Math.round((config.memoryMb ?? DEFAULT_LIMITS.memoryMb) * 1024 * 1024);
+  const cpus = config.cpus ?? Math.min(DEFAULT_LIMITS.cpus, plan.engineCpus);
   return {
     Image: plan.image,
     Entrypoint: ["sleep"],
@@ -48,11 +59,14 @@ export function containerSpec(config: DockerProviderConfig, context: SandboxCont
       SecurityOpt: ["no-new-privileges"],
       NetworkMode: config.network ?? "bridge",
       Binds: binds,
-      Tmpfs: { [plan.home]: homeOptions },
+      Tmpfs: tmpfs,
+      ReadonlyRootfs: readOnly,
       AutoRemove: false,
-      ...(config.memoryMb === undefined ? {} : { Memory: Math.round(config.memoryMb * 1024 * 1024) }),
-      ...(config.cpus === undefined ? {} : { NanoCpus: Math.round(config.cpus * 1e9) }),
-      ...(config.pidsLimit === undefined ? {} : { PidsLimit: config.pidsLimit }),
+      // Swap equal to memory: no swap on top of the limit.
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(cpus * 1e9),
+      PidsLimit: config.pidsLimit ?? DEFAULT_LIMITS.pidsLimit,
     },
   };
 }

@@ -19,11 +19,24 @@ export interface DockerProviderConfig {
   /** Variables set in every lease container (and so in every command). */
   readonly variables?: Readonly<Record<string, string>>;
   readonly volumes?: readonly DockerVolume[];
-  /** "bridge" (default), "none" (no egress), "host", or the name of a user-defined network. */
+  /**
+   * "bridge" (default: agents need egress to their model endpoint), "none" (loopback only), "host", or the
+   * name of a user-defined network (e.g. an internal network whose only way out is an allow-listing proxy).
+   */
   readonly network?: string;
+  /** CPU limit of the container. Default 2 (or the engine's CPU count when lower). */
   readonly cpus?: number;
+  /** Memory limit in MiB (swap included). Default 4096. */
   readonly memoryMb?: number;
+  /** Most processes and threads alive at once in the container. Default 1024. */
   readonly pidsLimit?: number;
+  /**
+   * Mount the image's root filesystem read-only; the root, the home and a /tmp tmpfs stay writable.
+   * Default true in mounted mode; isolated mode copies the worktree into the root filesystem, so false there.
+   */
+  readonly readOnlyRootFilesystem?: boolean;
+  /** Size limit of the /tmp tmpfs of a read-only root filesystem. Default 1024. */
+  readonly tmpSizeMb?: number;
   /** Keep the (killed) container after release, for debugging. `reap()` leaves these alone by default. */
   readonly retain?: boolean;
   /** Extra container labels. Keys under `dev.outpost.` are reserved. */
@@ -42,3 +55,5 @@ export const DEFAULT_DOCKER_IMAGE = "outpost-test:latest";
 export const DEFAULT_ROOT = "/workspace";
 export const DEFAULT_HOME = "/home/outpost";
 export const DEFAULT_USER = Object.freeze({ uid: 1000, gid: 1000 });
+/** Limits every container gets unless configured otherwise: a fork bomb or a leak stays inside. */
+export const DEFAULT_LIMITS = Object.freeze({ cpus: 2, memoryMb: 4096, pidsLimit: 1024, tmpSizeMb: 1024 });

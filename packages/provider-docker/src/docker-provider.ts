@@ -9,6 +9,7 @@ import { DEFAULT_DOCKER_IMAGE, DEFAULT_HOME, DEFAULT_ROOT, DEFAULT_USER, type Do
 import { copyWorktreeIn } from "./isolated-copy.js";
 import { mapDockerError } from "./map-docker-error.js";
 import { OperationGuard } from "./operation-guard.js";
+import { sandboxGitBinds } from "./sandbox-git-mounts.js";
 import { validateConfig } from "./validate-config.js";
 import { mountedUser } from "./worktree-owner.js";
 
@@ -21,18 +22,25 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
   const docker = dockerClient(config.docker);
   const isolated = config.mode === "isolated";
   const placement: SandboxPlacement = isolated ? "remote" : "mounted";
+  // Asked once per provider, only when the default CPU limit needs it.
+  let engineCpus: Promise<number> | undefined;
+  const cpus = (): Promise<number> => {
+    if (config.cpus !== undefined) return Promise.resolve(config.cpus);
+    engineCpus ??= docker.info().then((info: { NCPU?: number }) => info.NCPU ?? 1, () => 1);
+    return engineCpus;
+  };
   return {
     specificationVersion: "v1",
     name: isolated ? "docker-isolated" : "docker",
     placement,
     ...(config.variables === undefined ? {} : { variables: config.variables }),
-    acquire: (context) => acquire(docker, config, context),
+    acquire: async (context) => acquire(docker, config, context, await cpus()),
   };
 }
 
-async function acquire(docker: Docker, config: DockerProviderConfig, context: SandboxContext): Promise<SandboxLease> {
+async function acquire(docker: Docker, config: DockerProviderConfig, context: SandboxContext, engineCpus: number): Promise<SandboxLease> {
   throwIfAborted(context.signal, "Acquiring a Docker lease");
-  for (const path of [context.directory, ...context.gitDirectories]) {
+  for (const path of [context.directory, ...context.gitDirectories, ...(context.git ? [context.git.directory, ...context.git.objects] : [])]) {
     if (typeof path !== "string" || !isAbsolute(path)) {
       throw new OutpostError("configuration", `The sandbox context path ${JSON.stringify(path)} is not absolute. Pass absolute host paths.`, { details: { path } });
     }
@@ -43,7 +51,8 @@ async function acquire(docker: Docker, config: DockerProviderConfig, context: Sa
   const home = config.home ?? DEFAULT_HOME;
   const user = isolated ? (config.user ?? DEFAULT_USER) : await mountedUser(context.directory, config.user);
   const retain = config.retain === true;
-  const plan = { image, root, home, uid: user.uid, gid: user.gid, mounted: !isolated, retain };
+  const gitBinds = !isolated && context.git ? await sandboxGitBinds(context.git, context.directory, root, user) : [];
+  const plan = { image, root, home, uid: user.uid, gid: user.gid, mounted: !isolated, retain, engineCpus, gitBinds };
   const guard = new OperationGuard({ signal: context.signal }, "Acquiring a Docker lease");
   let container: Docker.Container | undefined;
   try {

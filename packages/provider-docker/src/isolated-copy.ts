@@ -18,7 +18,7 @@ export async function copyWorktreeIn(
 ): Promise<void> {
   const entries: HostEntry[] = [];
   const names = new Map<HostEntry, string>();
-  const place = async (hostDirectory: string, sandboxDirectory: string) => {
+  const place = async (hostDirectory: string, sandboxDirectory: string, skipDotGit = false) => {
     const inside = sandboxDirectory.replace(/^\/+/, "");
     // Only the directory itself is given to the user: missing parents are created by the engine (root,
     // 0755), and existing ones such as /tmp keep their owner and mode.
@@ -27,11 +27,17 @@ export async function copyWorktreeIn(
     names.set(directory, `${inside}/`);
     const tree = await scanHostTree(hostDirectory, check);
     for (const entry of tree.entries) {
+      if (skipDotGit && (entry.path === ".git" || entry.path.startsWith(".git/"))) continue;
       entries.push(entry);
       names.set(entry, posix.join(inside, entry.path) + (entry.kind === "directory" ? "/" : ""));
     }
   };
-  await place(context.directory, root);
+  // With a private git directory, it becomes the root's .git and the borrowed objects are copied too.
+  await place(context.directory, root, context.git !== undefined);
+  if (context.git) {
+    await place(context.git.directory, posix.join(root, ".git"));
+    for (const objects of context.git.objects) await place(objects, objects);
+  }
   for (const directory of context.gitDirectories) {
     const base = context.directory.endsWith("/") ? context.directory : `${context.directory}/`;
     if (directory !== context.directory && !directory.startsWith(base)) await place(directory, directory);

@@ -19,12 +19,16 @@ export function validateConfig(config: DockerProviderConfig): void {
       refuse(`variables.${name}`, 'names cannot be empty or contain "=" or NUL; values must be strings without NUL');
     }
   }
-  for (const key of ["cpus", "memoryMb", "pidsLimit", "homeSizeMb"] as const) {
+  for (const key of ["cpus", "memoryMb", "pidsLimit", "homeSizeMb", "tmpSizeMb"] as const) {
     const value = config[key];
     if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value <= 0)) refuse(key, "give a positive number");
   }
   if (config.pidsLimit !== undefined && !Number.isInteger(config.pidsLimit)) refuse("pidsLimit", "give a whole number");
   if (config.memoryMb !== undefined && config.memoryMb < 6) refuse("memoryMb", "Docker needs at least 6 MB");
+  if (config.readOnlyRootFilesystem !== undefined && typeof config.readOnlyRootFilesystem !== "boolean") refuse("readOnlyRootFilesystem", "give true or false");
+  if (config.readOnlyRootFilesystem === true && config.mode === "isolated") {
+    refuse("readOnlyRootFilesystem", "isolated mode copies the worktree into the root filesystem before start, so it cannot be read-only; use mounted mode or drop the option");
+  }
   if (config.network !== undefined && (typeof config.network !== "string" || config.network === "")) refuse("network", 'use "bridge", "none", "host" or a network name');
   for (const key of ["root", "home"] as const) {
     const value = config[key];

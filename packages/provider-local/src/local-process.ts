@@ -87,7 +87,10 @@ export class LocalProcess {
     this.feedStdin();
     try {
       const { code, signal } = await exited;
-      await Promise.race([drained, sleep(PIPE_DRAIN_MS)]);
+      // The drain wait is cancelled once the pipes close, so no timer outlives the run (issue 19).
+      const drainWait = new AbortController();
+      await Promise.race([drained, sleep(PIPE_DRAIN_MS, undefined, { signal: drainWait.signal, ref: false }).catch(() => undefined)]);
+      drainWait.abort();
       if (this.stopping !== undefined) await this.stopping;
       if (this.failure !== undefined) throw this.failure;
       const status = code ?? 128 + (signal === null ? 0 : constants.signals[signal]);

@@ -9,6 +9,8 @@ export interface ProviderChoice {
   readonly network?: string;
   readonly user?: { readonly uid: number; readonly gid: number };
   readonly volumes?: ReadonlyArray<{ source: string; target: string; readOnly: boolean }>;
+  /** Docker: overrides of the provider's default limits. */
+  readonly limits?: { readonly cpus?: number; readonly memoryMb?: number; readonly pidsLimit?: number; readonly writableRootFilesystem?: boolean };
 }
 
 /** The provider named on the command line, else Docker when an engine answers, else an explanation. */
@@ -28,6 +30,10 @@ export async function chooseProvider(choice: ProviderChoice): Promise<SandboxPro
     // As root, your worktrees are root's: the container runs as you (capabilities dropped) so it can write them.
     ...(choice.user ? { user: choice.user } : process.getuid?.() === 0 ? { user: { uid: 0, gid: 0 } } : {}),
     ...(choice.volumes ? { volumes: choice.volumes } : {}),
+    ...(choice.limits?.cpus ? { cpus: choice.limits.cpus } : {}),
+    ...(choice.limits?.memoryMb ? { memoryMb: choice.limits.memoryMb } : {}),
+    ...(choice.limits?.pidsLimit ? { pidsLimit: choice.limits.pidsLimit } : {}),
+    ...(choice.limits?.writableRootFilesystem ? { readOnlyRootFilesystem: false } : {}),
   });
 }
 

@@ -7,26 +7,28 @@ import { chooseProvider } from "./choose-provider.js";
 import { jsonReporter } from "../output/json-reporter.js";
 import { progressReporter } from "../output/progress-reporter.js";
 import type { Reporter } from "../output/reporter.js";
+import { closableOutput } from "../output/closable-output.js";
+import { exitCodeForSignal, handleStopSignals } from "./stop-signals.js";
 
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
 export async function runCommand(briefText: string, flags: RunFlags, io: ProgramIo): Promise<number> {
-  const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
-  const reporter: Reporter = flags.json ? jsonReporter(io.stdout) : progressReporter(io.stdout, io.stderr, live);
   const controller = new AbortController();
-  // First Ctrl-C: stop the agent's tree and keep the work. A third one while cleanup runs forces the exit.
-  let interrupts = 0;
-  const onInterrupt = (): void => {
-    interrupts += 1;
-    if (interrupts === 1) controller.abort(new Error("interrupted (Ctrl-C)"));
-    else if (interrupts === 2) io.stderr.write("outpost: still stopping the agent and saving its work; press Ctrl-C again to quit at once.\n");
-    else process.exit(EXIT_CODES.aborted);
-  };
-  process.on("SIGINT", onInterrupt);
+  // A reader that went away (`| head`) or a closed terminal ends the run like Ctrl-C: agent stopped, work kept.
+  let outputClosed = false;
+  const stdout = closableOutput(io.stdout, () => {
+    outputClosed = true;
+    controller.abort(new Error("the output was closed"));
+  });
+  const stderr = closableOutput(io.stderr, () => undefined);
+  const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
+  const reporter: Reporter = flags.json ? jsonReporter(stdout) : progressReporter(stdout, stderr, live);
+  const signals = handleStopSignals(controller, (text) => stderr.write(text));
   try {
     const [{ dispatch }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
-      loadAgent({ name: flags.agent, model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
-      chooseProvider({ provider: flags.provider, inheritEnvironment: flags.inheritEnvironment, image: flags.image, network: flags.network, user: flags.user, volumes: flags.volume }),
+      loadAgent({ name: flags.agent ?? "", model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
+      chooseProvider({ provider: flags.provider, inheritEnvironment: flags.inheritEnvironment, image: flags.image, network: flags.network, user: flags.user, volumes: flags.volume,
+        limits: { cpus: flags.cpus, memoryMb: flags.memoryMb, pidsLimit: flags.pidsLimit, writableRootFilesystem: flags.writableRootFilesystem } }),
     ]);
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
     const result = await dispatch({
@@ -50,7 +52,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       diagnostic: (message) => { if (flags.verbose || flags.json) reporter.diagnostic(message); },
     });
     reporter.close();
-    reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent}`);
+    reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`);
     return result.completed ? EXIT_CODES.success : EXIT_CODES.incomplete;
   } catch (caught) {
     reporter.close();
@@ -58,9 +60,12 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       ? caught
       : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`, { cause: caught });
     reporter.error(error);
+    const signal = signals.received();
+    if (error.code === "aborted" && signal) return exitCodeForSignal(signal);
+    if (error.code === "aborted" && outputClosed) return EXIT_CODES.outputClosed;
     return exitCodeFor(error.code);
   } finally {
-    process.removeListener("SIGINT", onInterrupt);
+    signals.dispose();
   }
 }
 

@@ -3,6 +3,12 @@ import type { SandboxLease } from "./sandbox-lease.js";
 /** host: runs on the host; mounted: host worktree mounted into the sandbox; remote: a synchronized copy. */
 export type SandboxPlacement = "host" | "mounted" | "remote";
 
+/** A private git directory for the sandbox (see `SandboxContext.git`). */
+export interface SandboxGit {
+  readonly directory: string;
+  readonly objects: readonly string[];
+}
+
 /** What a provider is asked to expose. */
 export interface SandboxContext {
   /** Host checkout. */
@@ -11,6 +17,13 @@ export interface SandboxContext {
   readonly directory: string;
   /** Host git directories the worktree needs (e.g. the common dir of a linked worktree). */
   readonly gitDirectories: readonly string[];
+  /**
+   * Set by the engine for `mounted` providers instead of `gitDirectories`, so the sandbox never writes the
+   * host's git directory (its hooks and config would run on the host): the provider exposes `directory`
+   * writable as the root's `.git`, and each of `objects` (host object directories it borrows as
+   * alternates) read-only at its host path. The engine imports the commits back after verification.
+   */
+  readonly git?: SandboxGit;
   readonly variables: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
 }

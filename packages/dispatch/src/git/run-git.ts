@@ -1,11 +1,13 @@
 import { OutpostError } from "@outpost/core";
 import { runHostProcess } from "../process/run-host-process.js";
+import { describeIndexLock, indexLockIn } from "./index-lock.js";
+import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "./hardened-git.js";
 
 export interface GitOptions {
   /** Extra per-command configuration (`-c key=value`); Outpost never writes a git config file. */
   readonly config?: Readonly<Record<string, string>>;
   readonly stdin?: string;
-  readonly variables?: Readonly<Record<string, string>>;
+  readonly variables?: Readonly<Record<string, string | undefined>>;
   readonly deadlineMs?: number;
   readonly signal?: AbortSignal;
 }
@@ -16,17 +18,16 @@ export interface GitResult {
   readonly stderr: string;
 }
 
-// Stable, non-interactive output whatever the user's locale or terminal.
-const GIT_VARIABLES = { LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
-
-/** Runs git in `directory`; resolves whatever the exit status. */
+/**
+ * Runs git in `directory`, hardened (see hardened-git.ts): no hook, fsmonitor or external program from
+ * repository configuration runs, whatever a sandbox wrote. Resolves whatever the exit status.
+ */
 export async function gitStatus(directory: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const config = Object.entries(options.config ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
   return runHostProcess({
     executable: "git",
-    arguments: [...config, ...args],
+    arguments: [...hardenedConfigArguments(options.config), ...args],
     directory,
-    variables: { ...GIT_VARIABLES, ...options.variables },
+    variables: { ...HARDENED_GIT_VARIABLES, ...options.variables },
     stdin: options.stdin,
     deadlineMs: options.deadlineMs,
     signal: options.signal,
@@ -38,9 +39,10 @@ export async function gitStatus(directory: string, args: readonly string[], opti
 export async function git(directory: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
   const result = await gitStatus(directory, args, options);
   if (result.status !== 0) {
+    const lock = indexLockIn(result.stderr);
     throw new OutpostError(
       "workspace",
-      `git ${args.join(" ")} failed in ${directory} (exit ${result.status}): ${result.stderr.trim() || result.stdout.trim()}. Check the repository state and retry.`,
+      `git ${args.join(" ")} failed in ${directory} (exit ${result.status}): ${lock ? `${await describeIndexLock(lock)}, then retry` : `${result.stderr.trim() || result.stdout.trim()}. Check the repository state and retry`}.`,
       { details: { directory, arguments: [...args], status: result.status } },
     );
   }

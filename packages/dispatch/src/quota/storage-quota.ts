@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { withFileLock } from "../workspace/file-lock.js";
+import { currentProcess, liveness, parseIdentity } from "../ownership/process-identity.js";
 import { ensureOutpostDirectory, lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
 
 /** Storage admission: reserve `reserveBytes`, refused when usage under `.outpost` + reservations > `maxBytes`. */
@@ -17,10 +18,10 @@ export interface StorageReservation {
 
 /**
  * Admits a dispatch against the repository's storage quota. Reservations are files under
- * `.outpost/reservations` holding the owner pid, so concurrent processes see each other and a crashed
- * owner's reservation stops counting.
+ * `.outpost/reservations` holding the owner's identity (pid, start time, boot), so concurrent processes
+ * see each other and a crashed owner's reservation stops counting, even once its pid is reused.
  */
-export async function reserveStorage(root: string, quota: StorageQuota, id: string): Promise<StorageReservation> {
+export async function reserveStorage(root: string, quota: StorageQuota, id: string, onWait?: (message: string) => void): Promise<StorageReservation> {
   if (!(Number.isFinite(quota.reserveBytes) && quota.reserveBytes >= 0 && Number.isFinite(quota.maxBytes) && quota.maxBytes >= 0)) {
     throw new OutpostError("configuration", `storageQuota needs non-negative finite reserveBytes and maxBytes, got ${JSON.stringify(quota)}. Fix the values.`);
   }
@@ -34,8 +35,8 @@ export async function reserveStorage(root: string, quota: StorageQuota, id: stri
     if (used + reserved + quota.reserveBytes > quota.maxBytes) {
       throw new OutpostError("configuration", `Storage quota refused: ${used} bytes used under .outpost plus ${reserved} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`, { details: { used, reserved, requested: quota.reserveBytes, maxBytes: quota.maxBytes } });
     }
-    await writeFile(file, JSON.stringify({ pid: process.pid, bytes: quota.reserveBytes }), { mode: 0o600 });
-  });
+    await writeFile(file, JSON.stringify({ owner: currentProcess(), bytes: quota.reserveBytes }), { mode: 0o600 });
+  }, { onWait });
   let released = false;
   return {
     bytes: quota.reserveBytes,
@@ -51,23 +52,16 @@ async function activeReservations(directory: string): Promise<number> {
   let total = 0;
   for (const name of await readdir(directory)) {
     const path = join(directory, name);
-    const record = await readFile(path, "utf8").then((text) => JSON.parse(text) as { pid?: unknown; bytes?: unknown }).catch(() => undefined);
-    if (!record || typeof record.pid !== "number" || typeof record.bytes !== "number" || !alive(record.pid)) {
+    const record = await readFile(path, "utf8").then((text) => JSON.parse(text) as { owner?: unknown; bytes?: unknown }).catch(() => undefined);
+    // Older reservations hold a pid alone.
+    const owner = parseIdentity(record?.owner ?? (typeof (record as { pid?: unknown } | undefined)?.pid === "number" ? { pid: (record as { pid: number }).pid, host: currentProcess().host } : undefined));
+    if (!record || !owner || typeof record.bytes !== "number" || liveness(owner) === "dead") {
       await rm(path, { force: true });
       continue;
     }
     total += record.bytes;
   }
   return total;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
 }
 
 /** Bytes of regular files under `directory` (links not followed), skipping the bookkeeping directories. */

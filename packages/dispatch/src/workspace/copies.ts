@@ -50,7 +50,7 @@ export async function applyCopies(root: string, worktree: string, copies: readon
     }
     await cp(source, destination, { recursive: true, force: true, verbatimSymlinks: true, preserveTimestamps: true });
     const tracked = await gitStatus(worktree, ["ls-files", "--error-unmatch", "--", entry]);
-    const clean = tracked.status === 0 && (await gitStatus(worktree, ["diff", "--quiet", "--", entry])).status === 0;
+    const clean = tracked.status === 0 && (await gitStatus(worktree, ["diff", "--quiet", "--no-ext-diff", "--no-textconv", "--", entry])).status === 0;
     if (!clean) untracked.push(entry);
   }
   return untracked;

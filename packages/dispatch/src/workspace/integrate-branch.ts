@@ -6,6 +6,7 @@ import { git, gitStatus } from "../git/run-git.js";
 import { identityConfig, type GitIdentity } from "../git/git-identity.js";
 import { withFileLock } from "./file-lock.js";
 import { lockPath } from "./outpost-directory.js";
+import { describeIndexLock, indexLockIn } from "../git/index-lock.js";
 
 export interface Integration {
   readonly kind: "fast-forward" | "merge" | "up-to-date";
@@ -19,7 +20,7 @@ export interface Integration {
  * `update-ref`. Serialized per repository; a target that moved meanwhile is merged again.
  * A content conflict is code `conflict`; the branch and worktree are left untouched.
  */
-export async function integrateBranch(workspace: Workspace, identity: GitIdentity, signal?: AbortSignal): Promise<Integration> {
+export async function integrateBranch(workspace: Workspace, identity: GitIdentity, signal?: AbortSignal, onWait?: (message: string) => void): Promise<Integration> {
   const { root, branch, target } = workspace;
   if (!branch || !target) throw new OutpostError("configuration", "integrateBranch needs an integrate workspace with a branch and a target.");
   return withFileLock(lockPath(root, "integrate"), async (): Promise<Integration> => {
@@ -29,6 +30,7 @@ export async function integrateBranch(workspace: Workspace, identity: GitIdentit
     if (checkedOut && (await gitStatus(checkedOut, ["merge", "--ff-only", "--quiet", `refs/heads/${branch}`])).status === 0) {
       return { kind: "fast-forward" };
     }
+    let blockedBy: string | undefined;
     for (let attempt = 0; attempt < 8; attempt += 1) {
       const [host, work] = (await git(root, ["rev-parse", `refs/heads/${target}^{commit}`, `refs/heads/${branch}^{commit}`])).split("\n") as [string, string];
       // The common case: nobody moved the target since the worktree was made, so the work descends from it.
@@ -43,6 +45,7 @@ export async function integrateBranch(workspace: Workspace, identity: GitIdentit
       if (moved.status === 0) return { kind: fastForward ? "fast-forward" : "merge" };
       // Someone else's git command holds the checkout's index: wait for it rather than give up.
       if (/index\.lock/.test(moved.stderr)) {
+        blockedBy = indexLockIn(moved.stderr) ?? join(workspace.gitDirectory, "index.lock");
         await new Promise((done) => setTimeout(done, 100 * (attempt + 1)));
         continue;
       }
@@ -52,8 +55,11 @@ export async function integrateBranch(workspace: Workspace, identity: GitIdentit
       }
       if (signal?.aborted) break;
     }
+    if (blockedBy) {
+      throw new OutpostError("conflict", `Could not move ${target} to the agent's work: ${await describeIndexLock(blockedBy)}. Its work is kept on ${branch}: then run \`git merge ${branch}\` on ${target}.`, { details: { branch, target, lock: blockedBy } });
+    }
     throw new OutpostError("conflict", `Branch ${target} kept moving while ${branch} was being merged into it. Retry, or run \`git merge ${branch}\` yourself.`, { details: { branch, target } });
-  }, { signal, waitMs: 600_000 });
+  }, { signal, waitMs: 600_000, onWait });
 }
 
 async function mergeCommit(root: string, host: string, work: string, branch: string, target: string, identity: GitIdentity): Promise<string> {

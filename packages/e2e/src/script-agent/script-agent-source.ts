@@ -2,7 +2,7 @@
  * Source of the script agent's executable: a small Node program that behaves like a coding-agent CLI.
  * It prints JSON lines, keeps its conversation under $HOME/.script-agent, writes and commits a file, and
  * prints the end marker. Behaviour comes from SCRIPT_AGENT_* variables so tests can make it hang, stay
- * busy, spawn a child, or fail.
+ * busy, spawn a child, fail, or run a shell script (SHELL) before committing.
  */
 export const SCRIPT_AGENT_SOURCE = String.raw`
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -52,6 +52,12 @@ if (existsSync(settings)) {
   print({ type: "settings", mode: (statSync(settings).mode & 0o777).toString(8), directoryMode: (statSync(join(home, ".script-agent")).mode & 0o777).toString(8) });
 }
 if (env.SCRIPT_AGENT_DELAY_MS) await sleep(Number(env.SCRIPT_AGENT_DELAY_MS));
+if (env.SCRIPT_AGENT_SHELL) {
+  // A hostile agent's tool call: whatever shell script the test gives, in the sandbox.
+  const output = execFileSync("sh", ["-c", env.SCRIPT_AGENT_SHELL], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  print({ type: "tool-result", output });
+  print({ type: "text", text: output });
+}
 const file = env.SCRIPT_AGENT_FILE;
 if (file) {
   const content = (env.SCRIPT_AGENT_CONTENT ?? "written by the script agent") + "\n";

@@ -1,0 +1,74 @@
+import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Workspace } from "../workspace/workspace.js";
+
+/** The bytes and mode of each file that decides what git executes, by path; null where there was none. */
+export type ControlSnapshot = ReadonlyMap<string, { readonly content: Buffer; readonly mode: number } | null>;
+
+/**
+ * The files through which a repository makes git run programs or read other config: config (hooks path,
+ * fsmonitor, filters, includes…), hooks, info/attributes, a planted `commondir` redirecting the whole
+ * repository, and the worktree's `.git` file. Hooks are listed as found, so a new one shows as added.
+ */
+async function controlPaths(workspace: Workspace): Promise<string[]> {
+  const directories = [...new Set([workspace.commonDirectory, workspace.gitDirectory, await worktreeGitDirectory(workspace)])];
+  const paths = directories.flatMap((directory) => ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)));
+  if (workspace.directory !== workspace.root) paths.push(join(workspace.directory, ".git"));
+  return [...paths, ...(await hookPaths(workspace))];
+}
+
+async function hookPaths(workspace: Workspace): Promise<string[]> {
+  const hooks = join(workspace.commonDirectory, "hooks");
+  return (await readdir(hooks).catch(() => [] as string[])).map((name) => join(hooks, name));
+}
+
+/** Records the control files before an agent runs. */
+export async function snapshotControlFiles(workspace: Workspace): Promise<ControlSnapshot> {
+  const snapshot = new Map<string, { content: Buffer; mode: number } | null>();
+  for (const path of await controlPaths(workspace)) snapshot.set(path, await readEntry(path));
+  return snapshot;
+}
+
+/**
+ * Compares the control files with the snapshot after the agent ran, puts back every one it changed,
+ * added or removed, and returns their paths (empty when nothing changed).
+ */
+export async function restoreControlFiles(workspace: Workspace, snapshot: ControlSnapshot): Promise<string[]> {
+  const restored: string[] = [];
+  // The paths found before the agent ran (never where a rewritten `.git` file points now), plus new hooks.
+  const paths = new Set([...snapshot.keys(), ...(await hookPaths(workspace))]);
+  for (const path of paths) {
+    const before = snapshot.get(path) ?? null;
+    const now = await readEntry(path);
+    if (same(before, now)) continue;
+    restored.push(path);
+    await rm(path, { recursive: true, force: true });
+    if (before) {
+      await mkdir(join(path, ".."), { recursive: true });
+      await writeFile(path, before.content, { mode: before.mode });
+      await chmod(path, before.mode);
+    }
+  }
+  return restored;
+}
+
+async function readEntry(path: string): Promise<{ content: Buffer; mode: number } | null> {
+  const info = await lstat(path).catch(() => undefined);
+  if (!info) return null;
+  // A link or directory where a file belongs is a change in itself: record it as unreadable content.
+  if (!info.isFile()) return { content: Buffer.from(`not a file: mode ${info.mode.toString(8)}`), mode: -1 };
+  return { content: await readFile(path), mode: info.mode & 0o7777 };
+}
+
+function same(a: { content: Buffer; mode: number } | null, b: { content: Buffer; mode: number } | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mode === b.mode && a.content.equals(b.content);
+}
+
+/** A linked worktree's own git directory, as its `.git` file names it before the agent runs. */
+async function worktreeGitDirectory(workspace: Workspace): Promise<string> {
+  if (workspace.directory === workspace.root) return workspace.gitDirectory;
+  const text = await readFile(join(workspace.directory, ".git"), "utf8").catch(() => "");
+  const match = /^gitdir: (.+)$/m.exec(text);
+  return match?.[1]?.trim() ?? workspace.gitDirectory;
+}

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+// The CLI runs from its TypeScript sources, resolving sibling packages to theirs (as the tests do).
+export const PACKAGES = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const bin = join(PACKAGES, "cli/src/bin.ts");
+const tsxLoader = pathToFileURL(join(PACKAGES, "../node_modules/tsx/dist/loader.mjs")).href;
+
+/** Starts `outpost <args>` as a real process. */
+export function startOutpost(args: readonly string[], cwd: string): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], { cwd, stdio: "pipe" });
+}
+
+/** A module the CLI loads with --agent-module: the script agent, a real process speaking JSON lines. */
+export function scriptAgentModule(behaviour: Record<string, string>, options: { executable?: string } = {}): { module: string; directory: string } {
+  const directory = mkdtempSync(join(tmpdir(), "outpost-cli-agent-"));
+  const module = join(directory, "agent.mjs");
+  writeFileSync(module, [
+    `import { scriptAgent } from ${JSON.stringify(join(PACKAGES, "e2e/src/index.ts"))};`,
+    `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)}${options.executable ? `, executable: ${JSON.stringify(options.executable)}` : ""} }); }`,
+  ].join("\n"));
+  return { module, directory };
+}
+
+/** The process group of a live process (field 5 of /proc/<pid>/stat). */
+export function processGroupOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
+
+/** Live (not zombie) processes of a process group. */
+export function processesInGroup(group: number): number[] {
+  const members: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ").pop()!.split(" ");
+      if (Number(fields[2]) === group && fields[0] !== "Z") members.push(Number(name));
+    } catch {
+      // Exited while being read.
+    }
+  }
+  return members;
+}
+
+/** Waits until `check` holds, polling (up to `attempts` × 50 ms). */
+export async function eventually(check: () => boolean, attempts = 100): Promise<boolean> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (check()) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return check();
+}
