@@ -48,9 +48,10 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
   it("honours CODEX_HOME in the sandbox it restores into", async () => {
     const { recording, source } = pair;
     const base = await mkdtemp(join(tmpdir(), "outpost-codex-home-"));
-    const codexHome = join(base, "codex-state");
+    // Under the lease home: a transfer may only name paths under the lease root or home.
+    const codexHome = join(base, "home", "codex-state");
     await mkdir(join(base, "w"));
-    const lease = await localProvider().acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { CODEX_HOME: codexHome } });
+    const lease = await localProvider({ home: join(base, "home") }).acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { CODEX_HOME: codexHome } });
     try {
       await store.restore(await store.capture(recording.id, source.context()), { repository: lease.root, sandbox: lease, staging: join(base, "staging") });
       const restored = Object.keys(await readTree(join(codexHome, "sessions")));

@@ -69,10 +69,11 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
     const { localProvider } = await import("@outpost/provider-local");
     const base = await mkdtemp(join(tmpdir(), "outpost-gemini-home-"));
     await mkdir(join(base, "w"));
-    const lease = await localProvider().acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { GEMINI_CLI_HOME: join(base, "gh") } });
+    // Under the lease home: a transfer may only name paths under the lease root or home.
+    const lease = await localProvider({ home: join(base, "home") }).acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { GEMINI_CLI_HOME: join(base, "home", "gh") } });
     try {
       await store.restore(await store.capture(recording.id, source.context()), { repository: lease.root, sandbox: lease, staging: join(base, "staging") });
-      const tree = Object.keys(await readTree(join(base, "gh", ".gemini")));
+      const tree = Object.keys(await readTree(join(base, "home", "gh", ".gemini")));
       expect(tree.some((path) => /^tmp\/w\/chats\/session-.+-773b1bc5\.jsonl$/.test(path))).toBe(true);
       expect(tree).toContain("projects.json");
     } finally {

@@ -49,3 +49,5 @@ export type {
 export { assertTransportKey, assertTransportPrefix } from "./transport/transport-key.js";
 
 export { normalizeRelativePath, resolveInside, isInside } from "./paths/relative-path.js";
+export { resolveSandboxPath, isLegalSandboxPath } from "./paths/sandbox-path.js";
+export type { LegalSandboxPath, SandboxAnchors } from "./paths/sandbox-path.js";

@@ -7,7 +7,7 @@ import type { AgentObservation } from "@outpost/dispatch";
 import { dispatch } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
 import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
-import { gitControlState, hostileGitScript, userGitCommands } from "./support/git-vectors.js";
+import { addKeptWorktree, gitControlState, hostileGitScript, userGitCommands } from "./support/git-vectors.js";
 
 const gate = dockerGate();
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
@@ -21,6 +21,7 @@ const provider = () => dockerProvider({
     it(`${mode}: vectors planted from the container never run on the host, in the dispatch or in the user's git afterwards`, async () => {
       const repository = scratchRepository();
       const markers = mkdtempSync(join(tmpdir(), "outpost-markers-"));
+      if (mode === "current") addKeptWorktree(repository);
       const before = gitControlState(repository);
       const events: AgentObservation[] = [];
       const agent = scriptAgent({

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
-import { gitControlState, hostileGitScript, userGitCommands } from "./support/git-vectors.js";
+import { addKeptWorktree, gitControlState, hostileGitScript, userGitCommands } from "./support/git-vectors.js";
 
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
 
@@ -17,6 +17,7 @@ describe("the git control files with the local provider", () => {
     it(`${mode}: hooks, config and a commondir the agent planted are restored and reported; nothing planted runs afterwards`, async () => {
       const repository = scratchRepository();
       const markers = mkdtempSync(join(tmpdir(), "outpost-markers-"));
+      if (mode === "current") addKeptWorktree(repository);
       const before = gitControlState(repository);
       const warnings: string[] = [];
       const agent = scriptAgent({

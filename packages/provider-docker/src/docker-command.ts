@@ -5,7 +5,7 @@ import type { Command, CommandChannel, CommandResult } from "@outpost/core";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { OperationGuard } from "./operation-guard.js";
 import { runExec } from "./run-exec.js";
-import { sandboxPath } from "./sandbox-path.js";
+import { commandDirectory } from "./sandbox-path.js";
 import { TailBuffer } from "./tail-buffer.js";
 
 /** Runs one Command through exec: stdin then live input, demuxed output, exact status, retained tails. */
@@ -17,7 +17,7 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
   if (command.interactive || command.terminal !== undefined) {
     throw new OutpostError("configuration", "The Docker provider does not attach terminals to commands. Run the command without interactive/terminal.");
   }
-  const directory = command.directory === undefined ? sandbox.root : sandboxPath(sandbox.root, sandbox.home, command.directory, "command directory").path;
+  const directory = command.directory === undefined ? sandbox.root : commandDirectory(sandbox.root, command.directory, "command directory");
   const environment = Object.entries(command.variables ?? {}).map(([name, value]) => {
     if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
       throw new OutpostError("configuration", `Refused the variable ${JSON.stringify(name)}: names cannot be empty or contain "=" or NUL, values cannot contain NUL.`);

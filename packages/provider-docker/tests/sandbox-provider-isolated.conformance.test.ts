@@ -6,5 +6,5 @@ import { BUSYBOX_IMAGE, dockerGate } from "./docker-gate.js";
 describeSandboxProvider({
   name: "provider-docker (isolated, busybox)",
   ...(await dockerGate()),
-  create: async () => ({ provider: dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated", network: "none" }) }),
+  create: async () => ({ provider: dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated", network: "none", variables: { OUTPOST_KIT_PROVIDER: "from the provider ✓" } }) }),
 });

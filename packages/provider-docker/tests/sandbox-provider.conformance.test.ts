@@ -7,6 +7,6 @@ import { workspaceContext } from "./workspace-context.js";
 describeSandboxProvider({
   name: "provider-docker (mounted)",
   ...(await dockerGate()),
-  create: async () => ({ provider: dockerProvider({ image: TEST_IMAGE, network: "none" }) }),
+  create: async () => ({ provider: dockerProvider({ image: TEST_IMAGE, network: "none", variables: { OUTPOST_KIT_PROVIDER: "from the provider ✓" } }) }),
   context: workspaceContext,
 });

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { chmod, lstat, mkdir, readlink, rename, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readlink, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { OutpostError, normalizeRelativePath } from "@outpost/core";
 import type { FileManifestEntry } from "@outpost/core";
-import { placeLink, stagedName } from "./copy-tree.js";
+import { placeLink } from "./copy-tree.js";
 import { textSha256 } from "./file-sha256.js";
 import { assertLinkStaysInside } from "./link-target.js";
 import { assertNoLinkOnTheWay } from "./no-link-on-the-way.js";
@@ -13,7 +13,8 @@ import { assertSafeDestination } from "./safe-destination.js";
 
 /**
  * Copies exactly `entries` from `source` to `destination`. Every path is checked and every file is
- * staged and its SHA-256 verified before the first one is put in place.
+ * staged beside the destination and its SHA-256 verified before anything (a file, a link or a
+ * directory) is created in the destination: a refused batch leaves it as it was.
  */
 export async function copyEntries(source: string, entries: readonly FileManifestEntry[], destination: string, check: () => void): Promise<void> {
   const paths = entries.map((entry) => {
@@ -27,12 +28,13 @@ export async function copyEntries(source: string, entries: readonly FileManifest
   for (const path of paths) await assertNoLinkOnTheWay(source, path);
   await assertSafeDestination(destination, paths, new Set());
   const staged: { from: string; to: string; mode: number }[] = [];
+  await mkdir(dirname(destination), { recursive: true });
+  const staging = await mkdtemp(join(dirname(destination), ".outpost-batch-"));
   try {
     for (const [index, entry] of entries.entries()) {
       check();
       const path = paths[index]!;
       const to = join(destination, path);
-      await mkdir(dirname(to), { recursive: true });
       if (entry.kind === "link") {
         const target = await readlink(join(source, path)).catch((error) => {
           throw mismatch(entry, `it is not a symbolic link any more (${(error as Error).message})`);
@@ -44,7 +46,7 @@ export async function copyEntries(source: string, entries: readonly FileManifest
       }
       const stats = await lstat(join(source, path)).catch(() => undefined);
       if (!stats?.isFile()) throw mismatch(entry, "it is not a regular file any more");
-      const temporary = stagedName(to);
+      const temporary = join(staging, String(index));
       staged.push({ from: temporary, to, mode: entry.mode & 0o7777 });
       const hash = createHash("sha256");
       let size = 0;
@@ -59,15 +61,15 @@ export async function copyEntries(source: string, entries: readonly FileManifest
     }
     for (const item of staged) {
       check();
+      await mkdir(dirname(item.to), { recursive: true });
       if (item.mode < 0) await placeLink(item.from, item.to);
       else {
         await chmod(item.from, item.mode);
         await rename(item.from, item.to);
       }
     }
-  } catch (error) {
-    await Promise.all(staged.filter((item) => item.mode >= 0).map((item) => rm(item.from, { force: true })));
-    throw error;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
 }
 

@@ -1,13 +1,15 @@
+import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { Command, CommandResult, SandboxLease, TransferOptions } from "@outpost/core";
 import { copyTree } from "./copy-tree.js";
 import { LocalFileTransfers } from "./local-file-transfers.js";
+import { LEASE_MARK_VARIABLE, killMarkedProcesses } from "./lease-stragglers.js";
 import { LocalProcess } from "./local-process.js";
 import { asOutpostFailure } from "./map-file-error.js";
 import type { LeaseHome } from "./private-home.js";
-import { sandboxPath } from "./sandbox-path.js";
+import { commandDirectory, transferPath } from "./sandbox-path.js";
 import { transferGuard } from "./transfer-guard.js";
 
 export interface LocalLeaseSettings {
@@ -29,12 +31,14 @@ export class LocalLease implements SandboxLease {
   // Finished commands whose background processes still run: release() stops them too.
   private readonly leftovers = new Set<LocalProcess>();
   private released: Promise<void> | undefined;
+  // Marks every process of this lease, so release() also finds those that left their process group.
+  private readonly mark = randomBytes(12).toString("hex");
 
   constructor(private readonly settings: LocalLeaseSettings) {
     this.root = settings.root;
     this.home = settings.home.path;
     this.fileTransfers = new LocalFileTransfers({
-      resolve: (path, what) => sandboxPath(this.root, path, what),
+      resolve: (path, what) => transferPath(this, path, what),
       assertUsable: (what) => this.assertUsable(what),
     });
   }
@@ -45,7 +49,7 @@ export class LocalLease implements SandboxLease {
     if (command.interactive === true) {
       throw new OutpostError("configuration", "The local provider does not attach a terminal. Run the command without `interactive`.");
     }
-    const directory = await asOutpostFailure("Resolving the command directory", () => sandboxPath(this.root, command.directory ?? this.root, "command directory"));
+    const directory = await asOutpostFailure("Resolving the command directory", () => commandDirectory(this.root, command.directory ?? this.root, "command directory"));
     const found = await stat(directory).catch(() => undefined);
     if (!found?.isDirectory()) {
       throw new OutpostError("workspace", `Cannot run ${JSON.stringify(command.executable)} in ${JSON.stringify(directory)}: it is not a directory. Create it first or pass another \`directory\`.`, {
@@ -54,7 +58,8 @@ export class LocalLease implements SandboxLease {
     }
     // release() may have run while the directory was being checked.
     this.assertUsable(`run ${JSON.stringify(command.executable)}`);
-    const environment = { ...this.settings.environment, ...command.variables };
+    // HOME is the lease home whatever the provider or context variables say; a command may still set its own.
+    const environment = { ...this.settings.environment, HOME: this.home, ...command.variables, [LEASE_MARK_VARIABLE]: this.mark };
     const child = new LocalProcess({ command, directory, environment, killGraceMs: this.settings.killGraceMs });
     this.running.add(child);
     try {
@@ -69,14 +74,14 @@ export class LocalLease implements SandboxLease {
     this.assertUsable("upload");
     const check = transferGuard(options, "The upload");
     check();
-    await asOutpostFailure("The upload", async () => copyTree(resolve(source), await sandboxPath(this.root, destination, "upload destination"), check));
+    await asOutpostFailure("The upload", async () => copyTree(resolve(source), await transferPath(this, destination, "upload destination"), check));
   }
 
   async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
     this.assertUsable("download");
     const check = transferGuard(options, "The download");
     check();
-    await asOutpostFailure("The download", async () => copyTree(await sandboxPath(this.root, source, "download source"), resolve(destination), check));
+    await asOutpostFailure("The download", async () => copyTree(await transferPath(this, source, "download source"), resolve(destination), check));
   }
 
   release(): Promise<void> {
@@ -87,6 +92,7 @@ export class LocalLease implements SandboxLease {
   private async stopEverything(): Promise<void> {
     const stopped = new OutpostError("provider", "The lease was released while this command was running. Acquire a new lease to run it again.");
     await Promise.all([...this.running, ...this.leftovers].map((child) => child.stop(stopped)));
+    await killMarkedProcesses(this.mark);
     await asOutpostFailure("Removing the lease's private home", () => this.settings.home.dispose());
   }
 

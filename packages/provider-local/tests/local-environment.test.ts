@@ -70,7 +70,8 @@ describe("localProvider environment", () => {
     expect(seen.get("FROM_CONTEXT")).toBe("context");
     expect(seen.get("FROM_COMMAND")).toBe("command");
     for (const name of seen.keys()) {
-      const declared = ["HOME", "FROM_PROVIDER", "FROM_CONTEXT", "FROM_COMMAND"].includes(name);
+      // OUTPOST_LEASE_MARK: the lease's own random mark, how release() finds processes that left their group.
+      const declared = ["HOME", "FROM_PROVIDER", "FROM_CONTEXT", "FROM_COMMAND", "OUTPOST_LEASE_MARK"].includes(name);
       // sh itself sets PWD, SHLVL and `_`.
       const shell = ["PWD", "OLDPWD", "SHLVL", "_"].includes(name);
       const allowed = INHERITED_VARIABLES.some((pattern) => (pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern));

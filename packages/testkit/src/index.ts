@@ -21,6 +21,11 @@ export { providerDeadlineTests } from "./provider/deadline.js";
 export { providerTransferTests } from "./provider/transfers.js";
 export { providerFileTransferTests } from "./provider/file-transfers.js";
 export { providerLifecycleTests } from "./provider/lifecycle.js";
+export { providerEnvironmentTests, KIT_CONTEXT_HOME } from "./provider/environment.js";
+export { providerSandboxPathTests } from "./provider/sandbox-paths.js";
+export { providerBatchTests } from "./provider/batch-atomicity.js";
+export { providerTransferDeadlineTests } from "./provider/transfer-deadline.js";
+export { providerReleaseLeftoverTests } from "./provider/release-leftovers.js";
 
 export { gate } from "./shared/gate.js";
 export { vitestRunner } from "./shared/suite-runner.js";

@@ -4,9 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeSandboxProvider, type DescribeSandboxProviderOptions } from "../src/index.js";
 import { recordedSuite } from "./provider-recorded-suite.js";
-import { referenceProvider, type ReferenceFlaws } from "./provider-reference.js";
-
-const TRANSFERS_UNSUPPORTED = { fileTransfers: "the reference provider keeps no manifests" };
+import { referenceProvider, sweepReferenceStragglers, type ReferenceFlaws } from "./provider-reference.js";
 
 /** Registers the suite on a recording runner, for a reference provider with the given flaws. */
 function suiteFor(flaws: ReferenceFlaws, options: Partial<DescribeSandboxProviderOptions> = {}) {
@@ -14,7 +12,6 @@ function suiteFor(flaws: ReferenceFlaws, options: Partial<DescribeSandboxProvide
   describeSandboxProvider({
     name: "reference",
     create: async () => ({ provider: referenceProvider(flaws) }),
-    unsupported: TRANSFERS_UNSUPPORTED,
     runner: recorded.runner,
     ...options,
   });
@@ -32,8 +29,8 @@ describe("describeSandboxProvider registration", () => {
     const { cases } = suiteFor({}, { unsupported: {} });
     const groups = new Set(cases.map((test) => test.title.split(" > ")[1]));
     expect(cases[0]!.title.startsWith("sandbox provider conformance: reference > ")).toBe(true);
-    expect([...groups]).toEqual(["capabilities", "exec", "live input", "deadline and abort", "upload and download", "file transfers", "lifecycle"]);
-    expect(cases.length).toBe(35);
+    expect([...groups]).toEqual(["capabilities", "exec", "environment", "live input", "deadline and abort", "upload and download", "sandbox paths", "file transfers", "lifecycle"]);
+    expect(cases.length).toBe(51);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
 
@@ -45,42 +42,121 @@ describe("describeSandboxProvider registration", () => {
   it("turns unsupported capabilities into named skips; uploadBatch follows fileTransfers", () => {
     const { cases } = suiteFor({}, { unsupported: { liveInput: "no stdin channel", fileTransfers: "no manifests" } });
     const skipped = cases.filter((test) => test.skipped).map((test) => test.title.split(" > ").at(-1));
-    expect(skipped).toHaveLength(7);
+    expect(skipped).toHaveLength(12);
     expect(skipped.filter((title) => title!.endsWith("(unsupported: no stdin channel)"))).toHaveLength(1);
-    expect(skipped.filter((title) => title!.endsWith("(unsupported: no manifests)"))).toHaveLength(6);
+    expect(skipped.filter((title) => title!.endsWith("(unsupported: no manifests)"))).toHaveLength(11);
     const uploadOnly = suiteFor({}, { unsupported: { uploadBatch: "download only" } }).cases.filter((test) => test.skipped);
     expect(uploadOnly.map((test) => test.title)).toEqual([
       expect.stringContaining("uploadBatch moves exactly the listed entries, verified (unsupported: download only)"),
       expect.stringContaining("uploadBatch refuses a wrong SHA-256 and entries that escape, writing nothing (unsupported: download only)"),
+      expect.stringContaining("uploadBatch whose third entry fails its SHA-256 writes nothing, not even directories (unsupported: download only)"),
+      expect.stringContaining("uploadBatch refuses to write through a link in the sandbox destination (code workspace) (unsupported: download only)"),
     ]);
+  });
+
+  it("refuses a create() that resolves the wrong shape, saying what to return", async () => {
+    const bare = suiteFor({}, { create: async () => referenceProvider() as never });
+    await expect(bare.run()).rejects.toThrow(/create\(\) must resolve \{ provider, dispose\? \}.*it resolved the provider itself: wrap it as \{ provider \}/);
+    const broken = suiteFor({}, { create: async () => ({ provider: { name: "x", placement: "cloud", acquire: async () => undefined } }) as never });
+    await expect(broken.run()).rejects.toThrow(/`provider.placement` is "cloud", not one of host, mounted, remote/);
   });
 });
 
+
+// Checks that take a second or more (sleeps, 400-file and 4 MiB transfers); a flaw's run includes them
+// only when it targets them. "passes every check" above runs them all against the correct reference.
+const SLOW = [
+  "kills the whole tree",
+  "release() ends the grandchildren",
+  "closed its pipes early",
+  "an exception thrown in observe",
+  "runs several commands",
+  "4 MiB",
+  "deadlineMs stops an upload",
+  "an abort while an upload",
+];
+
+/** Runs every check (the slow ones only when `expected` names them) and returns the failures by title. */
+async function failedChecks(flaws: ReferenceFlaws, expected: readonly string[]) {
+  const wanted = (title: string) => !SLOW.some((slow) => title.includes(slow)) || expected.some((part) => title.includes(part));
+  try {
+    return await suiteFor(flaws).run(wanted);
+  } finally {
+    sweepReferenceStragglers();
+  }
+}
+
 describe("describeSandboxProvider against a correct reference provider", () => {
-  it("passes every check but the transfer refusals, which its naive cp -a copies cannot pass", async () => {
+  it("passes every check", async () => {
     const recorded = suiteFor({});
-    const refusal = (title: string) => title.includes("upload and download > refuses");
-    const failed = await recorded.run((title) => !refusal(title));
+    const failed = await recorded.run();
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped && !refusal(test.title)).length).toBe(24);
+    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(51);
+  }, 180_000);
+});
+
+/** One flaw per new check: exactly the named checks fail, each with a message that says what differed. */
+const FLAWED: readonly { flaw: ReferenceFlaws; fails: Record<string, RegExp> }[] = [
+  {
+    flaw: { absolutePathsAnywhere: true },
+    fails: {
+      "refuses absolute transfer paths outside root and home": /upload to .*outpost-kit-elsewhere-.*planted\.txt \(outside root and home\): expected a rejection with code "workspace", but it resolved/,
+      "fileTransfers refuse sources and destinations outside root and home": /manifest of .*outpost-kit-elsewhere-.* \(outside root and home\): expected a rejection/,
+    },
+  },
+  { flaw: { downloadFollowsDotDot: true }, fails: { "refuses to download a real file through ../": /download of the real file \.\.\/.*secret\.txt: expected a rejection with code "workspace", but it resolved/ } },
+  { flaw: { downloadFollowsLinks: true }, fails: { "through a link that leaves the root": /download of exit-directory\/secret\.txt \(through a link leaving the root\): expected a rejection/ } },
+  {
+    flaw: { homeElsewhere: true },
+    fails: { "runs commands with HOME = lease.home": /HOME differs from lease\.home/, "keeps HOME = lease.home when the acquire() context": /a context variable replaced HOME/ },
+  },
+  { flaw: { homeFromContext: true }, fails: { "keeps HOME = lease.home when the acquire() context": /a context variable replaced HOME.*\n[\s\S]*outpost-kit-home-from-context/ } },
+  { flaw: { ignoreProviderVariables: true }, fails: { "passes provider.variables to every command": /the commands did not get provider\.variables/ } },
+  { flaw: { releaseKeepsStragglers: true }, fails: { "release() ends the grandchildren": /still running: the grandchild in a new session \(setsid\)/ } },
+  { flaw: { acceptsInteractive: true }, fails: { "attaches a terminal for `interactive`": /accepted `interactive` but attached no terminal/ } },
+  { flaw: { transfersIgnoreDeadline: true }, fails: { "deadlineMs stops an upload and a download in progress": /an upload of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/ } },
+  { flaw: { transfersCheckAbortOnlyAtStart: true }, fails: { "an abort while an upload or a download runs": /an upload aborted while it ran: expected a rejection with code "aborted", but it resolved/ } },
+  {
+    flaw: { batchWritesAsItGoes: true },
+    fails: {
+      "downloadBatch whose third entry fails": /a refused downloadBatch left these behind[\s\S]*directory deep/,
+      "uploadBatch whose third entry fails": /a refused uploadBatch left these behind: \.\/deep/,
+    },
+  },
+  {
+    flaw: { batchFollowsDestinationLinks: true },
+    fails: {
+      "downloadBatch refuses to write through a link": /downloadBatch into a destination whose sub\/ is a link leading outside: expected a rejection/,
+      "uploadBatch refuses to write through a link": /uploadBatch into a destination whose sub\/ is a link leading outside: expected a rejection/,
+    },
+  },
+];
+
+describe("describeSandboxProvider catches each flaw with exactly the check made for it", () => {
+  it.each(FLAWED.map((entry) => [Object.keys(entry.flaw)[0]!, entry] as const))("%s", async (_name, { flaw, fails }) => {
+    const expected = Object.keys(fails);
+    const failed = await failedChecks(flaw, expected);
+    const titles = [...failed.keys()];
+    expect(titles.map((title) => expected.find((part) => title.includes(part)) ?? `unexpected failure: ${title}: ${failed.get(title)!.message}`).sort()).toEqual([...expected].sort());
+    for (const [title, error] of failed) expect(error.message).toMatch(fails[expected.find((part) => title.includes(part))!]!);
   }, 120_000);
 });
 
 describe("describeSandboxProvider catches broken providers", () => {
   it("fails when a capability the lease has is declared unsupported", async () => {
-    const failed = await failures({}, ["declares its unsupported capabilities truthfully"], { unsupported: { ...TRANSFERS_UNSUPPORTED, liveInput: "claimed missing" } });
+    const failed = await failures({}, ["declares its unsupported capabilities truthfully"], { unsupported: { liveInput: "claimed missing" } });
     expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(/liveInput is declared unsupported \("claimed missing"\) but the lease has it/);
   });
 
   it("fails when the lease lacks a capability that is not declared unsupported", async () => {
     const failed = await failures({ liveInput: false }, ["declares its unsupported capabilities truthfully", "feeds live input"]);
     expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(/the lease lacks liveInput but it is not declared unsupported/);
-    const transfers = await failures({ fileTransfers: false }, ["declares its unsupported capabilities truthfully"], { unsupported: {} });
+    const transfers = await failures({ fileTransfers: "none" }, ["declares its unsupported capabilities truthfully"]);
     expect(transfers.get("declares its unsupported capabilities truthfully")).toMatch(/lacks fileTransfers.*lacks uploadBatch/);
   });
 
   it("fails when a fileTransfers without uploadBatch is not declared", async () => {
-    const failed = await failures({ fileTransfers: true }, ["declares its unsupported capabilities truthfully"], { unsupported: {} });
+    const failed = await failures({ fileTransfers: "without uploadBatch" }, ["declares its unsupported capabilities truthfully"]);
     expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(/lacks uploadBatch/);
   });
 
@@ -91,11 +167,11 @@ describe("describeSandboxProvider catches broken providers", () => {
   }, 60_000);
 
   it("fails every transfer refusal check against copies that follow links and accept ../", async () => {
-    const recorded = suiteFor({});
-    const refusals = recorded.cases.filter((test) => test.title.includes("upload and download > refuses"));
-    expect(refusals).toHaveLength(5);
+    const recorded = suiteFor({ naiveTransfers: true });
+    const refusals = recorded.cases.filter((test) => test.title.includes("upload and download > refuses") || test.title.includes("sandbox paths > refuses"));
+    expect(refusals).toHaveLength(8);
     try {
-      const failed = await recorded.run((title) => title.includes("upload and download > refuses"));
+      const failed = await recorded.run((title) => refusals.some((test) => test.title === title));
       expect([...failed.keys()].sort()).toEqual(refusals.map((test) => test.title).sort());
     } finally {
       // The naive copy really wrote beside the workspace: remove what this process left there.

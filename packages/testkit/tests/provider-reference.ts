@@ -1,11 +1,12 @@
-import { execFileSync, spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { constants, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { StringDecoder } from "node:string_decoder";
-import { DEFAULT_RETAIN_BYTES, OutpostError, abortError, throwIfAborted } from "@outpost/core";
-import type { Command, CommandResult, FileTransfers, SandboxLease, SandboxProvider } from "@outpost/core";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OutpostError, throwIfAborted } from "@outpost/core";
+import type { SandboxLease, SandboxProvider } from "@outpost/core";
+import { referenceFileTransfers } from "./reference-file-transfers.js";
+import { REFERENCE_MARK, killMarked, run, signalGroup } from "./reference-process.js";
+import { referenceTransfers } from "./reference-transfers.js";
 
 /** One deliberate defect per flag, so the kit's tests can prove each check catches it. */
 export interface ReferenceFlaws {
@@ -17,133 +18,92 @@ export interface ReferenceFlaws {
   readonly observeEscapes?: boolean;
   /** Whether leases claim live input (default true). */
   readonly liveInput?: boolean;
-  /** Leases expose a `fileTransfers` object (only its presence matters to the capability check). */
-  readonly fileTransfers?: boolean;
+  /** Which file transfers leases have (default "full"). */
+  readonly fileTransfers?: "full" | "without uploadBatch" | "none";
+  /** upload/download are plain `cp -a` copies: links followed, `../` and absolute paths accepted. */
+  readonly naiveTransfers?: boolean;
+  /** Absolute sandbox paths are taken as given, outside root and home too. */
+  readonly absolutePathsAnywhere?: boolean;
+  /** A download source may use `../`; a missing one is refused as missing (what today's kit accepted). */
+  readonly downloadFollowsDotDot?: boolean;
+  /** A download source is not checked for links on the way. */
+  readonly downloadFollowsLinks?: boolean;
+  /** Commands run with HOME set to root instead of lease.home. */
+  readonly homeElsewhere?: boolean;
+  /** A HOME among the context's variables replaces lease.home. */
+  readonly homeFromContext?: boolean;
+  /** provider.variables are not given to commands. */
+  readonly ignoreProviderVariables?: boolean;
+  /** release() leaves processes that moved to a new session running (swept by `sweepReferenceStragglers`). */
+  readonly releaseKeepsStragglers?: boolean;
+  /** `interactive` is accepted and ignored: no terminal. */
+  readonly acceptsInteractive?: boolean;
+  /** Transfers never look at deadlineMs. */
+  readonly transfersIgnoreDeadline?: boolean;
+  /** Transfers look at the signal only when called. */
+  readonly transfersCheckAbortOnlyAtStart?: boolean;
+  /** A batch writes each entry as soon as it is verified. */
+  readonly batchWritesAsItGoes?: boolean;
+  /** A batch does not look for links in its destination. */
+  readonly batchFollowsDestinationLinks?: boolean;
+}
+
+/** Variables the reference provider adds to every command (unless `ignoreProviderVariables`). */
+export const REFERENCE_VARIABLES = { OUTPOST_REFERENCE_PROVIDER: "from the reference provider ✓" };
+
+const stragglers = new Set<string>();
+
+/** Kills what leases with `releaseKeepsStragglers` left running, so the kit's own tests leak no processes. */
+export function sweepReferenceStragglers(): void {
+  for (const mark of stragglers) killMarked(mark);
+  stragglers.clear();
 }
 
 /**
- * A small host-process provider for testing the kit itself. Its upload/download are naive `cp -a` copies
- * with no safety checks at all: faithful for the round trip, deliberately blind to every escape.
+ * A small host-process provider for testing the kit itself: correct by default (it passes every check),
+ * with one flag per defect the kit must catch.
  */
 export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
   return {
     name: "reference",
     placement: "host",
+    variables: REFERENCE_VARIABLES,
     async acquire(context) {
       throwIfAborted(context.signal, "Acquiring a reference lease");
       const home = await mkdtemp(join(tmpdir(), "outpost-reference-home-"));
+      const mark = randomBytes(8).toString("hex");
       const running = new Set<() => void>();
       const groups = new Set<number>();
       let released = false;
-      const refuse = async () => {
-        throw new OutpostError("configuration", "The reference provider does not transfer files. Use a real provider for transfer checks.");
-      };
-      const presence: FileTransfers = { manifest: refuse, downloadBatch: refuse };
+      const anchors = { root: context.directory, home };
+      const transfers = flaws.fileTransfers === "none" ? {} : { fileTransfers: referenceFileTransfers(anchors, flaws) };
+      const provided = flaws.ignoreProviderVariables ? {} : REFERENCE_VARIABLES;
+      const leaseHome = flaws.homeElsewhere ? context.directory : home;
       const lease: SandboxLease = {
         root: context.directory,
         home,
         liveInput: flaws.liveInput ?? true,
-        ...(flaws.fileTransfers ? { fileTransfers: presence } : {}),
+        ...transfers,
         invoke: (command) => {
           if (released) return Promise.reject(new OutpostError("provider", "The reference lease was released. Acquire a new one."));
-          return run(command, context.directory, { ...process.env, HOME: home, ...context.variables, ...command.variables }, flaws, running, groups);
+          if (command.interactive && !flaws.acceptsInteractive) return Promise.reject(new OutpostError("configuration", "The reference provider attaches no terminal. Run without `interactive`."));
+          const base = flaws.homeFromContext ? { HOME: leaseHome, ...context.variables } : { ...context.variables, HOME: leaseHome };
+          const env = { ...process.env, ...provided, ...base, ...command.variables, [REFERENCE_MARK]: mark };
+          return run(command, context.directory, env, flaws, running, groups);
         },
-        upload: (source, destination, options) => naiveCopy(source, resolve(context.directory, destination), options?.signal),
-        download: (source, destination, options) => naiveCopy(resolve(context.directory, source), destination, options?.signal),
+        ...referenceTransfers(anchors, flaws),
         async release() {
           if (released) return;
           released = true;
           for (const stop of running) stop();
           // Also whatever a flawed deadline left behind, so the kit's own tests leak no processes.
           for (const group of groups) signalGroup(group);
+          if (flaws.releaseKeepsStragglers) stragglers.add(mark);
+          else killMarked(mark);
           await rm(home, { recursive: true, force: true });
         },
       };
       return lease;
     },
   };
-}
-
-function run(command: Command, root: string, env: NodeJS.ProcessEnv, flaws: ReferenceFlaws, running: Set<() => void>, groups: Set<number>): Promise<CommandResult> {
-  return new Promise((resolve, reject) => {
-    throwIfAborted(command.signal, "The command");
-    const child = spawn(command.executable, [...(command.arguments ?? [])], { cwd: command.directory ?? root, env, detached: true });
-    if (child.pid !== undefined) groups.add(child.pid);
-    const output = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
-    let failure: Error | undefined;
-    const kill = (error: Error) => {
-      failure ??= error;
-      try {
-        process.kill(flaws.killLeaderOnly ? child.pid! : -child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    };
-    const stopOnRelease = () => kill(new OutpostError("provider", "The reference lease was released while the command ran."));
-    running.add(stopOnRelease);
-    const timer = command.deadlineMs === undefined ? undefined : setTimeout(() => kill(new OutpostError("timeout", `The command passed its deadline of ${command.deadlineMs} ms.`)), command.deadlineMs);
-    const onAbort = () => kill(abortError(command.signal!, "The command"));
-    command.signal?.addEventListener("abort", onAbort, { once: true });
-    for (const channel of ["stdout", "stderr"] as const) {
-      const decoder = new StringDecoder("utf8");
-      const target = flaws.mergeStreams ? "stdout" : channel;
-      child[channel].on("data", (chunk: Buffer) => {
-        output[target].push(chunk);
-        const text = decoder.write(chunk);
-        if (text === "" || command.observe === undefined) return;
-        if (flaws.observeEscapes) {
-          try {
-            command.observe(channel, text);
-          } catch (error) {
-            kill(error as Error);
-          }
-        } else {
-          try {
-            command.observe(channel, text);
-          } catch {
-            // observers never break the run
-          }
-        }
-      });
-    }
-    child.stdin.on("error", () => undefined);
-    if (command.stdin !== undefined) child.stdin.write(command.stdin);
-    if (command.input) command.input.pipe(child.stdin);
-    else child.stdin.end();
-    child.once("error", (error) => reject(new OutpostError("process", `Could not start the command: ${error.message}. Check the executable.`)));
-    // Settle on exit, with a moment for the pipes to drain: a leftover grandchild may hold them open.
-    const closed = new Promise((resolveClose) => child.once("close", resolveClose));
-    child.once("exit", async (code, signal) => {
-      await Promise.race([closed, new Promise((wait) => setTimeout(wait, 200))]);
-      running.delete(stopOnRelease);
-      if (timer) clearTimeout(timer);
-      command.signal?.removeEventListener("abort", onAbort);
-      if (failure) return reject(failure);
-      const retain = command.retain ?? DEFAULT_RETAIN_BYTES;
-      const tail = (chunks: Buffer[]) => {
-        const bytes = Buffer.concat(chunks);
-        return bytes.subarray(Math.max(0, bytes.length - retain)).toString("utf8");
-      };
-      resolve({ status: code ?? 128 + constants.signals[signal!], stdout: tail(output.stdout), stderr: tail(output.stderr) });
-    });
-  });
-}
-
-function signalGroup(group: number): void {
-  try {
-    process.kill(-group, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
-async function naiveCopy(source: string, destination: string, signal: AbortSignal | undefined): Promise<void> {
-  throwIfAborted(signal, "The copy");
-  if (statSync(source).isDirectory()) {
-    execFileSync("mkdir", ["-p", destination]);
-    execFileSync("cp", ["-a", `${source}/.`, destination]);
-  } else {
-    execFileSync("mkdir", ["-p", dirname(destination)]);
-    execFileSync("cp", ["-a", source, destination]);
-  }
 }

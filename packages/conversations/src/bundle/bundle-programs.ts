@@ -103,7 +103,10 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
     capturedAt: new Date().toISOString(),
     files,
   };
-  const directory = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "outpost-bundle-"));
+  // Under the lease home: a transfer may only name paths under the lease root or home (core's resolveSandboxPath).
+  const staging = path.join(input.home, ".outpost-staging");
+  fs.mkdirSync(staging, { recursive: true, mode: 0o700 });
+  const directory = fs.mkdtempSync(path.join(staging, "outpost-bundle-"));
   const file = path.join(directory, "bundle.json");
   const text = JSON.stringify(bundle);
   fs.writeFileSync(file, text, { mode: 0o600 });
@@ -199,4 +202,16 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
       // Another restore is using the staging folder.
     }
   }
+}
+
+/** Removes a captured bundle's folder, and the staging folder under home once nothing else uses it. */
+export function removeCapturedBundleProgram(input: { readonly file: string }): true {
+  const { fs, path } = lib;
+  fs.rmSync(path.dirname(input.file), { recursive: true, force: true });
+  try {
+    fs.rmdirSync(path.dirname(path.dirname(input.file)));
+  } catch {
+    // Another capture or restore is using the staging folder.
+  }
+  return true;
 }

@@ -9,9 +9,8 @@ import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, type CaptureLimits } from 
 import { assertRelocatablePath } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
 import { functionSource } from "../sandbox/transpiler-helpers.js";
-import { removeProgram } from "../transcript/transcript-programs.js";
 import { bundleProblem } from "./bundle-checks.js";
-import { captureBundleProgram, restoreBundleProgram } from "./bundle-programs.js";
+import { captureBundleProgram, removeCapturedBundleProgram, restoreBundleProgram } from "./bundle-programs.js";
 import { checkProfile } from "./check-profile.js";
 import { hookPrelude, hookSource } from "./hook-source.js";
 import { runHostHook } from "./host-hook.js";
@@ -99,7 +98,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
       await rm(temporary, { force: true });
       throw error;
     } finally {
-      await runSandboxScript(lease, removeProgram, { path: posix.dirname(captured.file) }, { what: "remove the temporary bundle", ...placement(context) }).catch(() => undefined);
+      await runSandboxScript(lease, removeCapturedBundleProgram, { file: captured.file }, { what: "remove the temporary bundle", ...placement(context) }).catch(() => undefined);
     }
   }
 

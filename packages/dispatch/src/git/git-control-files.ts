@@ -1,6 +1,7 @@
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
+import { gitStatus } from "./run-git.js";
 
 /** The bytes and mode of each file that decides what git executes, by path; null where there was none. */
 export type ControlSnapshot = ReadonlyMap<string, { readonly content: Buffer; readonly mode: number } | null>;
@@ -8,13 +9,29 @@ export type ControlSnapshot = ReadonlyMap<string, { readonly content: Buffer; re
 /**
  * The files through which a repository makes git run programs or read other config: config (hooks path,
  * fsmonitor, filters, includes…), hooks, info/attributes, a planted `commondir` redirecting the whole
- * repository, and the worktree's `.git` file. Hooks are listed as found, so a new one shows as added.
+ * repository, the worktree's `.git` file and those of other worktrees inside it. Hooks are listed as
+ * found, so a new one shows as added.
  */
 async function controlPaths(workspace: Workspace): Promise<string[]> {
   const directories = [...new Set([workspace.commonDirectory, workspace.gitDirectory, await worktreeGitDirectory(workspace)])];
   const paths = directories.flatMap((directory) => ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)));
   if (workspace.directory !== workspace.root) paths.push(join(workspace.directory, ".git"));
-  return [...paths, ...(await hookPaths(workspace))];
+  return [...paths, ...(await nestedWorktreeFiles(workspace)), ...(await hookPaths(workspace))];
+}
+
+/**
+ * The `.git` files of the repository's other worktrees inside the sandbox's directory (in `current` mode,
+ * kept worktrees under `.outpost/workspaces`): rewritten, they would point the user's git there at a
+ * directory of the agent's choosing.
+ */
+async function nestedWorktreeFiles(workspace: Workspace): Promise<string[]> {
+  const listed = await gitStatus(workspace.root, ["worktree", "list", "--porcelain"]);
+  const inside = `${workspace.directory}/`;
+  return listed.stdout.split("\n")
+    .filter((line) => line.startsWith("worktree "))
+    .map((line) => line.slice("worktree ".length))
+    .filter((path) => path.startsWith(inside))
+    .map((path) => join(path, ".git"));
 }
 
 async function hookPaths(workspace: Workspace): Promise<string[]> {

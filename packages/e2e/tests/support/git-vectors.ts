@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const HOOKS = ["pre-commit", "post-commit", "post-merge", "post-checkout", "reference-transaction", "post-index-change", "pre-auto-gc", "post-rewrite"];
@@ -37,15 +37,29 @@ export function hostileGitScript(markers: string, hostGit: string, hostRoot: str
     // The second set needs the first commit made: from now on these win over the hooks directory.
     `git config include.path "${hostRoot}/planted.config"`,
     `git config core.hooksPath "${hostRoot}/planted-hooks"`,
+    // A kept worktree's .git file (current mode shows .outpost/workspaces) pointed at an armed repository.
+    `git init -q evil-repo && git -C evil-repo config core.fsmonitor "${touch("nested-fsmonitor")}; false"`,
+    `for f in .outpost/workspaces/*/.git; do [ -f "$f" ] && printf 'gitdir: %s\\n' "${hostRoot}/evil-repo/.git" > "$f"; done; true`,
     // A planted commondir would redirect the whole repository to a directory of the agent's choosing.
     ...(options.plantCommondir ? [`printf '%s\\n' "${hostRoot}/elsewhere" > "$GD/commondir"`] : []),
     `echo "in-sandbox markers: $(ls ${markers} | tr '\\n' ' ')"`,
   ].join("\n");
 }
 
+/** A worktree kept under `.outpost/workspaces`, as a named dispatch leaves one; returns its path. */
+export function addKeptWorktree(repository: string): string {
+  const kept = join(repository, ".outpost", "workspaces", "kept");
+  mkdirSync(join(repository, ".outpost"), { recursive: true });
+  writeFileSync(join(repository, ".outpost", ".gitignore"), "*\n");
+  spawnSync("git", ["worktree", "add", "-q", "-b", "kept", kept], { cwd: repository });
+  return kept;
+}
+
 /** Everything a user commonly runs afterwards, with plain git (their own config, no hardening). */
 export function userGitCommands(repository: string): void {
   const run = (...args: string[]) => spawnSync("git", ["-c", "user.name=User", "-c", "user.email=user@example.invalid", ...args], { cwd: repository, encoding: "utf8" });
+  const kept = join(repository, ".outpost", "workspaces", "kept");
+  if (existsSync(kept)) spawnSync("git", ["status"], { cwd: kept });
   writeFileSync(join(repository, "README.md"), "changed by the user\n");
   writeFileSync(join(repository, "user.txt"), "user file\n");
   run("status");
@@ -63,7 +77,8 @@ export function userGitCommands(repository: string): void {
 /** The host repository's git control files, as text to compare before and after. */
 export function gitControlState(repository: string): string {
   const git = join(repository, ".git");
+  const kept = join(repository, ".outpost", "workspaces", "kept", ".git");
   const planted = [".git/hooks/planted", ".git/commondir"].filter((path) => existsSync(join(repository, path)));
-  return [readFileSync(join(git, "config"), "utf8"), readdirSync(join(git, "hooks")).sort().join(","), `planted: ${planted.join(",")}`].join("\n--\n");
+  return [readFileSync(join(git, "config"), "utf8"), readdirSync(join(git, "hooks")).sort().join(","), `planted: ${planted.join(",")}`, existsSync(kept) ? readFileSync(kept, "utf8") : "no kept worktree"].join("\n--\n");
 }
 

@@ -4,6 +4,7 @@ import { expectOutpostError, within } from "./provider-assertions.js";
 import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { TREE_PID_FILES, TREE_SCRIPT } from "./process-tree-script.js";
 import { shell, shellOk, survivors } from "./sandbox-shell.js";
+import { providerTransferDeadlineTests } from "./transfer-deadline.js";
 
 const DEADLINE_MS = 2_000;
 // Time a provider may take, after the deadline or abort, to stop a tree that ignores SIGTERM and report it.
@@ -43,6 +44,8 @@ export function providerDeadlineTests(context: ProviderSuiteContext): void {
     await expectOutpostError(shell(lease, "echo ran > kit-ran.txt", [], { signal: controller.signal }), "aborted", "a command with an aborted signal");
     assert.equal(await shellOk(lease, "[ -e kit-ran.txt ] && echo ran || echo not run"), "not run\n");
   });
+
+  providerTransferDeadlineTests(context);
 }
 
 /** Every pid of the tree has ended (checked in the sandbox), and the lease still runs commands. */

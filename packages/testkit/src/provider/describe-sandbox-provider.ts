@@ -3,12 +3,15 @@ import { unavailableTitle, type SuiteOptions } from "../shared/suite-options.js"
 import { vitestRunner } from "../shared/suite-runner.js";
 import { providerCapabilityTests } from "./capabilities.js";
 import { providerDeadlineTests } from "./deadline.js";
+import { providerEnvironmentTests } from "./environment.js";
 import { KIT_CONTEXT_VARIABLES, providerExecTests } from "./exec.js";
 import { providerFileTransferTests } from "./file-transfers.js";
 import { providerLifecycleTests } from "./lifecycle.js";
 import { providerLiveInputTests } from "./live-input.js";
 import type { ProviderCapability, ProviderSuiteContext, ProviderUnderTest } from "./provider-suite-context.js";
+import { providerSandboxPathTests } from "./sandbox-paths.js";
 import { providerTransferTests } from "./transfers.js";
+import { checkedSubject } from "./subject-shape.js";
 
 export interface DescribeSandboxProviderOptions extends SuiteOptions<ProviderCapability> {
   /** Called once for the suite; every case then acquires its own fresh lease. */
@@ -20,9 +23,11 @@ export interface DescribeSandboxProviderOptions extends SuiteOptions<ProviderCap
 const GROUPS: readonly [string, (context: ProviderSuiteContext) => void][] = [
   ["capabilities", providerCapabilityTests],
   ["exec", providerExecTests],
+  ["environment", providerEnvironmentTests],
   ["live input", providerLiveInputTests],
   ["deadline and abort", providerDeadlineTests],
   ["upload and download", providerTransferTests],
+  ["sandbox paths", providerSandboxPathTests],
   ["file transfers", providerFileTransferTests],
   ["lifecycle", providerLifecycleTests],
 ];
@@ -37,7 +42,7 @@ export function describeSandboxProvider(options: DescribeSandboxProviderOptions)
     }
     let subject: ProviderUnderTest | undefined;
     runner.beforeAll(async () => {
-      subject = await options.create();
+      subject = checkedSubject(await options.create(), options.name);
     }, 300_000);
     runner.afterAll(async () => {
       await subject?.dispose?.();

@@ -3,11 +3,13 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { isOutpostError } from "@outpost/core";
 import type { FileManifestEntry, FileTransfers, SandboxLease } from "@outpost/core";
-import { hostManifest, snapshotTree, writeFixtureTree } from "./host-tree.js";
+import { hostManifest, snapshotTree, writeFixtureTree, type TreeNode } from "./host-tree.js";
 import { expectOutpostError } from "./provider-assertions.js";
 import { leaseCheck, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shellOk } from "./sandbox-shell.js";
 import { withSandboxOutside } from "./transfers.js";
+import { providerBatchTests } from "./batch-atomicity.js";
+import { assertSameTree } from "./tree-difference.js";
 
 /** `fileTransfers`: manifests with SHA-256, batches that move exactly the listed entries, escapes refused. */
 export function providerFileTransferTests(context: ProviderSuiteContext): void {
@@ -17,7 +19,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
     await withFixture(lease, async (source, transfers) => {
       const expected = await hostManifest(source);
       const listed = await transfers.manifest("tree", ["."]);
-      assert.deepEqual(listed.map(comparable), expected.map(comparable));
+      assertSameTree(listed.map(asNode), expected.map(asNode), "the manifest differs from the host tree");
       const partial = await transfers.manifest("tree", ["every-byte.bin", "deep"]);
       assert.deepEqual(partial.map((entry) => entry.path).sort(), ["deep/deeper/leaf.txt", "deep/deeper/link-up", "every-byte.bin"]);
     });
@@ -42,7 +44,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
       await transfers.downloadBatch("tree", chosen, destination);
       const expected = (await snapshotTree(source)).filter((node) => node.kind !== "directory" && chosen.some((entry) => entry.path === node.path));
       const moved = (await snapshotTree(destination)).filter((node) => node.kind !== "directory");
-      assert.deepEqual(moved, expected);
+      assertSameTree(moved, expected, "downloadBatch moved a different set of entries");
     });
   }, fileTransfers);
 
@@ -63,7 +65,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
       const chosen = (await hostManifest(host)).filter((entry) => ["every-byte.bin", "tool.sh", "deep/deeper/link-up", "deep/deeper/leaf.txt"].includes(entry.path));
       await lease.fileTransfers!.uploadBatch!(host, chosen, "uploaded");
       const listed = await lease.fileTransfers!.manifest("uploaded", ["."]);
-      assert.deepEqual(listed.map(comparable), chosen.map(comparable));
+      assertSameTree(listed.map(asNode), chosen.map(asNode), "uploadBatch moved a different set of entries");
     });
   }, { capability: "uploadBatch" });
 
@@ -78,6 +80,8 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
       assert.equal(await shellOk(lease, "[ -e refused/noise.bin ] || [ -e noise.bin ] && echo written || echo absent"), "absent\n");
     });
   }, { capability: "uploadBatch" });
+
+  providerBatchTests(context);
 }
 
 async function withFixture(lease: SandboxLease, body: (source: string, transfers: FileTransfers, host: string) => Promise<void>): Promise<void> {
@@ -90,10 +94,10 @@ async function withFixture(lease: SandboxLease, body: (source: string, transfers
   });
 }
 
-/** Entry fields every provider must agree on; link modes and sizes vary by file system and are left out. */
-function comparable(entry: FileManifestEntry): Partial<FileManifestEntry> {
-  if (entry.kind === "link") return { path: entry.path, kind: entry.kind, sha256: entry.sha256 };
-  return { path: entry.path, kind: entry.kind, mode: entry.mode & 0o777, size: entry.size, sha256: entry.sha256 };
+/** Entry fields every provider must agree on, as a tree node; link modes and sizes vary by file system and are left out. */
+function asNode(entry: FileManifestEntry): TreeNode {
+  if (entry.kind === "link") return { path: entry.path, kind: "link", sha256: entry.sha256 };
+  return { path: entry.path, kind: "file", mode: entry.mode & 0o777, sha256: `${entry.sha256} (${entry.size} bytes)` };
 }
 
 async function expectRejected(promise: Promise<unknown>, what: string): Promise<void> {

@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expectOutpostError, within } from "./provider-assertions.js";
 import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { providerReleaseLeftoverTests } from "./release-leftovers.js";
 import { shell, shellOk } from "./sandbox-shell.js";
 
 /** Acquire and release: root and home, release twice, release stopping commands, use after release. */
@@ -52,4 +53,6 @@ export function providerLifecycleTests(context: ProviderSuiteContext): void {
     const base = await context.context(workspace);
     await expectOutpostError(provider.acquire({ ...base, signal: controller.signal }), "aborted", "acquire() with an aborted signal");
   });
+
+  providerReleaseLeftoverTests(context);
 }

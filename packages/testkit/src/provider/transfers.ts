@@ -6,6 +6,7 @@ import { AWKWARD_DIRECTORY, AWKWARD_FILE, incompressibleBytes, sha256, snapshotT
 import { expectOutpostError } from "./provider-assertions.js";
 import { leaseCheck, withHostDirectory, type ProviderSuiteContext } from "./provider-suite-context.js";
 import { shell, shellOk } from "./sandbox-shell.js";
+import { assertSameTree, octal } from "./tree-difference.js";
 
 /** upload / download: a faithful round trip, and refusal of everything that escapes. */
 export function providerTransferTests(context: ProviderSuiteContext): void {
@@ -29,7 +30,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
       );
       assert.equal(report, `${every}\n${every}\n`, "the uploaded tree differs inside the sandbox");
       await lease.download("incoming", back);
-      assert.deepEqual(await snapshotTree(back), await snapshotTree(source), "the tree changed on its way up and back");
+      assertSameTree(await snapshotTree(back), await snapshotTree(source), "the tree changed on its way up and back");
     });
   });
 
@@ -42,7 +43,7 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
       assert.equal(await shellOk(lease, 'set -- $(sha256sum copied.bin); echo "$1"'), `${sha256(bytes)}\n`);
       await lease.download("copied.bin", join(host, "back.bin"));
       assert.deepEqual(await readFile(join(host, "back.bin")), bytes);
-      assert.equal((await stat(join(host, "back.bin"))).mode & 0o777, 0o751);
+      assert.equal(octal((await stat(join(host, "back.bin"))).mode & 0o777), "0751", "the downloaded file lost its mode");
     });
   });
 
