@@ -32,6 +32,8 @@ describe("claudeConversationStore and credential files in a session's sidecar", 
     const captured = await readTree(dirname(dirname(record.file)));
     expect(Object.values(captured).join("\n")).not.toContain(MARKER);
     expect(Object.keys(captured).some((path) => path.endsWith("subagents/agent-1.jsonl"))).toBe(true);
+    // The filtered copy the host downloaded from is gone.
+    expect(await readdir(source.lease.home)).not.toContain(".outpost-staging");
     await store.restore(record, target.context());
     const projects = join(target.lease.home, ".claude", "projects");
     const restored = await readTree(projects);

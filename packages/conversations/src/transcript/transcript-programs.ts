@@ -106,7 +106,10 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   });
   if (skipped === 0) return { sessionsDirectory, relative, transcript, sidecar: { relative: sidecarRelative, files } };
   // Excluded files must not travel: the host downloads a copy holding only the accepted ones.
-  const copy = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "outpost-sidecar-"));
+  // Under the lease home: a transfer may only name paths under the lease root or home.
+  const staging = path.join(input.home, ".outpost-staging");
+  fs.mkdirSync(staging, { recursive: true, mode: 0o700 });
+  const copy = fs.mkdtempSync(path.join(staging, "outpost-sidecar-"));
   for (const file of files) {
     const target = path.join(copy, file.path);
     fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
@@ -230,5 +233,16 @@ export function commitTranscriptProgram(input: CommitTranscriptInput): true {
 /** Removes a staging folder or temporary file left by an aborted operation. */
 export function removeProgram(input: { readonly path: string }): true {
   lib.fs.rmSync(input.path, { recursive: true, force: true });
+  return true;
+}
+
+/** Removes the sidecar copy, and the staging folder under home once nothing else uses it. */
+export function removeCopyProgram(input: { readonly path: string }): true {
+  lib.fs.rmSync(input.path, { recursive: true, force: true });
+  try {
+    lib.fs.rmdirSync(lib.path.dirname(input.path));
+  } catch {
+    // Another capture or restore is using the staging folder.
+  }
   return true;
 }

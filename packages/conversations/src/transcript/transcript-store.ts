@@ -20,6 +20,7 @@ import {
   locateTranscriptProgram,
   prepareRestoreProgram,
   recheckTranscriptProgram,
+  removeCopyProgram,
   removeProgram,
   type LocatedTranscript,
   type PreparedRestore,
@@ -106,7 +107,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       throw error;
     } finally {
       const copy = located.sidecar?.copy;
-      if (copy) await runSandboxScript(lease, removeProgram, { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
+      if (copy) await runSandboxScript(lease, removeCopyProgram, { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
     }
     return { id, file: join(target, id, "files", located.relative), format: format.format };
   }
