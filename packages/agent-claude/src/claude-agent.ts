@@ -1,6 +1,7 @@
-import { OutpostError } from "@outpost/core";
+import { cliReleaseResolver, OutpostError } from "@outpost/core";
 import { claudeConversationStore } from "./claude-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
+import { CLAUDE_FEATURES } from "./claude-features.js";
 import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
 import { CLAUDE_BOOTSTRAP_PACKAGE } from "./claude-version.js";
@@ -14,6 +15,8 @@ export interface ClaudeAgentOptions {
   readonly model?: string;
   /** Default `claude`. */
   readonly executable?: string;
+  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
+  readonly version?: string;
   /** `CLAUDE_CODE_MAX_RETRIES`: retries of a refused model call (the CLI's default is 10, with backoff up to ~40 s). */
   readonly maxRetries?: number;
   /** Extra variables for every command (credentials belong here, never in files). */
@@ -38,23 +41,30 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** Claude Code (`@anthropic-ai/claude-code`) as an Outpost agent: `claude -p` with stream-json output. */
 export function claudeAgent(options: ClaudeAgentOptions = {}): AgentAdapter {
   const variables = Object.freeze(claudeVariables(options));
+  const executable = options.executable ?? "claude";
+  const release = cliReleaseResolver(CLAUDE_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
   return {
     kind: "cli",
     specificationVersion: "v1",
     name: "claude",
-    executable: options.executable ?? "claude",
+    executable,
     bootstrap: CLAUDE_BOOTSTRAP_PACKAGE,
     // The `result` line is always printed, also after an API error; without it the turn did not finish.
     requiresFinishedEvent: true,
     usage: "events",
     variables,
     resumable: true,
-    forkable: true,
+    get forkable() {
+      return release().features.fork;
+    },
     storage: options.storage ?? claudeConversationStore(),
     failureRules: CLAUDE_FAILURE_RULES,
     command: (turn) => claudeCommand(turn, options, variables),
     homeFiles: () => claudeHomeFiles(options),
-    createDecoder: () => new ClaudeDecoder(),
+    createDecoder(context?: DecoderContext) {
+      for (const warning of release().warnings) context?.diagnostic?.(warning);
+      return new ClaudeDecoder(CLAUDE_FAILURE_RULES, context?.diagnostic);
+    },
   };
 }
 

@@ -1,6 +1,9 @@
-import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber } from "@outpost/core";
+import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber, UnknownKinds } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
+
+/** `system` lines with nothing to normalize: kept raw without a diagnostic. */
+const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(["init", "api_retry", "compact_boundary", "status", "hook_response", "hook_started", "hook_progress"]);
 
 /**
  * Decodes `claude -p --output-format stream-json --verbose` lines: `system/init` → conversation, `assistant`
@@ -9,24 +12,35 @@ import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
 export class ClaudeDecoder implements AgentLineDecoder {
   // A refused API call shows up twice (synthetic assistant message, then the result): report it once.
   private failed = false;
+  private readonly unknown: UnknownKinds;
 
-  constructor(private readonly rules: readonly FailureRule[] = CLAUDE_FAILURE_RULES) {}
+  constructor(
+    private readonly rules: readonly FailureRule[] = CLAUDE_FAILURE_RULES,
+    diagnostic?: (message: string) => void,
+  ) {
+    this.unknown = new UnknownKinds("claude", diagnostic);
+  }
 
   decode(line: string): AgentEvent[] {
     const value = parseJsonLine(line);
     if (!value) return line.trim() === "" ? [] : [{ type: "raw", line }];
     switch (value["type"]) {
       case "system":
-        return value["subtype"] === "init" && typeof value["session_id"] === "string"
-          ? [{ type: "conversation", id: value["session_id"] }]
-          : [{ type: "raw", line, value }];
+        if (value["subtype"] === "init" && typeof value["session_id"] === "string") return [{ type: "conversation", id: value["session_id"] }];
+        if (!KNOWN_SYSTEM_SUBTYPES.has(String(value["subtype"]))) this.unknown.seen(`system/${String(value["subtype"])}`);
+        return [{ type: "raw", line, value }];
       case "assistant":
         return this.assistant(line, value);
       case "user":
         return user(line, value);
       case "result":
         return this.result(line, value);
+      case "stream_event":
+      case "rate_limit_event":
+        // Known, nothing to normalize (partial-message stream events, rate-limit notices).
+        return [{ type: "raw", line, value }];
       default:
+        this.unknown.seen(String(value["type"]));
         return [{ type: "raw", line, value }];
     }
   }

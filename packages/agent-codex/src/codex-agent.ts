@@ -1,6 +1,8 @@
-import { OutpostError } from "@outpost/core";
+import { cliReleaseResolver, OutpostError } from "@outpost/core";
 import { codexConversationStore } from "./codex-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ConversationStore, DecoderContext } from "@outpost/core";
+import { CODEX_FEATURES, CODEX_FORK_SINCE, type CodexFeatures } from "./codex-features.js";
+import { codexTranscriptUsage } from "./codex-transcript-usage.js";
 import { CODEX_API_KEY_VARIABLE, codexConfig } from "./codex-config.js";
 import { CodexDecoder } from "./codex-decoder.js";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
@@ -15,6 +17,11 @@ export interface CodexAgentOptions {
   readonly model?: string;
   /** Default `codex`. */
   readonly executable?: string;
+  /**
+   * The CLI release that runs, when it is known without asking it (e.g. inside an image built by `outpost
+   * image build`). Omitted: learned once from `<executable> --version` on this host.
+   */
+  readonly version?: string;
   /** Retries of a refused model call (`request_max_retries`, `stream_max_retries`); needs `baseUrl`. */
   readonly maxRetries?: number;
   /** Extra variables for every command. */
@@ -26,27 +33,47 @@ export interface CodexAgentOptions {
 /** Codex CLI (`@openai/codex`) as an Outpost agent: `codex exec --json`, prompt on stdin. */
 export function codexAgent(options: CodexAgentOptions = {}): AgentAdapter {
   const variables = Object.freeze(codexVariables(options));
+  const executable = options.executable ?? "codex";
+  const release = cliReleaseResolver(CODEX_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
   return {
     kind: "cli",
     specificationVersion: "v1",
     name: "codex",
-    executable: options.executable ?? "codex",
+    executable,
     bootstrap: CODEX_BOOTSTRAP_PACKAGE,
     // `turn.completed` / `turn.failed` close every turn.
     requiresFinishedEvent: true,
     usage: "events",
+    // A continued turn's own usage is the rollout's running total minus the total before it.
+    transcriptUsage: codexTranscriptUsage,
     variables,
     resumable: true,
-    forkable: true,
+    get forkable() {
+      return release().features.fork;
+    },
+    unsupported: (feature) => (feature === "fork" ? forkUnsupported(release()) : undefined),
     storage: options.storage ?? codexConversationStore(),
     failureRules: CODEX_FAILURE_RULES,
-    command: (turn) => codexCommand(turn, options, variables),
+    command: (turn) => codexCommand(turn, options, variables, release()),
     homeFiles: () => [codexConfig(options)],
-    createDecoder: () => new CodexDecoder(),
+    createDecoder(context?: DecoderContext) {
+      for (const warning of release().warnings) context?.diagnostic?.(warning);
+      return new CodexDecoder(CODEX_FAILURE_RULES, {
+        continued: context?.turn?.resume !== undefined,
+        ...(context?.diagnostic ? { diagnostic: context.diagnostic } : {}),
+      });
+    },
   };
 }
 
-function codexCommand(turn: AgentTurn, options: CodexAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
+function forkUnsupported(release: CliRelease<CodexFeatures>): string | undefined {
+  if (release.features.fork) return undefined;
+  return `codex ${release.version ?? "(unknown version)"} has no \`exec fork\`; fork needs codex ${CODEX_FORK_SINCE} or newer. Upgrade the CLI, or continue the conversation without fork: true.`;
+}
+
+function codexCommand(turn: AgentTurn, options: CodexAgentOptions, variables: Readonly<Record<string, string>>, release: CliRelease<CodexFeatures>): AgentCommand {
+  const refused = turn.resume?.fork ? forkUnsupported(release) : undefined;
+  if (refused !== undefined) throw new OutpostError("configuration", refused, { details: { agent: "codex", version: release.version } });
   if (turn.conversationId !== undefined) {
     throw new OutpostError("configuration", "Codex picks its own thread ids and cannot start a conversation with a given id. Omit conversationId and read the id from the turn's conversation event.");
   }

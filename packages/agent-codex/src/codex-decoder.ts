@@ -1,17 +1,26 @@
-import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber } from "@outpost/core";
+import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber, UnknownKinds } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
 
 /**
  * Decodes `codex exec --json` lines: `thread.started` → conversation, tool items (`command_execution`,
  * `file_change`, `mcp_tool_call`, `web_search`) → tool call + result, `agent_message` → text,
- * `turn.completed` → usage + finished, `turn.failed` → failure + finished. Anything else is kept as `raw`.
+ * `turn.completed` → usage + finished, `turn.failed` → failure + finished. Anything else is kept as `raw`;
+ * kinds it does not know are also reported once per turn through the diagnostic channel.
  */
 export class CodexDecoder implements AgentLineDecoder {
   private readonly started = new Set<string>();
   private lastText: string | undefined;
+  private readonly unknown: UnknownKinds;
+  private readonly continued: boolean;
 
-  constructor(private readonly rules: readonly FailureRule[] = CODEX_FAILURE_RULES) {}
+  constructor(
+    private readonly rules: readonly FailureRule[] = CODEX_FAILURE_RULES,
+    options: CodexDecoderOptions = {},
+  ) {
+    this.unknown = new UnknownKinds("codex", options.diagnostic);
+    this.continued = options.continued === true;
+  }
 
   decode(line: string): AgentEvent[] {
     const value = parseJsonLine(line);
@@ -27,7 +36,13 @@ export class CodexDecoder implements AgentLineDecoder {
         return this.turnCompleted(value);
       case "turn.failed":
         return this.turnFailed(line, value);
+      case "turn.started":
+      case "item.updated":
+      case "error":
+        // Known, nothing to normalize: progress, and the retry notices that precede `turn.failed`.
+        return [{ type: "raw", line, value }];
       default:
+        this.unknown.seen(String(value["type"]));
         return [{ type: "raw", line, value }];
     }
   }
@@ -35,7 +50,7 @@ export class CodexDecoder implements AgentLineDecoder {
   private itemStarted(line: string, value: Record<string, unknown>): AgentEvent[] {
     const item = jsonObject(value["item"]);
     const call = toolCall(item);
-    if (!call) return [{ type: "raw", line, value }];
+    if (!call) return this.otherItem(line, value, item);
     if (call.id !== undefined) this.started.add(call.id);
     return [call];
   }
@@ -47,15 +62,22 @@ export class CodexDecoder implements AgentLineDecoder {
       return [{ type: "text", text: item["text"] }];
     }
     const call = toolCall(item);
-    if (!call) return [{ type: "raw", line, value }];
+    if (!call) return this.otherItem(line, value, item);
     // Some items (file changes) are only reported once complete: announce the call before its result.
     const events: AgentEvent[] = call.id !== undefined && this.started.delete(call.id) ? [] : [call];
     events.push(toolResult(item));
     return events;
   }
 
+  private otherItem(line: string, value: Record<string, unknown>, item: Record<string, unknown>): AgentEvent[] {
+    if (!KNOWN_OTHER_ITEMS.has(String(item["type"]))) this.unknown.seen(`${String(value["type"])}/${String(item["type"])}`);
+    return [{ type: "raw", line, value }];
+  }
+
   private turnCompleted(value: Record<string, unknown>): AgentEvent[] {
-    const usage = codexUsage(jsonObject(value["usage"]));
+    // `turn.completed` carries the thread's running total: on a continued thread it includes every earlier
+    // turn, so it is not this turn's usage. The captured rollout gives the turn's own (transcriptUsage).
+    const usage = this.continued ? ({ incomplete: true } as const) : codexUsage(jsonObject(value["usage"]));
     const lastText = this.lastText;
     this.endTurn();
     return [
@@ -78,8 +100,18 @@ export class CodexDecoder implements AgentLineDecoder {
   private endTurn(): void {
     this.started.clear();
     this.lastText = undefined;
+    this.unknown.reset();
   }
 }
+
+export interface CodexDecoderOptions {
+  /** The turn continues a thread (`exec resume` / `exec fork`): its `turn.completed` totals are not its own. */
+  readonly continued?: boolean;
+  readonly diagnostic?: (message: string) => void;
+}
+
+/** Item kinds that carry nothing to normalize (reasoning summaries, plans, item-level errors). */
+const KNOWN_OTHER_ITEMS: ReadonlySet<string> = new Set(["agent_message", "reasoning", "todo_list", "error"]);
 
 type ToolCallEvent = Extract<AgentEvent, { type: "tool-call" }>;
 

@@ -7,3 +7,7 @@ export { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
 export { CODEX_BOOTSTRAP_PACKAGE, CODEX_CLI_VERSION } from "./codex-version.js";
 export { codexConversationStore } from "./codex-conversation-store.js";
 export type { CodexConversationStoreOptions } from "./codex-conversation-store.js";
+export { CODEX_FEATURES, CODEX_FORK_SINCE } from "./codex-features.js";
+export type { CodexFeatures } from "./codex-features.js";
+export { codexTranscriptUsage } from "./codex-transcript-usage.js";
+export type { CodexDecoderOptions } from "./codex-decoder.js";

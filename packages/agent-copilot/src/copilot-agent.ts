@@ -1,5 +1,6 @@
-import { OutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { cliReleaseResolver, OutpostError } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ConversationStore, DecoderContext } from "@outpost/core";
+import { COPILOT_FEATURES, type CopilotFeatures } from "./copilot-features.js";
 import { copilotConversationStore } from "./copilot-conversation-store.js";
 import { CopilotDecoder } from "./copilot-decoder.js";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
@@ -31,42 +32,53 @@ export interface CopilotAgentOptions {
   readonly storage?: ConversationStore;
   /** Default `copilot`. */
   readonly executable?: string;
+  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
+  readonly version?: string;
 }
 
 /** Copilot CLI (`@github/copilot`) as an Outpost agent. */
 export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
   const variables = Object.freeze(copilotVariables(options));
+  const executable = options.executable ?? "copilot";
+  const release = cliReleaseResolver(COPILOT_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
   return {
     kind: "cli",
     specificationVersion: "v1",
     name: "copilot",
-    executable: options.executable ?? "copilot",
+    executable,
     bootstrap: COPILOT_BOOTSTRAP_PACKAGE,
     // Copilot always ends with a `result` line, also after a provider failure.
     requiresFinishedEvent: true,
-    // Its stdout carries no token counts; `session.usage_record` is only in the session's events.jsonl.
+    // Its stdout carries no token counts; the session's events.jsonl has them (where depends on the release).
     usage: "session",
-    transcriptUsage: copilotTranscriptUsage,
+    transcriptUsage: (text) => copilotTranscriptUsage(text, release().features.usageSource),
     variables,
     resumable: true,
+    // No tested release has a fork option.
     forkable: false,
+    unsupported: (feature) => (feature === "fork" ? `Copilot CLI ${release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.` : undefined),
     storage: options.storage ?? copilotConversationStore(),
     failureRules: COPILOT_FAILURE_RULES,
     command(turn: AgentTurn): AgentCommand {
-      return copilotCommand(turn, options, variables);
+      return copilotCommand(turn, options, variables, release());
     },
-    createDecoder: () => new CopilotDecoder(COPILOT_FAILURE_RULES),
+    createDecoder(context?: DecoderContext) {
+      for (const warning of release().warnings) context?.diagnostic?.(warning);
+      return new CopilotDecoder(COPILOT_FAILURE_RULES, context?.diagnostic);
+    },
   };
 }
 
-function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
+function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, variables: Readonly<Record<string, string>>, release: CliRelease<CopilotFeatures>): AgentCommand {
   if (turn.resume?.fork) {
-    throw new OutpostError("configuration", "Copilot CLI 1.0.102 cannot fork a session (it has no fork option). Continue the conversation instead, or use an agent that supports fork.", {
-      details: { agent: "copilot", id: turn.resume.id },
+    throw new OutpostError("configuration", `Copilot CLI ${release.version ?? COPILOT_FEATURES.pinned} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). Continue the conversation instead, or use an agent that supports fork.`, {
+      details: { agent: "copilot", id: turn.resume.id, version: release.version },
     });
   }
   // No `-p`: the prompt goes on stdin, so it never shows up in the process list or hits argv limits.
-  const args = ["--output-format", "json", "--allow-all-tools", "--no-ask-user", "--disable-client-telemetry", "--no-auto-update", "--no-color"];
+  const args = ["--output-format", "json", "--allow-all-tools", "--no-ask-user", "--no-auto-update", "--no-color"];
+  // Releases before it stop at once on the unknown flag; COPILOT_OFFLINE keeps their telemetry off anyway.
+  if (release.features.telemetryFlag) args.push("--disable-client-telemetry");
   const model = turn.model ?? options.model;
   if (model !== undefined) args.push("--model", model);
   if (turn.resume !== undefined) args.push(`--resume=${assertSessionId(turn.resume.id)}`);

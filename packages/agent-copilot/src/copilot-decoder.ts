@@ -1,4 +1,4 @@
-import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField } from "@outpost/core";
+import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField, UnknownKinds } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
 
@@ -8,22 +8,47 @@ const MAPPED_TYPES: ReadonlySet<string> = new Set([
   "session.usage_record", "assistant.usage", "session.start", "session.resume", "session.error", "result",
 ]);
 
+/** Kinds recorded from 1.0.92 and 1.0.102 that carry nothing to normalize: kept raw without a diagnostic. */
+const KNOWN_RAW_TYPES: ReadonlySet<string> = new Set([
+  "session.skills_loaded", "session.mcp_servers_loaded", "session.tools_updated", "session.info", "session.shutdown",
+  "system.message", "assistant.turn_start", "assistant.turn_end", "assistant.turn_retry", "assistant.idle",
+  "assistant.message_start", "assistant.tool_call_delta", "model.call_start", "model.call_finished",
+  "model.call_final_result", "model.call_failure",
+]);
+
 /**
  * Decodes `copilot --output-format json` (JSONL, one `{type, data, id, timestamp}` per line).
  * Tool calls are taken from `tool.execution_start` (what actually ran), not from the model's
- * `toolRequests`, so a call is reported once. Lines that map to nothing are kept as `raw`.
+ * `toolRequests`, so a call is reported once. Lines that map to nothing are kept as `raw`; kinds it does
+ * not know are also reported once per turn through the diagnostic channel. Copilot prints no token counts:
+ * `finished` says usage is incomplete unless a usage line came (the session's totals replace it on capture).
  */
 export class CopilotDecoder implements AgentLineDecoder {
   private conversationId: string | undefined;
   private lastText: string | undefined;
+  private sawUsage = false;
+  private readonly unknown: UnknownKinds;
 
-  constructor(private readonly failureRules: readonly FailureRule[] = COPILOT_FAILURE_RULES) {}
+  constructor(
+    private readonly failureRules: readonly FailureRule[] = COPILOT_FAILURE_RULES,
+    diagnostic?: (message: string) => void,
+  ) {
+    this.unknown = new UnknownKinds("copilot", diagnostic);
+  }
 
   decode(line: string): AgentEvent[] {
     const type = leadingJsonType(line);
-    if (type !== undefined && !MAPPED_TYPES.has(type)) return [lazyRawEvent(line)];
+    if (type !== undefined && !MAPPED_TYPES.has(type)) {
+      if (!KNOWN_RAW_TYPES.has(type)) this.unknown.seen(type);
+      return [lazyRawEvent(line)];
+    }
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
+    const kind = value["type"];
+    if (typeof kind === "string" && !MAPPED_TYPES.has(kind)) {
+      if (!KNOWN_RAW_TYPES.has(kind)) this.unknown.seen(kind);
+      return [{ type: "raw", line, value }];
+    }
     const events = this.map(value, line);
     return events.length > 0 ? events : [{ type: "raw", line, value }];
   }
@@ -54,11 +79,13 @@ export class CopilotDecoder implements AgentLineDecoder {
         return data === undefined ? [] : [toolResult(data)];
       case "session.usage_record": {
         const usage = usageOf(jsonObjectField(data ?? {}, "usage"));
+        if (usage !== undefined) this.sawUsage = true;
         return usage === undefined ? [] : [{ type: "usage", usage }];
       }
       case "assistant.usage": {
         // Ephemeral per-call usage; 1.0.102 did not print it in BYOK runs, but its shape is known from the CLI.
         const usage = usageOf(data);
+        if (usage !== undefined) this.sawUsage = true;
         return usage === undefined ? [] : [{ type: "usage", usage }];
       }
       case "session.start":
@@ -73,7 +100,12 @@ export class CopilotDecoder implements AgentLineDecoder {
         const exitCode = jsonNumberField(value, "exitCode");
         return [
           ...this.conversation(jsonStringField(value, "sessionId")),
-          { type: "finished", ...(this.lastText === undefined ? {} : { text: this.lastText }), isError: exitCode !== 0 },
+          {
+            type: "finished",
+            ...(this.lastText === undefined ? {} : { text: this.lastText }),
+            ...(this.sawUsage ? {} : { usage: { incomplete: true } }),
+            isError: exitCode !== 0,
+          },
         ];
       }
       default:

@@ -7,3 +7,5 @@ export { COPILOT_BOOTSTRAP_PACKAGE, COPILOT_CLI_VERSION } from "./copilot-versio
 export { COPILOT_CREDENTIAL_FILES, copilotSessionProfile } from "./copilot-session-profile.js";
 export { copilotConversationStore } from "./copilot-conversation-store.js";
 export type { CopilotConversationStoreOptions } from "./copilot-conversation-store.js";
+export { COPILOT_FEATURES, COPILOT_TELEMETRY_FLAG_SINCE } from "./copilot-features.js";
+export type { CopilotFeatures } from "./copilot-features.js";

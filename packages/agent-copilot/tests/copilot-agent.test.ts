@@ -30,7 +30,7 @@ describe("copilotAgent", () => {
     expect(command.stdin).toBe(turn.prompt);
     expect(command.directory).toBe("/work/repo");
     expect(command.arguments).toEqual([
-      "--output-format", "json", "--allow-all-tools", "--no-ask-user", "--disable-client-telemetry", "--no-auto-update", "--no-color",
+      "--output-format", "json", "--allow-all-tools", "--no-ask-user", "--no-auto-update", "--no-color", "--disable-client-telemetry",
       "--model", "fake-model",
     ]);
     expect(command.variables).toMatchObject({

@@ -15,7 +15,7 @@ describe("copilot decoder on recorded Copilot CLI 1.0.102 output", () => {
       { type: "text", text: "Done. MARKER_TURN1_DONE", delta: true },
       { type: "text", text: "Done. MARKER_TURN1_DONE" },
       { type: "conversation", id: "4adfb677-3a6c-4138-9a61-137e9e079af9" },
-      { type: "finished", text: "Done. MARKER_TURN1_DONE", isError: false },
+      { type: "finished", text: "Done. MARKER_TURN1_DONE", usage: { incomplete: true }, isError: false },
     ]);
     // Every other line (skills, model calls, turn markers…) is kept, not dropped.
     const lines = fixture("streams/copilot-1.0.102-turn1-tool-call.jsonl").trim().split("\n");
@@ -27,7 +27,7 @@ describe("copilot decoder on recorded Copilot CLI 1.0.102 output", () => {
   it("decodes the resumed turn 2 with the same conversation id", () => {
     const events = knownEvents(decodeChunks(copilotAgent().createDecoder(), [fixture("streams/copilot-1.0.102-turn2-resume.jsonl")]));
     expect(events).toContainEqual({ type: "conversation", id: "4adfb677-3a6c-4138-9a61-137e9e079af9" });
-    expect(events.at(-1)).toEqual({ type: "finished", text: "MARKER_TURN2_DONE history_has_turn1=true", isError: false });
+    expect(events.at(-1)).toEqual({ type: "finished", text: "MARKER_TURN2_DONE history_has_turn1=true", usage: { incomplete: true }, isError: false });
   });
 
   it("gives the same events whatever the chunking, down to one byte at a time", () => {
@@ -60,7 +60,7 @@ describe("copilot decoder on recorded Copilot CLI 1.0.102 output", () => {
     const events = decoder.decode(JSON.stringify({ type: "result", sessionId: "6260787d-b167-46de-9318-8093c7b6d308", exitCode: 1 }));
     expect(events).toEqual([
       { type: "conversation", id: "6260787d-b167-46de-9318-8093c7b6d308" },
-      { type: "finished", isError: true },
+      { type: "finished", usage: { incomplete: true }, isError: true },
     ]);
   });
 });

@@ -29,10 +29,10 @@ describe("copilotTranscriptUsage", () => {
     expect(copilotTranscriptUsage(document)).toEqual({ inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 
-  it("returns undefined for empty, corrupt or usage-free transcripts", () => {
-    expect(copilotTranscriptUsage("")).toBeUndefined();
-    expect(copilotTranscriptUsage("{corrupt\n\u0000\n")).toBeUndefined();
-    expect(copilotTranscriptUsage('{"type":"session.start","data":{}}')).toBeUndefined();
-    expect(copilotTranscriptUsage('{"type":"session.usage_record","data":{"usage":{"inputTokens":"NaN"}}}')).toBeUndefined();
+  it("says usage is incomplete for empty, corrupt or usage-free transcripts (never `{}`)", () => {
+    expect(copilotTranscriptUsage("")).toEqual({ incomplete: true });
+    expect(copilotTranscriptUsage("{corrupt\n\u0000\n")).toEqual({ incomplete: true });
+    expect(copilotTranscriptUsage('{"type":"session.start","data":{}}')).toEqual({ incomplete: true });
+    expect(copilotTranscriptUsage('{"type":"session.usage_record","data":{"usage":{"inputTokens":"NaN"}}}')).toEqual({ incomplete: true });
   });
 });

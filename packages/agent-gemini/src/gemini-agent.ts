@@ -1,6 +1,7 @@
-import { OutpostError } from "@outpost/core";
+import { cliReleaseResolver, OutpostError } from "@outpost/core";
+import { GEMINI_FEATURES } from "./gemini-features.js";
 import { geminiConversationStore } from "./gemini-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
 import { GeminiDecoder } from "./gemini-decoder.js";
 import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
 import { geminiSettings } from "./gemini-settings.js";
@@ -15,6 +16,8 @@ export interface GeminiAgentOptions {
   readonly model?: string;
   /** Default `gemini`. */
   readonly executable?: string;
+  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
+  readonly version?: string;
   /** Attempts of a refused model call (1–10). */
   readonly maxAttempts?: number;
   readonly variables?: Readonly<Record<string, string>>;
@@ -27,29 +30,37 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** Gemini CLI (`@google/gemini-cli`) as an Outpost agent: headless stream-json, prompt on stdin. */
 export function geminiAgent(options: GeminiAgentOptions = {}): AgentAdapter {
   const variables = Object.freeze(geminiVariables(options));
+  const executable = options.executable ?? "gemini";
+  const release = cliReleaseResolver(GEMINI_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
   return {
     kind: "cli",
     specificationVersion: "v1",
     name: "gemini",
-    executable: options.executable ?? "gemini",
+    executable,
     bootstrap: GEMINI_BOOTSTRAP_PACKAGE,
     requiresFinishedEvent: true,
     usage: "events",
     variables,
     resumable: true,
-    // 0.61.0 has no fork: `--resume` continues the session in place.
-    forkable: false,
+    // No tested release has fork: `--resume` continues the session in place.
+    get forkable() {
+      return release().features.fork;
+    },
+    unsupported: (feature) => (feature === "fork" && !release().features.fork ? `Gemini CLI ${release().version ?? GEMINI_FEATURES.pinned} cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork.` : undefined),
     storage: options.storage ?? geminiConversationStore(),
     failureRules: GEMINI_FAILURE_RULES,
     command: (turn) => geminiCommand(turn, options, variables),
     homeFiles: () => [geminiSettings(options)],
-    createDecoder: () => new GeminiDecoder(),
+    createDecoder(context?: DecoderContext) {
+      for (const warning of release().warnings) context?.diagnostic?.(warning);
+      return new GeminiDecoder(GEMINI_FAILURE_RULES, context?.diagnostic);
+    },
   };
 }
 
 function geminiCommand(turn: AgentTurn, options: GeminiAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
   if (turn.resume?.fork) {
-    throw new OutpostError("configuration", "Gemini CLI 0.61.0 cannot fork a conversation (only --resume, which continues it in place). Resume without fork, or use an agent that supports fork.");
+    throw new OutpostError("configuration", `Gemini CLI cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork, or use an agent that supports fork.`);
   }
   const args = ["--output-format", "stream-json", "--yolo"];
   const model = turn.model ?? options.model;

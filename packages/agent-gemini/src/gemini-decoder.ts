@@ -1,4 +1,4 @@
-import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber } from "@outpost/core";
+import { classifyFailure, parseJsonLine, isJsonObject, jsonObject, jsonString, jsonNumber, UnknownKinds } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
 
@@ -8,8 +8,14 @@ import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
  */
 export class GeminiDecoder implements AgentLineDecoder {
   private text = "";
+  private readonly unknown: UnknownKinds;
 
-  constructor(private readonly rules: readonly FailureRule[] = GEMINI_FAILURE_RULES) {}
+  constructor(
+    private readonly rules: readonly FailureRule[] = GEMINI_FAILURE_RULES,
+    diagnostic?: (message: string) => void,
+  ) {
+    this.unknown = new UnknownKinds("gemini", diagnostic);
+  }
 
   decode(line: string): AgentEvent[] {
     const value = parseJsonLine(line);
@@ -30,6 +36,7 @@ export class GeminiDecoder implements AgentLineDecoder {
       case "result":
         return this.result(line, value);
       default:
+        this.unknown.seen(String(value["type"]));
         return [{ type: "raw", line, value }];
     }
   }

@@ -7,3 +7,5 @@ export type { GeminiSettingsOptions } from "./gemini-settings.js";
 export { GEMINI_BOOTSTRAP_PACKAGE, GEMINI_CLI_VERSION } from "./gemini-version.js";
 export { geminiConversationStore, geminiProjectSlug, geminiShortName } from "./gemini-conversation-store.js";
 export type { GeminiConversationStoreOptions } from "./gemini-conversation-store.js";
+export { GEMINI_FEATURES } from "./gemini-features.js";
+export type { GeminiFeatures } from "./gemini-features.js";

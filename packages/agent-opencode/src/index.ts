@@ -7,3 +7,5 @@ export { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 export { OPENCODE_BOOTSTRAP_PACKAGE, OPENCODE_CLI_VERSION } from "./opencode-version.js";
 export { opencodeConversationStore } from "./opencode-conversation-store.js";
 export type { OpencodeConversationStoreOptions } from "./opencode-conversation-store.js";
+export { OPENCODE_FEATURES } from "./opencode-features.js";
+export type { OpencodeFeatures } from "./opencode-features.js";

@@ -1,8 +1,9 @@
-import { OutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore } from "@outpost/core";
+import { cliReleaseResolver, OutpostError } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
+import { OPENCODE_FEATURES } from "./opencode-features.js";
 import { DEFAULT_OPENCODE_PROVIDER, OPENCODE_API_KEY_VARIABLE, opencodeConfig, qualifyModel } from "./opencode-config.js";
 import type { OpencodeEndpoint } from "./opencode-config.js";
-import { opencodeConversationStore } from "./opencode-conversation-store.js";
+import { opencodeConversationStore, withAgentExecutable } from "./opencode-conversation-store.js";
 import { OpencodeDecoder } from "./opencode-decoder.js";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 import { OPENCODE_BOOTSTRAP_PACKAGE } from "./opencode-version.js";
@@ -16,8 +17,10 @@ export interface OpencodeAgentOptions {
   readonly variables?: Readonly<Record<string, string>>;
   /** Captures and restores sessions. Default: the opencode export/import store. */
   readonly storage?: ConversationStore;
-  /** Default `opencode`. */
+  /** Default `opencode`. Also used by an opencode store passed in `storage` that names no executable. */
   readonly executable?: string;
+  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
+  readonly version?: string;
 }
 
 /** Path of the config opencode reads, relative to the lease home. */
@@ -27,11 +30,13 @@ export const OPENCODE_CONFIG_PATH = ".config/opencode/opencode.json";
 export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter {
   const variables = Object.freeze(opencodeVariables(options));
   const provider = options.endpoint?.provider ?? DEFAULT_OPENCODE_PROVIDER;
+  const executable = options.executable ?? "opencode";
+  const release = cliReleaseResolver(OPENCODE_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
   return {
     kind: "cli",
     specificationVersion: "v1",
     name: "opencode",
-    executable: options.executable ?? "opencode",
+    executable,
     bootstrap: OPENCODE_BOOTSTRAP_PACKAGE,
     // opencode prints no native final event; the turn ends when the process exits.
     requiresFinishedEvent: false,
@@ -39,12 +44,13 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
     variables,
     resumable: true,
     forkable: true,
-    storage: options.storage ?? opencodeConversationStore({ ...(options.executable === undefined ? {} : { executable: options.executable }) }),
+    // A store passed without an executable of its own runs the agent's, not whatever `opencode` is on PATH.
+    storage: options.storage === undefined ? opencodeConversationStore({ executable }) : withAgentExecutable(options.storage, executable),
     failureRules: OPENCODE_FAILURE_RULES,
     command(turn: AgentTurn): AgentCommand {
-      // `--auto` approves permission prompts that would otherwise be auto-rejected in `run` (e.g. paths
-      // outside the workspace); what the config denies stays denied.
-      const args = ["run", "--format", "json", "--auto"];
+      // `--auto` (`--dangerously-skip-permissions` before 1.17.18) approves permission prompts that would
+      // otherwise be auto-rejected in `run` (e.g. paths outside the workspace); what the config denies stays denied.
+      const args = ["run", "--format", "json", release().features.permissionFlag];
       const model = turn.model ?? options.model;
       if (model !== undefined) args.push("--model", qualifyModel(model, provider));
       if (turn.resume !== undefined) {
@@ -53,13 +59,16 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
       }
       // No message argument: `opencode run` reads the prompt from stdin. opencode takes its project
       // directory from PWD when set (measured), so an inherited PWD would point it at the wrong tree.
-      return { executable: options.executable ?? "opencode", arguments: args, stdin: turn.prompt, variables: { ...variables, PWD: turn.root }, directory: turn.root };
+      return { executable, arguments: args, stdin: turn.prompt, variables: { ...variables, PWD: turn.root }, directory: turn.root };
     },
     homeFiles(turn: AgentTurn): readonly AgentHomeFile[] {
       const models = [options.model, turn.model].filter((model): model is string => model !== undefined);
       return [{ path: OPENCODE_CONFIG_PATH, content: opencodeConfig(options.endpoint, models, turn.model ?? options.model) }];
     },
-    createDecoder: () => new OpencodeDecoder(OPENCODE_FAILURE_RULES),
+    createDecoder(context?: DecoderContext) {
+      for (const warning of release().warnings) context?.diagnostic?.(warning);
+      return new OpencodeDecoder(OPENCODE_FAILURE_RULES, context?.diagnostic);
+    },
   };
 }
 

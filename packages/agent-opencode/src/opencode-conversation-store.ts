@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import type { ConversationContext, ConversationRecord, SandboxLease } from "@outpost/core";
+import type { ConversationContext, ConversationRecord, ConversationStore, SandboxLease } from "@outpost/core";
 import { OutpostError } from "@outpost/core";
 import {
   assertConversationId,
@@ -51,6 +51,24 @@ interface OpencodeOrigin {
  * home and workspace.
  */
 export function opencodeConversationStore(options: OpencodeConversationStoreOptions = {}): PortableConversationStore {
+  const store = createStore(options);
+  if (options.executable === undefined) storesWithoutExecutable.set(store, options);
+  return store;
+}
+
+/** Stores created without an executable, with their options: the agent they are given to supplies its own. */
+const storesWithoutExecutable = new WeakMap<ConversationStore, OpencodeConversationStoreOptions>();
+
+/**
+ * `store` running `executable` when it is an opencode store that names no executable (so an explicitly passed
+ * `opencodeConversationStore()` exports and imports with the agent's CLI); any other store unchanged.
+ */
+export function withAgentExecutable(store: ConversationStore, executable: string): ConversationStore {
+  const options = storesWithoutExecutable.get(store);
+  return options === undefined ? store : createStore({ ...options, executable });
+}
+
+function createStore(options: OpencodeConversationStoreOptions): PortableConversationStore {
   const executable = options.executable ?? "opencode";
   const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   const deadlineMs = options.deadlineMs ?? 120_000;

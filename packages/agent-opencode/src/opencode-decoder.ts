@@ -1,9 +1,12 @@
-import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField } from "@outpost/core";
+import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField, UnknownKinds } from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 
 /** Event types that map to normalized events besides the conversation id. */
 const MAPPED_TYPES: ReadonlySet<string> = new Set(["text", "tool_use", "step_finish", "error"]);
+
+/** Kinds with nothing to normalize (reasoning is not the answer): raw without a diagnostic. */
+const KNOWN_RAW_TYPES: ReadonlySet<string> = new Set(["step_start", "reasoning"]);
 
 const SESSION_KEY = '"sessionID":"';
 
@@ -16,15 +19,26 @@ const SESSION_KEY = '"sessionID":"';
 export class OpencodeDecoder implements AgentLineDecoder {
   private conversationId: string | undefined;
   private lastText: string | undefined;
+  private readonly unknown: UnknownKinds;
 
-  constructor(private readonly failureRules: readonly FailureRule[] = OPENCODE_FAILURE_RULES) {}
+  constructor(
+    private readonly failureRules: readonly FailureRule[] = OPENCODE_FAILURE_RULES,
+    diagnostic?: (message: string) => void,
+  ) {
+    this.unknown = new UnknownKinds("opencode", diagnostic);
+  }
 
   decode(line: string): AgentEvent[] {
     // A step_start (or any unmapped line) of the current session says nothing new: keep it raw, unparsed.
     const type = leadingJsonType(line);
-    if (type !== undefined && !MAPPED_TYPES.has(type) && this.isCurrentSession(line)) return [lazyRawEvent(line)];
+    if (type !== undefined && !MAPPED_TYPES.has(type) && this.isCurrentSession(line)) {
+      if (!KNOWN_RAW_TYPES.has(type)) this.unknown.seen(type);
+      return [lazyRawEvent(line)];
+    }
     const value = parseJsonLine(line);
     if (value === undefined) return line.trim().length === 0 ? [] : [{ type: "raw", line }];
+    const kind = value["type"];
+    if (typeof kind === "string" && !MAPPED_TYPES.has(kind) && !KNOWN_RAW_TYPES.has(kind)) this.unknown.seen(kind);
     const events = this.conversation(jsonStringField(value, "sessionID"));
     this.map(value, line, events);
     return events.length > 0 ? events : [{ type: "raw", line, value }];
@@ -100,7 +114,7 @@ function usageOf(part: Record<string, unknown>): Usage | undefined {
   const tokens = jsonObjectField(part, "tokens");
   if (tokens === undefined) return undefined;
   const cache = jsonObjectField(tokens, "cache");
-  const usage: { -readonly [Key in keyof Usage]: number } = {};
+  const usage: { -readonly [Key in Exclude<keyof Usage, "incomplete">]?: number } = {};
   let any = false;
   const input = jsonNumberField(tokens, "input");
   const output = jsonNumberField(tokens, "output");

@@ -92,6 +92,42 @@ export function buildProgram(io: ProgramIo): Command {
     });
 
   program
+    .command("ps")
+    .description("List this repository's dispatches: running, dead (runner gone), or ended with kept work.")
+    .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option("--json", "one JSON object per dispatch")
+    .exitOverride()
+    .action(async (flags: { repository?: string; json?: boolean }) => {
+      const { psCommand } = await import("./maintenance/maintenance-commands.js");
+      io.setExitCode(await psCommand(flags, io));
+    });
+
+  program
+    .command("clean")
+    .description("Clean up dead and ended dispatches: stop orphaned agents and containers, remove temporary directories, worktrees and branches holding nothing unmerged. Never touches a running dispatch.")
+    .argument("[id...]", "only these dispatches (ids or unique prefixes, as `outpost ps` shows them)")
+    .option("-n, --dry-run", "say what would be done, do nothing")
+    .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option("--json", "print the report as JSON")
+    .exitOverride()
+    .action(async (ids: string[], flags: { repository?: string; json?: boolean; dryRun?: boolean }) => {
+      const { cleanCommand } = await import("./maintenance/maintenance-commands.js");
+      io.setExitCode(await cleanCommand(ids, flags, io));
+    });
+
+  program
+    .command("recover")
+    .description("Bring back a dead or ended dispatch's work: merge an integrate branch into its target, or check a named branch out again.")
+    .argument("<id>", "the dispatch id (or a unique prefix)")
+    .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option("--json", "print the result as JSON")
+    .exitOverride()
+    .action(async (id: string, flags: { repository?: string; json?: boolean }) => {
+      const { recoverCommand } = await import("./maintenance/maintenance-commands.js");
+      io.setExitCode(await recoverCommand(id, flags, io));
+    });
+
+  program
     .command("agents")
     .description("List the built-in agents.")
     .exitOverride()

@@ -21,7 +21,13 @@ export { addUsage } from "./agent/usage.js";
 export type { Usage } from "./agent/usage.js";
 export type { AgentEvent, AgentEventType, FailureClassification } from "./agent/agent-event.js";
 export type { AgentFeatures, UsageMode } from "./agent/agent-features.js";
-export type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentTurn, FailureRule } from "./agent/agent-adapter.js";
+export type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentTurn, DecoderContext, FailureRule } from "./agent/agent-adapter.js";
+export { cliRelease, compareVersions, firstVersionWith, parseCliVersion } from "./agent/cli-version.js";
+export type { CliFeatureRow, CliFeatureTable, CliRelease } from "./agent/cli-version.js";
+export { cliReleaseResolver, learnCliVersion } from "./agent/cli-version-probe.js";
+export type { CliVersionProbe, CliVersionSource } from "./agent/cli-version-probe.js";
+export { UnknownKinds } from "./agent/unknown-kinds.js";
+export { errorLines } from "./agent/error-lines.js";
 export { LineSplitter } from "./agent/line-splitter.js";
 export { classifyFailure } from "./agent/classify-failure.js";
 export {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { addUsage, isOutpostError, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult, DispatchTurn } from "./dispatch-options.js";
 import { resolveOptions } from "./options/resolve-options.js";
@@ -21,6 +21,10 @@ import { integrateBranch } from "./workspace/integrate-branch.js";
 import type { Workspace } from "./workspace/workspace.js";
 import { runHostHooks, runSandboxHooks } from "./hooks/run-hooks.js";
 import { createActivityLog } from "./activity/activity-log.js";
+import { DISPATCH_ID_VARIABLE } from "./activity/activity-record.js";
+import { findDispatchProcesses } from "./activity/dispatch-processes.js";
+import { currentProcess } from "./ownership/process-identity.js";
+import { discardWorkspace } from "./workspace/discard-workspace.js";
 import { writeHomeFiles } from "./turn/home-files.js";
 import { runTurn } from "./turn/run-turn.js";
 import { agentVariables } from "./turn/agent-variables.js";
@@ -48,7 +52,8 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     options.continuation ? locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined,
     identityLookup,
   ]);
-  const variables = agentVariables(agent, provider, identity);
+  // Every agent process carries the dispatch's id, so `outpost clean` finds its orphans after a crash.
+  const variables = { ...agentVariables(agent, provider, identity), [DISPATCH_ID_VARIABLE]: dispatchId };
   throwIfAborted(signal, "The dispatch");
 
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
@@ -58,6 +63,13 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       throw error;
     })
     : undefined;
+  const activity = createActivityLog(root, dispatchId, options.activityTransport);
+  const note = (write: Promise<void>): Promise<void> => write.catch((error: unknown) => observers.warn(`Could not write the activity record: ${String(error)}.`));
+  await note(activity.start({
+    dispatchId, label: options.label, agent: agent.name, provider: provider.name, repository: root, directory: root,
+    pid: process.pid, runner: currentProcess(), startedAt: new Date(started).toISOString(), state: "running", phase: "prepare",
+    mode: resolved.branch.mode, staging,
+  }));
   let phase = "prepare";
   let phaseStarted = started;
   // Each phase change reports how long the previous one took (diagnostic), and names the phase errors carry.
@@ -76,6 +88,10 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   try {
     if (resolved.branch.mode === "named") claim = await claimNamedBranch(root, resolved.branch.name, dispatchId);
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
+    await note(activity.update({
+      directory: workspace.directory, branch: workspace.branch, worktreeCreated: workspace.created, branchCreated: workspace.branchCreated === true,
+      baseline: workspace.baseline, ...(workspace.target ? { target: workspace.target } : {}),
+    }));
     if (workspace.created && resolved.copies.length > 0) {
       enter("copies");
       workspace = { ...workspace, untrackedCopies: await applyCopies(root, workspace.directory, resolved.copies) };
@@ -98,16 +114,17 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       const { restored } = await boundary.close(dispatchId);
       if (restored.length > 0) observers.warn(`The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`);
     };
-    const activity = createActivityLog(root, dispatchId, options.activityTransport);
     const context: ConversationContext = {
       repository: root, sandbox: lease, staging, home: options.conversationHome, local: provider.placement === "host",
       warn: (message) => observers.warn(message), signal,
     };
     try {
-      await activity.start({
-        dispatchId, label: options.label, agent: agent.name, provider: provider.name, repository: root, directory: ws.directory,
-        branch: ws.branch, pid: process.pid, startedAt: new Date(started).toISOString(), state: "running",
-      }).catch((error: unknown) => observers.warn(`Could not write the activity record: ${String(error)}.`));
+      const container = (lease as { containerId?: unknown }).containerId;
+      await note(activity.update({
+        phase: "sandbox", ...(typeof container === "string" ? { container } : {}),
+        ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
+        ...(provider.placement === "host" && /^outpost-home-/.test(basename(lease.home)) ? { home: lease.home } : {}),
+      }));
       enter("hooks");
       await Promise.all([
         runHostHooks("hostReady", options.hooks?.hostReady ?? [], ws.directory, signal),
@@ -151,7 +168,6 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     });
     enter("import");
     await closeBoundary();
-    const removal = activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`));
 
     // Listing the agent's commits and integrating them are independent: an integration with nothing to
     // merge returns "up-to-date" at once.
@@ -161,10 +177,11 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       ws.mode === "integrate" ? integrateBranch(ws, identity, signal, (message) => observers.warn(message)) : undefined,
     ]);
     const branch = ws.mode === "integrate" ? ws.target : ws.branch;
-    await removal;
     enter("close");
     const closed = ws.mode === "current" ? { kept: false } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
     if (closed.kept && ws.created && "reason" in closed && closed.reason) observers.warn(`Kept the worktree ${ws.directory}: ${closed.reason}.`);
+    // A kept worktree stays listed (`outpost ps`) until it is recovered or cleaned; otherwise nothing is left to find.
+    await (closed.kept && ws.created ? note(activity.update({ state: "finished", phase: "close" })) : activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`)));
     enter("done");
     const last = turns[turns.length - 1];
     return {
@@ -175,7 +192,13 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       conversation, conversationId, observerErrors: observers.errors, durationMs: Date.now() - started,
     };
   } catch (error) {
-    if (!workspace) throw error;
+    // Before the agent ran, a failure leaves nothing worth keeping: what this dispatch created goes.
+    if (!workspace || phase === "workspace" || phase === "copies" || phase === "workspaceReady") {
+      if (workspace) await discardWorkspace(workspace).catch((cause: unknown) => observers.warn(`Could not remove the worktree ${workspace!.directory}: ${String(cause)}.`));
+      await activity.remove().catch(() => undefined);
+      throw error;
+    }
+    await activity.fail(phase, describe(error)).catch(() => undefined);
     const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
     throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
   } finally {
@@ -191,12 +214,21 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
         resume: options.continuation ? { id: options.continuation.id, fork: options.continuation.fork } : undefined,
       };
       await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], staging, signal);
+      let located = false;
       return runTurn({
         agent, lease, turn, timers: resolved.timers, markers: resolved.markers, variables, signal,
         onEvent: (event) => {
+          if (!located && provider.placement === "host") {
+            located = true;
+            void findDispatchProcesses(dispatchId).then((found) => {
+              const leader = found.find((entry) => entry.pid === entry.processGroup);
+              if (leader) return note(activity.update({ agentProcessGroup: leader.processGroup }));
+            });
+          }
           if (event.type === "conversation") conversationId = event.id;
           observers.observe({ dispatchId, label: options.label, pass, timestamp: new Date().toISOString(), event });
         },
+        onDiagnostic: (message) => observers.diagnostic(message),
         onIdleWarning: (silentMs) => observers.warn(`${options.label ?? agent.name}: no output from ${agent.name} for ${Math.round(silentMs / 1000)} s (pass ${pass}); it is stopped after ${Math.round(resolved.timers.idleMs / 1000)} s of silence.`),
       });
     };

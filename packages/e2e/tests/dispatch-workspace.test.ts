@@ -74,7 +74,10 @@ describe("dispatch copies", () => {
     symlinkSync(join(outside, "secret"), join(repository, "leak"));
     const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["leak"] }));
     expect(error.code).toBe("workspace");
-    expect((error.details.recovery as DispatchRecovery).phase).toBe("copies");
+    // Refused before the agent ran: the worktree and branch it opened are gone, nothing to recover.
+    expect(error.details.recovery).toBeUndefined();
+    expect(gitIn(repository, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+    expect(gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads")).toBe("main");
   });
 });
 
@@ -108,7 +111,9 @@ describe("dispatch hooks", () => {
     ] as const) {
       const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, hooks }));
       expect(error.code, JSON.stringify(hooks)).toBe(code);
-      expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
+      // A failed workspaceReady hook comes before the agent: its worktree is removed; later ones keep it.
+      if ("workspaceReady" in hooks) expect(error.details.recovery).toBeUndefined();
+      else expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
     }
   });
 });

@@ -32,6 +32,14 @@ export interface AgentHomeFile {
   readonly content: string;
 }
 
+/** What a decoder is told about the turn it decodes. */
+export interface DecoderContext {
+  /** The turn whose output is decoded (a continued turn may report usage differently). */
+  readonly turn?: AgentTurn;
+  /** Receives this turn's diagnostics: event kinds the decoder does not know, version warnings. */
+  readonly diagnostic?: (message: string) => void;
+}
+
 /** Decodes one complete output line into normalized events. May keep state across lines. */
 export interface AgentLineDecoder {
   decode(line: string): AgentEvent[];
@@ -54,6 +62,12 @@ export interface AgentAdapter extends AgentFeatures {
   /** Throws code `configuration` for what the CLI cannot do (e.g. fork). */
   command(turn: AgentTurn): AgentCommand;
   homeFiles?(turn: AgentTurn): readonly AgentHomeFile[];
-  createDecoder(): AgentLineDecoder;
+  /** One decoder per turn; `context` carries the turn and its diagnostic channel. */
+  createDecoder(context?: DecoderContext): AgentLineDecoder;
+  /**
+   * Why this agent (at its CLI version) cannot continue or fork a conversation, naming the version that
+   * can; undefined when it can. Checked with `resumable` / `forkable` before anything is allocated.
+   */
+  unsupported?(feature: "continuation" | "fork"): string | undefined;
   readonly failureRules?: readonly FailureRule[];
 }

@@ -50,8 +50,9 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (continuation) {
     if (typeof continuation.id !== "string" || continuation.id.trim() === "") throw configuration("continuation.id must be the native id of a conversation. Use the conversationId of an earlier result.");
     if (passes !== 1) throw configuration(`continuation needs passes: 1 (got ${passes}): each pass would start a new conversation.`);
-    if (agent.resumable !== true) throw configuration(`${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`);
-    if (continuation.fork && agent.forkable !== true) throw configuration(`${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+    // The agent names the CLI version that can, when its own version cannot.
+    if (agent.resumable !== true) throw configuration(agent.unsupported?.("continuation") ?? `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`);
+    if (continuation.fork && agent.forkable !== true) throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
   }
   const branch: BranchPolicy = options.branch ?? { mode: "current" };
   assertBranchPolicy(branch);

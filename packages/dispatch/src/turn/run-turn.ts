@@ -1,5 +1,5 @@
 import {
-  abortError, classifyFailure, LineSplitter, OutpostError,
+  abortError, classifyFailure, errorLines, LineSplitter, OutpostError,
   type AgentAdapter, type AgentEvent, type AgentTurn, type CommandChannel, type SandboxLease, type Usage, addUsage,
 } from "@outpost/core";
 import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
@@ -16,6 +16,8 @@ export interface RunTurnInput {
   readonly signal?: AbortSignal;
   readonly onEvent: (event: AgentEvent) => void;
   readonly onIdleWarning: (silentMs: number) => void;
+  /** The agent's diagnostics for this turn (unknown event kinds, version warnings). */
+  readonly onDiagnostic?: (message: string) => void;
 }
 
 export interface TurnOutcome {
@@ -39,7 +41,7 @@ const RETAIN_BYTES = 64 * 1024;
 export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const { agent, lease, turn } = input;
   const command = agent.command(turn);
-  const decoder = agent.createDecoder();
+  const decoder = agent.createDecoder({ turn, ...(input.onDiagnostic ? { diagnostic: input.onDiagnostic } : {}) });
   const splitter = new LineSplitter();
   const stopper = new AbortController();
   let stop: TimerStop | "signal" | undefined;
@@ -133,7 +135,9 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const errorText = failure?.message ?? (finished?.isError ? finished.text ?? "" : "");
   if (status !== 0 || failure || finished?.isError) {
     const classified = classifyFailure(agent.failureRules ?? [], `${errorText}\n${stderr}`);
-    throw new OutpostError("process", `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`, {
+    // The CLI's own error line first (an unknown flag is stated before pages of help text), then the tail.
+    const ownError = errorLines(stderr).join(" / ");
+    throw new OutpostError("process", `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${ownError ? ` — ${ownError}` : ""}${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`, {
       details: { ...details, stderr: stderr.slice(-4000), ...(classified ? { classification: classified.classification, rule: classified.rule.id } : {}) },
     });
   }

@@ -35,14 +35,14 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
     await assertBranchName(root, policy.name);
     const directory = join(root, ".outpost", "workspaces", slug(policy.name, 80) || "branch");
     const existing = await reusableWorktree(directory, policy.name);
+    const exists = existing || await branchExists(root, policy.name);
     if (!existing) {
-      const exists = await branchExists(root, policy.name);
       const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
       await addWorktree(root, args, input.signal);
     }
     return {
       mode: "named", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory, branch: policy.name,
-      baseline: await headCommit(directory), created: !existing, untrackedCopies: [],
+      baseline: await headCommit(directory), created: !existing, branchCreated: !exists, untrackedCopies: [],
     };
   }
   // The target's tip: HEAD as found with the repository, unless another target is named.
@@ -72,7 +72,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   await addWorktree(root, ["-b", branch, directory, baseline], input.signal);
   return {
     mode: "integrate", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory, branch, target,
-    baseline, created: true, untrackedCopies: [],
+    baseline, created: true, branchCreated: true, untrackedCopies: [],
   };
 }
 

@@ -18,6 +18,8 @@ export interface Workspace {
   readonly baseline: string;
   /** True when this dispatch created `directory` as a new worktree. */
   readonly created: boolean;
+  /** True when this dispatch created the branch (integrate always; named when it did not exist). */
+  readonly branchCreated?: boolean;
   /** Copies that are untracked or ignored in the worktree: the worktree is kept at close. */
   readonly untrackedCopies: readonly string[];
 }

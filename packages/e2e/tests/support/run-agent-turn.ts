@@ -9,6 +9,8 @@ export interface AgentTurnRun {
   readonly lines: string[];
   /** The id from the `conversation` event, if any. */
   readonly conversationId?: string;
+  /** What the adapter and its decoder reported through the turn's diagnostic channel. */
+  readonly diagnostics: string[];
   /** Events of one type. */
   of<Type extends AgentEvent["type"]>(type: Type): Extract<AgentEvent, { type: Type }>[];
 }
@@ -30,7 +32,8 @@ export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, inp
   const turn: AgentTurn = { ...turnFields, root: lease.root, home: lease.home };
   if (!skipHomeFiles) await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? []);
   const command = agent.command(turn);
-  const decoder = agent.createDecoder();
+  const diagnostics: string[] = [];
+  const decoder = agent.createDecoder({ turn, diagnostic: (message) => diagnostics.push(message) });
   const splitter = new LineSplitter();
   const events: AgentEvent[] = [];
   const lines: string[] = [];
@@ -57,6 +60,7 @@ export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, inp
     events,
     result,
     lines,
+    diagnostics,
     ...(conversation ? { conversationId: conversation.id } : {}),
     of: <Type extends AgentEvent["type"]>(type: Type) => events.filter((event): event is Extract<AgentEvent, { type: Type }> => event.type === type),
   };

@@ -1,0 +1,75 @@
+/** What an agent's CLI can do from `since` on, until the next row of its table. */
+export interface CliFeatureRow<Features> {
+  readonly since: string;
+  readonly features: Features;
+}
+
+/** An agent's per-version feature table: the data its command is built from. */
+export interface CliFeatureTable<Features> {
+  /** Agent name, as in diagnostics (`codex`). */
+  readonly agent: string;
+  /** The release the plugin was recorded against and installs. */
+  readonly pinned: string;
+  /** Oldest and newest releases the version matrix runs. */
+  readonly tested: { readonly oldest: string; readonly newest: string };
+  /** Ascending by `since`; the first row also stands for older releases. */
+  readonly rows: readonly CliFeatureRow<Features>[];
+}
+
+/** The CLI release a turn runs with, and what it can do. */
+export interface CliRelease<Features> {
+  /** Undefined when it could not be learned (the pinned release's features are assumed). */
+  readonly version?: string;
+  readonly features: Features;
+  /** Non-blocking problems: a version outside the tested range, or one that could not be learned. */
+  readonly warnings: readonly string[];
+}
+
+/** The first `major.minor.patch` in a `--version` output (`codex-cli 0.171.0`, `GitHub Copilot CLI 1.0.92.`). */
+export function parseCliVersion(text: string): string | undefined {
+  return /(\d+)\.(\d+)\.(\d+)/.exec(text)?.[0];
+}
+
+/** Orders `major.minor.patch` versions numerically (suffixes such as `-beta` are ignored). */
+export function compareVersions(left: string, right: string): number {
+  const a = numbers(left);
+  const b = numbers(right);
+  for (let index = 0; index < 3; index++) {
+    const difference = (a[index] ?? 0) - (b[index] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
+/** The release `version` stands for in `table`; undefined `version` (unknown) means the pinned release. */
+export function cliRelease<Features>(table: CliFeatureTable<Features>, version: string | undefined, problem?: string): CliRelease<Features> {
+  const range = `${table.tested.oldest}–${table.tested.newest}`;
+  if (version === undefined) {
+    return {
+      features: featuresAt(table, table.pinned),
+      warnings: [`${table.agent}: could not learn the CLI version${problem ? ` (${problem})` : ""}; assuming the pinned ${table.pinned} (tested ${range}). Pass \`version\` to the agent to say which release runs.`],
+    };
+  }
+  const outside = compareVersions(version, table.tested.oldest) < 0 || compareVersions(version, table.tested.newest) > 0;
+  return {
+    version,
+    features: featuresAt(table, version),
+    warnings: outside ? [`${table.agent} ${version} is outside the tested range ${range} (pinned ${table.pinned}); it runs, but its flags and events are not verified.`] : [],
+  };
+}
+
+/** The oldest release in the table whose features pass `test`, or undefined when none does. */
+export function firstVersionWith<Features>(table: CliFeatureTable<Features>, test: (features: Features) => boolean): string | undefined {
+  return table.rows.find((row) => test(row.features))?.since;
+}
+
+function featuresAt<Features>(table: CliFeatureTable<Features>, version: string): Features {
+  let chosen = table.rows[0];
+  for (const row of table.rows) if (compareVersions(row.since, version) <= 0) chosen = row;
+  if (!chosen) throw new Error(`The ${table.agent} feature table has no rows.`);
+  return chosen.features;
+}
+
+function numbers(version: string): number[] {
+  return (/(\d+)\.(\d+)\.(\d+)/.exec(version)?.slice(1) ?? []).map(Number);
+}

@@ -1,0 +1,174 @@
+import { lstat, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { OutpostError } from "@outpost/core";
+import type { ActivityRecord } from "../activity/activity-record.js";
+import { activityFile } from "../activity/activity-log.js";
+import { findDispatchProcesses, stopDispatchProcesses } from "../activity/dispatch-processes.js";
+import { findRepository, branchExists } from "../git/repository.js";
+import { gitStatus } from "../git/run-git.js";
+import { importSandboxCommits } from "../git/import-sandbox-commits.js";
+import { withFileLock } from "../workspace/file-lock.js";
+import { lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
+import { dispatchStatus, type DispatchStatus } from "./dispatch-status.js";
+import { keptCommits } from "./kept-commits.js";
+import { readActivityRecords } from "./read-activity.js";
+
+export interface CleanDispatchesOptions {
+  /** Path inside the checkout; default the process's cwd. */
+  readonly repository?: string;
+  /** Only these dispatches (ids or unique prefixes); default every dead or ended one. */
+  readonly ids?: readonly string[];
+  /** Say what would be done, do nothing. */
+  readonly dryRun?: boolean;
+  /** Removes a sandbox container by id (the CLI passes one that talks to Docker). */
+  readonly removeContainer?: (id: string) => Promise<void>;
+}
+
+/** Work a clean left in place, and how to get it back. */
+export interface KeptWork {
+  readonly branch?: string;
+  readonly directory?: string;
+  readonly commits: readonly string[];
+  readonly reason: string;
+  /** `outpost recover <id>`. */
+  readonly recover: string;
+}
+
+export interface CleanedDispatch {
+  readonly dispatchId: string;
+  readonly status: DispatchStatus;
+  /** What was done (or, in a dry run, would be). */
+  readonly actions: readonly string[];
+  readonly kept?: KeptWork;
+}
+
+export interface CleanReport {
+  readonly cleaned: readonly CleanedDispatch[];
+  /** Dispatches left alone (live, or not judged from here), with why. */
+  readonly skipped: ReadonlyArray<{ readonly dispatchId: string; readonly status: DispatchStatus; readonly reason: string }>;
+}
+
+/**
+ * For dispatches whose runner is gone or that ended: stops their orphaned agents and containers,
+ * removes their temporary directories, removes worktrees and branches they created that hold nothing
+ * unmerged, and drops their records; work that would be lost is kept and listed with the command that
+ * recovers it. A live dispatch is never touched.
+ */
+export async function cleanDispatches(options: CleanDispatchesOptions = {}): Promise<CleanReport> {
+  const { root } = await findRepository(options.repository ?? process.cwd());
+  const records = selectRecords(await readActivityRecords(root), options.ids);
+  const cleaned: CleanedDispatch[] = [];
+  const skipped: Array<{ dispatchId: string; status: DispatchStatus; reason: string }> = [];
+  for (const record of records) {
+    const status = dispatchStatus(record);
+    if (status === "running" || status === "unknown") {
+      skipped.push({ dispatchId: record.dispatchId, status, reason: status === "running" ? "it is running" : "its runner cannot be checked from here (another machine or container)" });
+      continue;
+    }
+    cleaned.push(await cleanOne(root, record, status, options));
+  }
+  return { cleaned, skipped };
+}
+
+/** Records matching `ids` (full ids or unique prefixes), or all; an unknown id is code `configuration`. */
+export function selectRecords(records: readonly ActivityRecord[], ids: readonly string[] | undefined): ActivityRecord[] {
+  if (!ids || ids.length === 0) return [...records];
+  return ids.map((id) => {
+    const matches = records.filter((record) => record.dispatchId === id || (id.length >= 4 && record.dispatchId.startsWith(id)));
+    if (matches.length !== 1) {
+      throw new OutpostError("configuration", `${matches.length === 0 ? "No" : "More than one"} dispatch with id ${JSON.stringify(id)} on this repository. Run \`outpost ps\` to see the ids.`, { details: { id } });
+    }
+    return matches[0]!;
+  });
+}
+
+async function cleanOne(root: string, record: ActivityRecord, status: DispatchStatus, options: CleanDispatchesOptions): Promise<CleanedDispatch> {
+  const dry = options.dryRun === true;
+  const actions: string[] = [];
+  const act = async (description: string, work: () => Promise<unknown>): Promise<void> => {
+    actions.push(description);
+    if (!dry) await work();
+  };
+  const orphans = await findDispatchProcesses(record.dispatchId);
+  if (orphans.length > 0) await act(`stop ${orphans.length} orphaned agent process(es) ${orphans.map((entry) => entry.pid).join(", ")}`, () => stopDispatchProcesses(record.dispatchId));
+  if (record.container) {
+    const container = record.container;
+    if (options.removeContainer) await act(`remove container ${container.slice(0, 12)}`, () => options.removeContainer!(container));
+    else actions.push(`container ${container.slice(0, 12)} not removed (no container remover given): docker rm -f ${container}`);
+  }
+  for (const directory of [record.staging, record.home]) {
+    if (directory && (await ownDirectory(directory))) await act(`remove ${directory}`, () => rm(directory, { recursive: true, force: true }));
+  }
+  let importFailure: string | undefined;
+  if (record.sandboxGit && (await ownDirectory(record.sandboxGit))) {
+    const sandboxGit = record.sandboxGit;
+    // The agent's commits in a mounted sandbox live in its private git directory until imported.
+    await act(`import the sandbox's commits from ${sandboxGit}`, async () => {
+      try {
+        await importCommits(root, record, sandboxGit);
+        await rm(sandboxGit, { recursive: true, force: true });
+      } catch (error) {
+        importFailure = error instanceof Error ? error.message : String(error);
+      }
+    });
+  }
+  const reservation = join(outpostDirectory(root), "reservations", `${record.dispatchId}.json`);
+  if (await lstat(reservation).catch(() => undefined)) await act(`remove its storage reservation`, () => rm(reservation, { force: true }));
+
+  const commits = await keptCommits(record);
+  let kept: KeptWork | undefined;
+  if (importFailure) kept = { ...(record.branch ? { branch: record.branch } : {}), directory: record.sandboxGit!, commits, reason: `the sandbox's commits could not be imported: ${importFailure}`, recover: `outpost recover ${record.dispatchId}` };
+  const keep = (reason: string, directory?: string): void => {
+    kept = { ...(record.branch ? { branch: record.branch } : {}), ...(directory ? { directory } : {}), commits, reason, recover: `outpost recover ${record.dispatchId}` };
+  };
+  if (!kept && record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
+    const dirty = (await gitStatus(record.directory, ["status", "--porcelain", "--ignored=no"])).stdout.trim() !== "";
+    if (dirty) keep("its worktree has uncommitted changes", record.directory);
+    else await act(`remove worktree ${record.directory}`, () => removeWorktree(root, record.directory));
+  }
+  if (record.branchCreated && record.branch && (await branchExists(root, record.branch))) {
+    if (commits.length > 0) kept ??= { branch: record.branch, commits, reason: `branch ${record.branch} holds ${commits.length} unmerged commit(s)`, recover: `outpost recover ${record.dispatchId}` };
+    else if (!kept) await act(`delete branch ${record.branch} (nothing unmerged)`, () => gitStatus(root, ["branch", "-D", "--", record.branch!]));
+  }
+  if (kept) {
+    // The record stays so `outpost recover` can find the work; it now says the dispatch ended.
+    if (record.state === "running") await act("mark the record as ended", () => markEnded(root, record));
+  } else {
+    await act("remove the activity record", () => rm(activityFile(root, record.dispatchId), { force: true }));
+  }
+  return { dispatchId: record.dispatchId, status, actions, ...(kept ? { kept } : {}) };
+}
+
+async function importCommits(root: string, record: ActivityRecord, directory: string): Promise<void> {
+  const repository = await findRepository(root);
+  const workspace = {
+    mode: record.mode ?? "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory,
+    directory: record.directory, branch: record.branch, baseline: record.baseline ?? "", created: record.worktreeCreated === true, untrackedCopies: [],
+  } as const;
+  if (!record.baseline) throw new OutpostError("workspace", "the record has no baseline commit");
+  await importSandboxCommits(workspace, { directory, objects: [], reference: record.branch ? `refs/heads/${record.branch}` : "HEAD", dispose: async () => undefined }, record.dispatchId);
+}
+
+async function removeWorktree(root: string, directory: string): Promise<void> {
+  await withFileLock(lockPath(root, "worktrees"), async () => {
+    // Without --force git refuses a worktree with changes: nothing is lost even if one appeared meanwhile.
+    const removed = await gitStatus(root, ["worktree", "remove", directory]);
+    await gitStatus(root, ["worktree", "prune"]);
+    if (removed.status !== 0 && (await lstat(directory).catch(() => undefined))) {
+      throw new OutpostError("workspace", `Could not remove the worktree ${directory}: ${removed.stderr.trim()}. Look at it, then \`git worktree remove\` it yourself.`, { details: { directory } });
+    }
+  });
+}
+
+/** A directory (not a link) that belongs to this user: what a dispatch's temporary directories are. */
+async function ownDirectory(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  return info !== undefined && info.isDirectory() && info.uid === process.getuid?.();
+}
+
+async function markEnded(root: string, record: ActivityRecord): Promise<void> {
+  const path = activityFile(root, record.dispatchId);
+  const ended: ActivityRecord = { ...record, state: "failed", error: { code: "process", message: "its runner died before the dispatch ended" } };
+  await writeFile(`${path}.clean.tmp`, `${JSON.stringify(ended, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${path}.clean.tmp`, path);
+}

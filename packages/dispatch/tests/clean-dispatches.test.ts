@@ -1,0 +1,75 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanDispatches, listDispatches } from "../src/index.js";
+import { currentProcess, identityOf } from "../src/ownership/process-identity.js";
+
+const scratches: string[] = [];
+function scratch(prefix: string): string {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  scratches.push(directory);
+  return directory;
+}
+afterEach(() => {
+  for (const directory of scratches.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function repository(): string {
+  const root = scratch("outpost-clean-repo-");
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@t.invalid", ...args], { cwd: root });
+  git("init", "--quiet", "--initial-branch=main");
+  writeFileSync(join(root, "README.md"), "x\n");
+  git("add", "README.md");
+  git("commit", "--quiet", "-m", "initial");
+  return root;
+}
+
+function writeRecord(root: string, record: Record<string, unknown>): string {
+  const id = randomUUID();
+  const directory = join(root, ".outpost", "storage", "activity");
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, `${id}.json`), JSON.stringify({ dispatchId: id, agent: "a", provider: "local", repository: root, directory: root, pid: 1, startedAt: "", state: "running", ...record }));
+  return id;
+}
+
+async function deadRunner() {
+  const child = spawn("sleep", ["30"]);
+  await new Promise((done) => child.once("spawn", done));
+  const identity = identityOf(child.pid!)!;
+  child.kill("SIGKILL");
+  await new Promise((done) => child.once("exit", done));
+  return identity;
+}
+
+describe("cleanDispatches", () => {
+  it("never touches a running dispatch", async () => {
+    const root = repository();
+    const staging = mkdtempSync(join(tmpdir(), "outpost-staging-"));
+    scratches.push(staging);
+    const id = writeRecord(root, { runner: currentProcess(), staging });
+    expect((await listDispatches({ repository: root }))[0]).toMatchObject({ status: "running" });
+    const report = await cleanDispatches({ repository: root });
+    expect(report.skipped).toEqual([{ dispatchId: id, status: "running", reason: "it is running" }]);
+    expect(existsSync(staging)).toBe(true);
+  });
+
+  it("a hostile record cannot make it remove anything a dispatch did not create", async () => {
+    const root = repository();
+    const victim = scratch("outpost-victim-");
+    const outside = scratch("outpost-outside-");
+    // A link with the right name pointing elsewhere, a path with the wrong name, a directory outside .outpost/workspaces.
+    const link = join(tmpdir(), `outpost-staging-${Math.random().toString(36).slice(2, 8).padEnd(6, "x")}`);
+    symlinkSync(victim, link);
+    scratches.push(link);
+    writeRecord(root, { runner: await deadRunner(), staging: link, home: victim, directory: outside, worktreeCreated: true, branch: "main", branchCreated: true });
+    const report = await cleanDispatches({ repository: root });
+    expect(report.cleaned).toHaveLength(1);
+    expect(existsSync(victim) && existsSync(outside) && existsSync(link)).toBe(true);
+    // main holds commits no other branch has: kept, not deleted.
+    expect(report.cleaned[0]!.kept?.commits).toHaveLength(1);
+    expect(execFileSync("git", ["branch", "--list", "main"], { cwd: root, encoding: "utf8" })).toContain("main");
+  });
+});

@@ -1,0 +1,45 @@
+import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dispatch } from "@outpost/dispatch";
+import { localProvider } from "@outpost/provider-local";
+import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+
+const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+
+function leftovers(repository: string) {
+  return {
+    worktrees: gitIn(repository, "worktree", "list", "--porcelain").split("\n").filter((line) => line.startsWith("worktree ")),
+    branches: gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads"),
+    workspaces: readdirSync(join(repository, ".outpost", "workspaces"), { withFileTypes: true }).map((entry) => entry.name),
+    records: readdirSync(join(repository, ".outpost", "storage", "activity")).filter((name) => name.endsWith(".json")),
+  };
+}
+
+describe("a dispatch that fails before its agent runs leaves no worktree or branch behind", () => {
+  for (const mode of ["integrate", "named"] as const) {
+    it(`${mode}: a failing workspaceReady hook`, async () => {
+      const repository = scratchRepository();
+      const error = await dispatch({
+        agent: scriptAgent({ directory: agentDirectory }), brief: "never runs", repository, sandboxProvider: localProvider(),
+        branch: mode === "named" ? { mode, name: "feature/hooked" } : { mode }, hooks: { workspaceReady: ["echo broken >&2; exit 3"] },
+      }).then(() => undefined, (caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "process" });
+      expect(leftovers(repository)).toEqual({ worktrees: [`worktree ${repository}`], branches: "main", workspaces: [], records: [] });
+    });
+  }
+
+  it("a copy refused because it goes through a link leaving the checkout", async () => {
+    const repository = scratchRepository();
+    const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));
+    writeFileSync(join(outside, "secret"), "s\n");
+    symlinkSync(outside, join(repository, "linked"));
+    const error = await dispatch({
+      agent: scriptAgent({ directory: agentDirectory }), brief: "never runs", repository, sandboxProvider: localProvider(),
+      branch: { mode: "integrate" }, copies: ["linked/secret"],
+    }).then(() => undefined, (caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "workspace" });
+    expect(leftovers(repository)).toEqual({ worktrees: [`worktree ${repository}`], branches: "main", workspaces: [], records: [] });
+  });
+});
