@@ -117,7 +117,7 @@ export function claudeUsage(value: Record<string, unknown>): Usage | undefined {
     costUsd: jsonNumber(value["total_cost_usd"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
-  return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;
+  return present.length > 0 ? (Object.fromEntries(present)) : undefined;
 }
 
 function contentBlocks(content: unknown): Record<string, unknown>[] {

@@ -154,5 +154,5 @@ export function codexUsage(usage: Record<string, unknown>): Usage | undefined {
     reasoningTokens: jsonNumber(usage["reasoning_output_tokens"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
-  return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;
+  return present.length > 0 ? (Object.fromEntries(present)) : undefined;
 }

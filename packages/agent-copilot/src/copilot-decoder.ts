@@ -145,5 +145,5 @@ export function usageOf(record: Record<string, unknown> | undefined): Usage | un
   if (output !== undefined) usage["outputTokens"] = output;
   if (cacheRead !== undefined) usage["cacheReadTokens"] = cacheRead;
   if (cacheWrite !== undefined) usage["cacheWriteTokens"] = cacheWrite;
-  return Object.keys(usage).length > 0 ? (usage as Usage) : undefined;
+  return Object.keys(usage).length > 0 ? (usage) : undefined;
 }

@@ -52,7 +52,7 @@ function subtract(total: Usage, before: Usage): Usage {
     if (typeof earlier === "number" && earlier > value) return total;
     result[key] = typeof earlier === "number" ? value - earlier : value;
   }
-  return result as Usage;
+  return result;
 }
 
 /** The per-model totals of a `session.shutdown` (`modelMetrics`, under `accountingSnapshot` since 1.0.102). */

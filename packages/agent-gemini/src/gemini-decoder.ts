@@ -88,7 +88,7 @@ export function geminiUsage(stats: Record<string, unknown>): Usage | undefined {
     cacheReadTokens: jsonNumber(stats["cached"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
-  return present.length > 0 ? (Object.fromEntries(present) as Usage) : undefined;
+  return present.length > 0 ? (Object.fromEntries(present)) : undefined;
 }
 
 function optionalId(id: unknown): { id?: string } {

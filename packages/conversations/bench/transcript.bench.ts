@@ -167,7 +167,7 @@ try {
     over: { run: () => bench.roundTrip(), after: () => bench.forget() },
     scripts: { run: () => bench.roundTripScripts(), after: () => bench.forget() },
   });
-  const { floor, stream, lease, ours, over, scripts } = times as Record<string, number>;
+  const { floor, stream, lease, ours, over, scripts } = times;
   const line = (label: string, value: number, extra = "") => console.log(`  ${label.padEnd(36)}${value.toFixed(0).padStart(6)} ms  ${(value / floor!).toFixed(2)}x floor${extra}`);
   console.log(`transcript ${(bench.size / 1024 / 1024).toFixed(1)} MB, median of ${ROUNDS} interleaved rounds`);
   line("raw copyFile out and back (floor)", floor!);

@@ -91,7 +91,7 @@ describe("file locks between processes", () => {
     const lock = join(scratch(), "killed.lock");
     const holder = spawn(process.execPath, [...tsxArguments, join(here, "support/lock-holder.ts"), lock], { stdio: ["ignore", "pipe", "inherit"] });
     children.push(holder);
-    await new Promise((done) => holder.stdout!.once("data", done));
+    await new Promise((done) => holder.stdout.once("data", done));
     await expect(withFileLock(lock, async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ code: "timeout" });
     holder.kill("SIGKILL");
     await new Promise((done) => holder.once("exit", done));

@@ -1,17 +1,15 @@
 // Speed of dispatch() against shell floors doing the same work, measured in the same run.
 // Run: npx tsx packages/e2e/bench/dispatch.bench.ts   (or npm run bench -w @outpost/e2e)
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { dockerProvider } from "@outpost/provider-docker";
 import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from "../src/index.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const here = dirname(fileURLToPath(import.meta.url));
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-bench-agent-"));
 process.on("exit", () => rmSync(agentDirectory, { recursive: true, force: true }));
 // Writes the agent script the floors run too.

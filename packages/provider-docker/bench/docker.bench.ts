@@ -5,7 +5,6 @@ import { spawn } from "node:child_process";
 import { chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Duplex } from "node:stream";
 import Docker from "dockerode";
 import { dockerProvider } from "../src/index.js";
 
@@ -52,7 +51,7 @@ function report(what: string, floorName: string, floorMs: number, measuredMs: nu
 
 async function rawExec(container: Docker.Container): Promise<void> {
   const exec = await container.exec({ Cmd: ["true"], AttachStdout: true, AttachStderr: true });
-  const stream = (await exec.start({ hijack: true, stdin: false })) as Duplex;
+  const stream = (await exec.start({ hijack: true, stdin: false }));
   stream.resume();
   await new Promise((resolve) => {
     stream.once("end", resolve);

@@ -68,7 +68,7 @@ async function write(to: string, item: { path: string; entry: FileManifestEntry;
   const target = join(to, item.path);
   await mkdir(dirname(target), { recursive: true });
   await rm(target, { force: true });
-  if (item.entry.kind === "link") await symlink(item.content as string, target);
+  if (item.entry.kind === "link") await symlink(item.content, target);
   else {
     await writeFile(target, item.content);
     await chmod(target, item.entry.mode & 0o7777);

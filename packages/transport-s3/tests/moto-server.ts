@@ -35,7 +35,7 @@ export async function startMotoServer(environment: Record<string, string> = {}):
     await Promise.race([waitReady(endpoint, child), failed]);
   } catch (error) {
     child.kill("SIGKILL");
-    throw new Error(`moto_server did not start on ${endpoint}: ${(error as Error).message} ${stderr.trim()}`);
+    throw new Error(`moto_server did not start on ${endpoint}: ${(error as Error).message} ${stderr.trim()}`, { cause: error });
   }
   const clients: S3Client[] = [];
   return {

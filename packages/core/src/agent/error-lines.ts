@@ -2,6 +2,7 @@ const ERROR_LINE = /\b(error|fatal|panic|unknown (option|argument|flag|command)|
 /** Lines of a usage/help text (option tables, choice lists), which mention "error" without being one. */
 const HELP_LINE = /^(-{1,2}[\w-]|\[|Usage:|Options:|Commands:|Positionals:)|\[(boolean|string|number|array|choices:)|\s{2,}-{1,2}\w/;
 const USAGE_TEXT = /^(Usage:|Options:|Positionals:)|^\s+-h, --help\b/m;
+// eslint-disable-next-line no-control-regex -- ANSI escape sequences start with the ESC control character.
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 /**

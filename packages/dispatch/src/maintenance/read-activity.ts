@@ -30,7 +30,7 @@ export async function readActivityRecords(root: string): Promise<ActivityRecord[
 
 function checked(raw: Record<string, unknown>, id: string, root: string): ActivityRecord | undefined {
   if (raw.dispatchId !== id) return undefined;
-  const text = (key: string): string | undefined => (typeof raw[key] === "string" ? (raw[key] as string) : undefined);
+  const text = (key: string): string | undefined => (typeof raw[key] === "string" ? (raw[key]) : undefined);
   const state = raw.state === "failed" || raw.state === "finished" ? raw.state : "running";
   const workspaces = join(outpostDirectory(root), "workspaces");
   const directory = text("directory");
@@ -44,7 +44,7 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
   const container = text("container");
   return {
     dispatchId: id, agent: text("agent") ?? "?", provider: text("provider") ?? "?", repository: root,
-    directory: inside ? directory! : root, pid: typeof raw.pid === "number" ? raw.pid : 0, startedAt: text("startedAt") ?? "", state,
+    directory: inside ? directory : root, pid: typeof raw.pid === "number" ? raw.pid : 0, startedAt: text("startedAt") ?? "", state,
     ...optional("label", text("label")), ...optional("branch", text("branch")), ...optional("phase", text("phase")),
     ...optional("target", text("target")), ...optional("baseline", text("baseline")), ...optional("mode", mode),
     ...optional("runner", parseIdentity(raw.runner)),

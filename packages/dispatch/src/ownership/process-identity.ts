@@ -60,7 +60,7 @@ export function liveness(identity: ProcessIdentity): Liveness {
 export function parseIdentity(value: unknown): ProcessIdentity | undefined {
   const record = value as Partial<Record<keyof ProcessIdentity, unknown>> | null;
   if (!record || typeof record !== "object" || !Number.isInteger(record.pid) || (record.pid as number) <= 0 || typeof record.host !== "string") return undefined;
-  const text = (key: "startTime" | "bootId" | "pidNamespace") => (typeof record[key] === "string" ? { [key]: record[key] as string } : {});
+  const text = (key: "startTime" | "bootId" | "pidNamespace") => (typeof record[key] === "string" ? { [key]: record[key] } : {});
   return { pid: record.pid as number, host: record.host, ...text("startTime"), ...text("bootId"), ...text("pidNamespace") };
 }
 

@@ -4,7 +4,7 @@ import { OutpostError } from "@outpost/core";
 import type { BranchPolicy } from "./branch-policy.js";
 import type { Workspace } from "./workspace.js";
 import { assertBranchName, branchExists, currentBranch, headCommit, type Repository } from "../git/repository.js";
-import { git, gitStatus } from "../git/run-git.js";
+import { gitStatus } from "../git/run-git.js";
 import { withFileLock } from "./file-lock.js";
 import { ensureOutpostDirectory, lockPath } from "./outpost-directory.js";
 import { slug } from "./slug.js";

@@ -65,7 +65,7 @@ export function providerBatchTests(context: ProviderSuiteContext): void {
 function thirdCorrupted(entries: readonly FileManifestEntry[]): FileManifestEntry[] {
   const ordered = BATCH.map((path) => entries.find((entry) => entry.path === path));
   assert.ok(ordered.every((entry) => entry !== undefined), `the manifest lacks some of ${BATCH.join(", ")}`);
-  return ordered.map((entry, index) => (index === 2 ? { ...entry!, sha256: "0".repeat(64) } : entry!));
+  return ordered.map((entry, index) => (index === 2 ? { ...entry, sha256: "0".repeat(64) } : entry));
 }
 
 async function expectRejected(promise: Promise<unknown>, what: string): Promise<void> {

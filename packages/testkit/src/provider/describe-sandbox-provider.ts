@@ -1,4 +1,4 @@
-import type { SandboxContext, SandboxProvider } from "@outpost/core";
+import type { SandboxContext } from "@outpost/core";
 import { unavailableTitle, type SuiteOptions } from "../shared/suite-options.js";
 import { vitestRunner } from "../shared/suite-runner.js";
 import { providerCapabilityTests } from "./capabilities.js";

@@ -21,7 +21,7 @@ export async function expectOutpostError(action: Promise<unknown>, code: Outpost
     `${what}: expected an OutpostError with code "${code}", got ${describeError(outcome)}`,
   );
   assert.ok((outcome as Error).message.length > 0, `${what}: the error has no message`);
-  return outcome as Error;
+  return outcome;
 }
 
 /** Asserts an entry is well formed and describes `key` with `size` bytes. */
