@@ -104,6 +104,16 @@ const FLAWED: readonly { flaw: ReferenceFlaws; fails: Record<string, RegExp> }[]
       "fileTransfers refuse sources and destinations outside root and home": /manifest of .*outpost-kit-elsewhere-.* \(outside root and home\): expected a rejection/,
     },
   },
+  {
+    flaw: { transfersDropModes: true },
+    fails: {
+      "round-trips a tree": /the uploaded tree differs inside the sandbox:\n  tool\.sh lost its execute bits \(0751 expected\)$/,
+      "downloadBatch moves exactly the listed entries": /downloadBatch moved a different set of entries:\n  "deep\/deeper\/leaf\.txt" has mode 0644, expected 0640\n  "tool\.sh" has mode 0644, expected 0751$/,
+      "uploads a 4 MiB binary file": /the downloaded file lost its mode[\s\S]*0644[\s\S]*0751/,
+      "manifest lists files and links": /the manifest differs from the host tree:[\s\S]*has mode 0644, expected 0/,
+    },
+  },
+  { flaw: { transfersLoseEmptyDirectories: true }, fails: { "round-trips a tree": /the uploaded tree differs inside the sandbox:\n  lost directory empty\n  lost directory deep\/deeper\/empty too$/ } },
   { flaw: { downloadFollowsDotDot: true }, fails: { "refuses to download a real file through ../": /download of the real file \.\.\/.*secret\.txt: expected a rejection with code "workspace", but it resolved/ } },
   { flaw: { downloadFollowsLinks: true }, fails: { "through a link that leaves the root": /download of exit-directory\/secret\.txt \(through a link leaving the root\): expected a rejection/ } },
   {

@@ -38,6 +38,10 @@ export interface ReferenceFlaws {
   readonly releaseKeepsStragglers?: boolean;
   /** `interactive` is accepted and ignored: no terminal. */
   readonly acceptsInteractive?: boolean;
+  /** upload/download write every file with mode 0644. */
+  readonly transfersDropModes?: boolean;
+  /** upload/download create only the directories that hold something. */
+  readonly transfersLoseEmptyDirectories?: boolean;
   /** Transfers never look at deadlineMs. */
   readonly transfersIgnoreDeadline?: boolean;
   /** Transfers look at the signal only when called. */

@@ -13,22 +13,22 @@ export function referenceTransfers(lease: SandboxAnchors, flaws: ReferenceFlaws)
     async upload(source: string, destination: string, options?: TransferOptions): Promise<void> {
       if (flaws.naiveTransfers) return naiveCopy(source, resolve(lease.root, destination), options?.signal);
       const check = referenceGuard(options, "The upload", flaws);
-      await copyChecked(resolve(source), await referenceSandboxPath(lease, destination, "destination", flaws), check);
+      await copyChecked(resolve(source), await referenceSandboxPath(lease, destination, "destination", flaws), check, flaws);
     },
     async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
       if (flaws.naiveTransfers) return naiveCopy(resolve(lease.root, source), destination, options?.signal);
       const check = referenceGuard(options, "The download", flaws);
-      await copyChecked(await referenceSandboxPath(lease, source, "source", flaws), resolve(destination), check);
+      await copyChecked(await referenceSandboxPath(lease, source, "source", flaws), resolve(destination), check, flaws);
     },
   };
 }
 
 /** Everything is checked before the first write; then one entry at a time, checking the deadline and signal between them. */
-async function copyChecked(source: string, destination: string, check: () => void): Promise<void> {
+async function copyChecked(source: string, destination: string, check: () => void, flaws: ReferenceFlaws): Promise<void> {
   const tree = await scanSource(source, check);
   if (tree.kind === "file") {
     await mkdir(dirname(destination), { recursive: true });
-    await placeFile(source, destination, tree.entries[0]!.mode);
+    await placeFile(source, destination, flaws.transfersDropModes ? 0o644 : tree.entries[0]!.mode);
     return;
   }
   const directories = new Set(tree.entries.filter((entry) => entry.kind === "directory").map((entry) => entry.path));
@@ -37,14 +37,18 @@ async function copyChecked(source: string, destination: string, check: () => voi
   for (const entry of tree.entries) {
     check();
     const to = join(destination, entry.path);
-    if (entry.kind === "directory") await mkdir(to, { recursive: true });
-    else if (entry.kind === "file") await placeFile(join(source, entry.path), to, entry.mode);
+    if (entry.kind === "directory") {
+      if (!flaws.transfersLoseEmptyDirectories) await mkdir(to, { recursive: true });
+      continue;
+    }
+    await mkdir(dirname(to), { recursive: true });
+    if (entry.kind === "file") await placeFile(join(source, entry.path), to, flaws.transfersDropModes ? 0o644 : entry.mode);
     else {
       await rm(to, { force: true });
       await symlink(entry.target!, to);
     }
   }
-  for (const entry of [...tree.entries].reverse()) if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode);
+  for (const entry of [...tree.entries].reverse()) if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode).catch(() => undefined);
 }
 
 async function placeFile(from: string, to: string, mode: number): Promise<void> {
