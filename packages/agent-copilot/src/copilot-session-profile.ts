@@ -15,6 +15,7 @@ export const COPILOT_CREDENTIAL_FILES = credentialFiles([...COMMON_CREDENTIAL_FI
  * Lock files and credential files are never captured; `session-store.db` is an index the CLI rebuilds.
  */
 export const copilotSessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "copilot",
   root: { variable: "COPILOT_HOME", directory: ".copilot" },
   sessions: "session-state",

@@ -15,6 +15,7 @@ export const KIMI_CREDENTIAL_FILES = credentialFiles([...COMMON_CREDENTIAL_FILES
  * installed where this was written.
  */
 export const kimiSessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "kimi",
   root: { variable: "KIMI_CODE_HOME", directory: ".kimi-code" },
   sessions: "sessions",

@@ -157,6 +157,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
   }
 
   return {
+    specificationVersion: "v1",
     name: format.name ?? format.format,
     format: format.format,
     directory,

@@ -1,4 +1,4 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, assertSpecificationVersion } from "@outpost/core";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
@@ -35,6 +35,11 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (!sandboxProvider || typeof sandboxProvider.acquire !== "function") {
     throw configuration("sandboxProvider is required: pass localProvider() or dockerProvider().");
   }
+  // Contract versions are checked in one place, before anything is allocated.
+  assertSpecificationVersion(agent, "agent adapter");
+  assertSpecificationVersion(sandboxProvider, "sandbox provider");
+  if (agent.storage) assertSpecificationVersion(agent.storage, "conversation store");
+  if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (sandboxProvider.placement === "remote") {
     throw configuration(`Provider ${sandboxProvider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`);
   }
