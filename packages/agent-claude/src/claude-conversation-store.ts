@@ -1,4 +1,7 @@
-import { transcriptStore, type PortableConversationStore, type TranscriptStoreOptions } from "@outpost/conversations";
+import { COMMON_CREDENTIAL_FILES, credentialFiles, transcriptStore, type PortableConversationStore, type TranscriptStoreOptions } from "@outpost/conversations";
+
+/** Never captured from a session's sidecar folder: the common credential names plus Claude's own. */
+export const CLAUDE_CREDENTIAL_FILES = credentialFiles([...COMMON_CREDENTIAL_FILES, ".claude.json"]);
 
 export type ClaudeConversationStoreOptions = TranscriptStoreOptions;
 
@@ -29,6 +32,7 @@ export function claudeConversationStore(options: ClaudeConversationStoreOptions 
       sessions: "projects",
       transcriptPattern: (id) => `^[^/]+/${escape(id)}\\.jsonl$`,
       sidecar: true,
+      sidecarExclude: CLAUDE_CREDENTIAL_FILES,
       destination: ({ id, workspace }) => `${claudeProjectSlug(workspace)}/${id}.jsonl`,
       // Paths under ~/.claude/projects/<slug>/ (memory, sub-agents) name the project by its slug.
       plan: ({ origin, workspace }) => ({ pairs: [{ from: claudeProjectSlug(origin.workspace), to: claudeProjectSlug(workspace) }] }),

@@ -1,18 +1,26 @@
 import type { SessionBundleProfile } from "@outpost/core";
+import { COMMON_CREDENTIAL_FILES, anyOf, credentialFiles } from "@outpost/conversations";
+
+/**
+ * Never captured from a Copilot session folder, even below `files/` or `research/` where the agent's own
+ * files land: the common credential names plus the token files GitHub's Copilot tools keep.
+ */
+export const COPILOT_CREDENTIAL_FILES = credentialFiles([...COMMON_CREDENTIAL_FILES, "hosts.json", "apps.json", "copilot-token.json"]);
 
 /**
  * GitHub Copilot CLI keeps each session in `session-state/<id>/` under `$COPILOT_HOME` or `~/.copilot`.
  * `workspace.yaml` must point at the restored workspace (otherwise the CLI silently keeps working in the old
  * directory); `rewind-file-snapshots/index.json` stores each path twice, once as hex-encoded bytes, and keys
  * each file by the first 32 hex of the path's sha256.
- * Lock files are never captured; `session-store.db` is an index the CLI rebuilds.
+ * Lock files and credential files are never captured; `session-store.db` is an index the CLI rebuilds.
  */
 export const copilotSessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "copilot",
   root: { variable: "COPILOT_HOME", directory: ".copilot" },
   sessions: "session-state",
   include: /^(events\.jsonl|workspace\.yaml|plan\.md|checkpoints(\/.+)?|rewind-file-snapshots(\/.+)?|files(\/.+)?|research(\/.+)?)$/,
-  exclude: /(^|\/)[^/]*\.lock$/,
+  exclude: anyOf(/(^|\/)[^/]*\.lock$/, COPILOT_CREDENTIAL_FILES),
   required: ["events.jsonl", "workspace.yaml"],
   relocated: ["events.jsonl", "workspace.yaml", "rewind-file-snapshots/index.json", "checkpoints/index.md", "plan.md"],
   validate(files, id) {

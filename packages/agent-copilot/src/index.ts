@@ -4,7 +4,7 @@ export { CopilotDecoder } from "./copilot-decoder.js";
 export { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
 export { copilotTranscriptUsage } from "./copilot-transcript-usage.js";
 export { COPILOT_BOOTSTRAP_PACKAGE, COPILOT_CLI_VERSION } from "./copilot-version.js";
-export { copilotSessionProfile } from "./copilot-session-profile.js";
+export { COPILOT_CREDENTIAL_FILES, copilotSessionProfile } from "./copilot-session-profile.js";
 export { copilotConversationStore } from "./copilot-conversation-store.js";
 export type { CopilotConversationStoreOptions } from "./copilot-conversation-store.js";
 export { COPILOT_FEATURES, COPILOT_TELEMETRY_FLAG_SINCE } from "./copilot-features.js";

@@ -88,7 +88,7 @@ describe("copilotAgent", () => {
   });
 
   it("passes a storage through when given", () => {
-    const storage = { name: "copilot", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
+    const storage = { specificationVersion: "v1" as const, name: "copilot", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
     expect(copilotAgent({ storage }).storage).toBe(storage);
   });
 });

@@ -1,6 +1,6 @@
 export { kimiAgent } from "./kimi-agent.js";
 export type { KimiAgentOptions, KimiEndpoint } from "./kimi-agent.js";
 export { KimiDecoder } from "./kimi-decoder.js";
-export { kimiSessionProfile } from "./kimi-session-profile.js";
+export { KIMI_CREDENTIAL_FILES, kimiSessionProfile } from "./kimi-session-profile.js";
 export { kimiConversationStore } from "./kimi-conversation-store.js";
 export type { KimiConversationStoreOptions } from "./kimi-conversation-store.js";

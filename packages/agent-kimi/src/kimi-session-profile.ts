@@ -1,19 +1,27 @@
 import type { SessionBundleProfile } from "@outpost/core";
+import { COMMON_CREDENTIAL_FILES, anyOf, credentialFiles } from "@outpost/conversations";
+
+/**
+ * Never captured from a Kimi session folder (which is captured whole): the common credential names plus
+ * where Kimi keeps its OAuth tokens and API keys (`credentials/`, `config.toml`).
+ */
+export const KIMI_CREDENTIAL_FILES = credentialFiles([...COMMON_CREDENTIAL_FILES, "kimi-code.json", "oauth.json", "config.toml"]);
 
 /**
  * Kimi Code keeps sessions under `$KIMI_CODE_HOME` or `~/.kimi-code`, in `sessions/<bucket>/<id>/`, where the
  * bucket is `wd_<slug>_<first 12 hex of sha256(normalized cwd)>`. A session needs `state.json` (version 2,
  * its `id` equal to the folder name, a `cwd`, an `agents` object) and `agents/main/wire.jsonl`. Logs, tasks,
- * cron, notify and lock files are not captured. Built from the published description: no Kimi CLI can be
+ * cron, notify, lock and credential files are not captured. Built from the published description: no Kimi CLI can be
  * installed where this was written.
  */
 export const kimiSessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "kimi",
   root: { variable: "KIMI_CODE_HOME", directory: ".kimi-code" },
   sessions: "sessions",
   buckets: true,
   include: /^.+$/,
-  exclude: /^(logs|tasks|cron|notify)(\/|$)|\.lock$/,
+  exclude: anyOf(/^(logs|tasks|cron|notify)(\/|$)|\.lock$/, KIMI_CREDENTIAL_FILES),
   required: ["state.json", "agents/main/wire.jsonl"],
   // Every agent's wire (sub-agents included) records paths.
   relocated: ["state.json", "agents"],

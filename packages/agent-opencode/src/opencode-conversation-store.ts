@@ -165,6 +165,7 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
   }
 
   return {
+    specificationVersion: "v1",
     name: format,
     format,
     directory,

@@ -23,7 +23,7 @@ describe("opencodeAgent", () => {
 
   it("captures through the opencode export/import store by default, or the given one", () => {
     expect(typeof opencodeAgent().storage?.capture).toBe("function");
-    const storage = { name: "mine", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
+    const storage = { specificationVersion: "v1" as const, name: "mine", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
     expect(opencodeAgent({ storage }).storage).toBe(storage);
   });
 

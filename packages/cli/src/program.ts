@@ -71,7 +71,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--deadline-ms <ms>", "longest run of each agent process", positiveInteger)
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
-    .option("--conversation-home <dir>", "where captured conversations are stored (default: your home)")
+    .option("--conversation-home <dir>", "where captured conversations are stored, under <dir>/.outpost/conversations (default: the repository)")
     .option("--inherit-environment", "local: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
     .option("--image <image>", "docker: image to run (default outpost-test:latest)")
     .option("--network <network>", "docker: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")

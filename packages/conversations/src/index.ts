@@ -35,5 +35,6 @@ export { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYT
 export type { CaptureLimits } from "./limits.js";
 export { removeSandboxPath } from "./sandbox/remove-sandbox-path.js";
 export { packDirectory, unpackDirectory } from "./archive/file-pack.js";
-export { replaceDirectory } from "./host/replace-directory.js";
+export { recoverDirectory, replaceDirectory } from "./host/replace-directory.js";
 export { rewriteJsonBlock } from "./relocation/relocate-file.js";
+export { COMMON_CREDENTIAL_FILES, anyOf, credentialFiles } from "./credential-files.js";

@@ -2,6 +2,7 @@ import type { SessionBundleProfile } from "@outpost/core";
 
 /** A small directory-per-session profile that exercises every engine feature. */
 export const demoProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
   format: "demo",
   root: { variable: "DEMO_CLI_HOME", directory: ".demo" },
   sessions: "sessions",

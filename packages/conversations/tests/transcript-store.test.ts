@@ -81,7 +81,7 @@ describe("transcriptStore through the local provider", () => {
       await expectCode(store.capture(ID, source.context()), "workspace", /symbolic link/);
       const other = "11111111-2222-4333-8444-555555555555";
       await symlink("/etc/hostname", join(folderOf(source), `${other}.jsonl`));
-      await expectCode(store.capture(other, source.context()), "workspace", /link or not a regular file/);
+      await expectCode(store.capture(other, source.context()), "workspace", /is a symbolic link/);
     });
 
     it("a transcript over the size limit", async () => {

@@ -50,6 +50,7 @@ function transpiled(minify: boolean): { hooks: Hooks; leaky: Pick<SessionBundleP
 }
 
 const baseProfile: Omit<SessionBundleProfile, "validate" | "bucket" | "relocate"> = {
+  specificationVersion: "v1",
   format: "transpiled",
   root: { directory: ".transpiled" },
   sessions: "sessions",

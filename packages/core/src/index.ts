@@ -57,3 +57,6 @@ export { assertTransportKey, assertTransportPrefix } from "./transport/transport
 export { normalizeRelativePath, resolveInside, isInside } from "./paths/relative-path.js";
 export { resolveSandboxPath, isLegalSandboxPath } from "./paths/sandbox-path.js";
 export type { LegalSandboxPath, SandboxAnchors } from "./paths/sandbox-path.js";
+
+export { assertSpecificationVersion, SUPPORTED_SPECIFICATION_VERSIONS } from "./plugin/specification-version.js";
+export type { PluginContract } from "./plugin/specification-version.js";

@@ -49,7 +49,10 @@ export interface DispatchOptions {
   readonly copies?: readonly string[];
   /** The provider that allocates the sandbox. The engine has no default: the CLI chooses one. */
   readonly sandboxProvider: SandboxProvider;
-  /** Host directory used instead of your home to store and find captured native conversations. */
+  /**
+   * Host directory under which captured native conversations are stored and found
+   * (`<conversationHome>/.outpost/conversations/<format>`); default the checkout root.
+   */
   readonly conversationHome?: string;
   /** Where the activity record of this sandbox lives; default a file under `.outpost/storage`. */
   readonly activityTransport?: Transport;

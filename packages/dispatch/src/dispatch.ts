@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { addUsage, isOutpostError, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
+import { addUsage, assertSpecificationVersion, isOutpostError, throwIfAborted, type ConversationContext, type ConversationRecord, type SandboxLease, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult, DispatchTurn } from "./dispatch-options.js";
 import { resolveOptions } from "./options/resolve-options.js";
 import { Observers } from "./observe/observers.js";
@@ -119,6 +119,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       warn: (message) => observers.warn(message), signal,
     };
     try {
+      assertSpecificationVersion(lease, "sandbox lease");
       const container = (lease as { containerId?: unknown }).containerId;
       await note(activity.update({
         phase: "sandbox", ...(typeof container === "string" ? { container } : {}),

@@ -34,3 +34,16 @@ describe("slug", () => {
     expect(slug("x".repeat(100)).length).toBe(40);
   });
 });
+
+describe("timer options", () => {
+  it("refuses values timers cannot hold, and says NaN when given NaN", async () => {
+    const { resolveOptions } = await import("../src/options/resolve-options.js");
+    const base = { agent: { kind: "cli", name: "a", command: () => ({}), createDecoder: () => ({}) }, sandboxProvider: { name: "p", placement: "host", acquire: async () => ({}) }, brief: "x" } as never;
+    const withOption = (extra: object) => () => resolveOptions({ ...(base as object), ...extra } as never);
+    expect(withOption({ deadlineMs: 2 ** 31 })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("more than timers can hold") }));
+    expect(withOption({ idleMs: 2 ** 31 - 1 })).not.toThrow();
+    expect(withOption({ idleMs: Number.NaN })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("got NaN") }));
+    expect(withOption({ settleMs: Number.POSITIVE_INFINITY })).toThrow(expect.objectContaining({ message: expect.stringContaining("got Infinity") }));
+    expect(withOption({ hooks: { workspaceReady: [{ executable: "true", deadlineMs: 2 ** 32 }] } })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("hooks.workspaceReady deadlineMs") }));
+  });
+});

@@ -5,6 +5,7 @@ import type { Command, CommandChannel, CommandResult } from "@outpost/core";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { OperationGuard } from "./operation-guard.js";
 import { runExec } from "./run-exec.js";
+import { containerGone } from "./container-gone.js";
 import { commandDirectory } from "./sandbox-path.js";
 import { TailBuffer } from "./tail-buffer.js";
 
@@ -29,6 +30,7 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
   const guard = new OperationGuard(command, `The command ${JSON.stringify(command.executable)}`);
   const { input, stdin } = command;
   try {
+    const what = `run ${JSON.stringify(command.executable)} in the sandbox`;
     const outcome = await runExec(sandbox.container, {
       argv: [command.executable, ...(command.arguments ?? [])],
       directory,
@@ -38,7 +40,15 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
       guard,
       what: `run ${JSON.stringify(command.executable)} in the sandbox`,
       ...(stdin === undefined && input === undefined ? {} : { feed: (pipe: Duplex) => feedStdin(pipe, stdin, input) }),
+    }).catch(async (error: unknown) => {
+      // A stop asked for (deadline, abort) keeps its own error; otherwise the container itself may be gone.
+      throw (guard.signal.aborted ? undefined : await containerGone(sandbox.container, what)) ?? error;
     });
+    // An exit forced by the container's end (docker kill, OOM, removal) is not the command's own failure.
+    if (outcome.status !== 0 && !guard.signal.aborted) {
+      const gone = await containerGone(sandbox.container, what);
+      if (gone) throw gone;
+    }
     output.stdout.end();
     output.stderr.end();
     if ("missing" in outcome.start) {

@@ -69,6 +69,7 @@ export function sweepReferenceStragglers(): void {
  */
 export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
   return {
+    specificationVersion: "v1",
     name: "reference",
     placement: "host",
     variables: REFERENCE_VARIABLES,
@@ -84,6 +85,7 @@ export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
       const provided = flaws.ignoreProviderVariables ? {} : REFERENCE_VARIABLES;
       const leaseHome = flaws.homeElsewhere ? context.directory : home;
       const lease: SandboxLease = {
+        specificationVersion: "v1",
         root: context.directory,
         home,
         liveInput: flaws.liveInput ?? true,

@@ -184,6 +184,7 @@ function contentHashTransport(): Transport {
     return known && known.hash === revision ? known.inner : revision;
   };
   return {
+    specificationVersion: "v1",
     name: "content-hash",
     read: async (key, options) => {
       const stored = await inner.read(key, options);
@@ -202,6 +203,7 @@ function unvalidatedTransport(): Transport {
   const objects = new Map<string, { bytes: Uint8Array; revision: string }>();
   let counter = 0;
   return {
+    specificationVersion: "v1",
     name: "unvalidated",
     read: async (key) => {
       const stored = objects.get(key);

@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
 import type { ConversationContext, ConversationRecord, NativeConversationStore, SandboxLease, Transport } from "@outpost/core";
-import { OutpostError, assertTransportKey, isOutpostError } from "@outpost/core";
+import { OutpostError, assertSpecificationVersion, assertTransportKey, isOutpostError } from "@outpost/core";
 import { assertConversationId } from "../conversation-id.js";
 import { isPortableConversationStore, type PortableConversationStore } from "./portable-store.js";
 
@@ -19,6 +19,8 @@ export interface ArchivedStoreOptions {
  * each other; the loser gets code `conflict` and keeps its copy on the host.
  */
 export function archivedStore(inner: NativeConversationStore, transport: Transport, options: ArchivedStoreOptions): PortableConversationStore {
+  assertSpecificationVersion(inner, "conversation store");
+  assertSpecificationVersion(transport, "transport");
   if (!isPortableConversationStore(inner)) {
     throw new OutpostError("configuration", `The ${inner.name} store cannot be archived: it has no pack/unpack. Wrap a store from @outpost/conversations or an agent package.`);
   }
@@ -46,6 +48,7 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
   }
 
   return {
+    specificationVersion: "v1",
     name: `transport:${namespace}:${format}`,
     format,
     directory: (repository: string, home?: string) => store.directory(repository, home),

@@ -1,6 +1,7 @@
 import { lstat, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { OutpostError, normalizeRelativePath } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { relativeNameProblem } from "../relative-name.js";
 
 const MAGIC = "outpost-pack 1\n";
 
@@ -58,8 +59,9 @@ async function unpackInto(bytes: Uint8Array, directory: string, what: string): P
   let offset = end + 1;
   for (const file of header.files) {
     if (!file || typeof file.path !== "string" || !Number.isSafeInteger(file.size) || file.size < 0) throw corrupt("a file entry is malformed");
-    const relative = normalizeRelativePath(file.path, "archived path");
-    if (relative === "" || relative !== file.path || relative.split("/").includes(".git")) throw corrupt(`${JSON.stringify(file.path)} is not a safe relative path`);
+    const problem = relativeNameProblem(file.path);
+    if (problem) throw corrupt(`${JSON.stringify(file.path)} is not a safe relative path: ${problem}`);
+    const relative = file.path;
     if (offset + file.size > buffer.length) throw corrupt("it is shorter than its header says");
     const target = join(directory, relative);
     await mkdir(dirname(target), { recursive: true });

@@ -25,7 +25,8 @@ export function bundleProblem(
     if (!file || typeof file.path !== "string" || typeof file.data !== "string" || typeof file.mode !== "number") return "a file entry is malformed";
     if (file.encoding !== "utf8" && file.encoding !== "base64") return `${file.path} has an unknown encoding`;
     const path = file.path;
-    if (path.startsWith("/") || path.includes("\\") || path.includes("\0")) return `${JSON.stringify(path)} is absolute or contains a backslash or NUL`;
+    // A backslash is an ordinary character in a POSIX name: whatever capture reads, restore must accept.
+    if (path.startsWith("/") || path.includes("\0")) return `${JSON.stringify(path)} is absolute or contains NUL`;
     const segments = path.split("/");
     for (const segment of segments) {
       if (segment === "" || segment === "." || segment === "..") return `${JSON.stringify(path)} has an empty, "." or ".." segment`;

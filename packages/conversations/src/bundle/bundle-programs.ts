@@ -35,13 +35,20 @@ export interface CaptureBundleInput extends BundleLocation {
 export function captureBundleProgram(input: CaptureBundleInput): { file: string; size: number } {
   const { fs, path, fail } = lib;
   const what = `${input.format} session ${input.id}`;
-  const sessions = path.join(lib.cliRoot(input.home, input.root), input.sessions);
+  const cliRoot = lib.cliRoot(input.home, input.root);
+  const base = lib.trustedBase(input.home, cliRoot);
+  const sessions = path.join(cliRoot, input.sessions);
+  const missingOnTheWay = lib.assertNoLinkBelow(base, sessions, `capture ${what}`);
   let bucket: string | null = null;
   let folder = path.join(sessions, input.id);
   if (input.buckets) {
-    const buckets = (lib.lstat(sessions)?.isDirectory() ? fs.readdirSync(sessions, { withFileTypes: true }) : [])
-      .filter((entry) => entry.isDirectory() && lib.lstat(path.join(sessions, entry.name, input.id)) !== undefined)
-      .map((entry) => entry.name);
+    const entries = !missingOnTheWay && lib.lstat(sessions)?.isDirectory() ? fs.readdirSync(sessions, { withFileTypes: true }) : [];
+    const holding = entries.filter((entry) => lib.lstat(path.join(sessions, entry.name, input.id)) !== undefined);
+    const linked = holding.filter((entry) => entry.isSymbolicLink()).map((entry) => entry.name);
+    if (linked.length > 0) {
+      throw fail("workspace", `Refused to capture ${what}: its bucket ${path.join(sessions, linked[0]!)} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`, { path: path.join(sessions, linked[0]!) });
+    }
+    const buckets = holding.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     if (buckets.length > 1) {
       throw fail("session", `Refused to capture ${what}: it is present in ${buckets.length} buckets (${buckets.join(", ")}). Remove the stale copy.`, { buckets });
     }
@@ -52,8 +59,11 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
   if (!stat || (input.buckets && bucket === null)) {
     throw fail("session", `No ${what} in the sandbox under ${sessions}. Check the id and that the agent saved its session.`, { id: input.id });
   }
-  if (stat.isSymbolicLink() || !stat.isDirectory()) {
-    throw fail("workspace", `Refused to capture ${what}: ${folder} is a link or not a folder. Replace it by a real folder.`, { path: folder });
+  if (stat.isSymbolicLink()) {
+    throw fail("workspace", `Refused to capture ${what}: ${folder} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`, { path: folder });
+  }
+  if (!stat.isDirectory()) {
+    throw fail("workspace", `Refused to capture ${what}: ${folder} is a file where the session folder should be. Remove it.`, { path: folder });
   }
   const include = new RegExp(input.include.source, input.include.flags);
   const exclude = input.exclude ? new RegExp(input.exclude.source, input.exclude.flags) : undefined;
@@ -127,6 +137,7 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     const missing = input.required.filter((required) => !present.has(required));
     if (missing.length > 0) throw fail("session", `The bundle of ${what} is incomplete: ${missing.join(", ")} missing. Capture it again after a full turn.`, { missing });
     const sessions = path.join(lib.cliRoot(input.home, input.root), input.sessions);
+    lib.assertNoLinkBelow(lib.trustedBase(input.home, lib.cliRoot(input.home, input.root)), sessions, `restore ${what}`);
     let bucket: string | undefined;
     let destination = path.join(sessions, input.id);
     if (input.buckets) {
@@ -142,6 +153,11 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
       }
       destination = path.join(sessions, bucket, input.id);
     }
+    // A restore that a crash interrupted is finished or undone first, whatever happens to this one.
+    const base = lib.trustedBase(input.home, lib.cliRoot(input.home, input.root));
+    lib.makeFolders(base, path.dirname(destination), `restore ${what}`);
+    const journal = path.join(path.dirname(destination), `.${input.id}.outpost-replace.json`);
+    lib.recoverReplacement(journal, base);
     const rewrite = lib.createPathRewriter([
       { from: bundle.origin.workspace, to: input.to.workspace },
       { from: bundle.origin.home, to: input.to.home },
@@ -164,16 +180,15 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
       if (typeof result !== "string") throw fail("configuration", `The relocate hook of the ${input.format} profile returned no text for ${file.path}. Make it return the rewritten text.`);
       return Buffer.from(result, "utf8");
     });
-    fs.mkdirSync(path.dirname(destination), { recursive: true });
     const staged = lib.stagingName(destination);
     try {
       fs.mkdirSync(staged, { mode: 0o700 });
       bundle.files.forEach((file, index) => {
         const target = path.join(staged, file.path);
-        fs.mkdirSync(path.dirname(target), { recursive: true });
+        lib.makeFolders(staged, path.dirname(target), `restore ${what}`);
         fs.writeFileSync(target, contents[index]!, { mode: file.mode & 0o777, flag: "wx" });
       });
-      lib.swapIn(staged, destination);
+      lib.replaceTogether(journal, base, [{ staged, target: destination }]);
     } catch (error) {
       fs.rmSync(staged, { recursive: true, force: true });
       throw error;

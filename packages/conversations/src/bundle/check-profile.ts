@@ -1,8 +1,9 @@
 import type { SessionBundleProfile } from "@outpost/core";
-import { OutpostError, normalizeRelativePath } from "@outpost/core";
+import { OutpostError, assertSpecificationVersion, normalizeRelativePath } from "@outpost/core";
 
 /** Refuses a profile that cannot work, before any sandbox is touched. */
 export function checkProfile(profile: SessionBundleProfile): void {
+  assertSpecificationVersion(profile, "session bundle profile");
   const format = profile.format;
   const fail = (problem: string) =>
     new OutpostError("configuration", `The session-bundle profile ${JSON.stringify(format)} is invalid: ${problem}. Fix the profile.`, { details: { format } });

@@ -128,6 +128,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
   }
 
   return {
+    specificationVersion: "v1",
     name: options.name ?? format,
     format,
     directory,

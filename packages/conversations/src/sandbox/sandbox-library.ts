@@ -1,4 +1,5 @@
 import type { PathPair } from "../relocation/path-rewriter.js";
+import type { sandboxReplace } from "./sandbox-replace.js";
 
 /** A file found by `walk`, relative to the walked directory. */
 export interface WalkedFile {
@@ -21,7 +22,10 @@ export interface WalkOptions {
  * The file-system helpers every sandbox script uses. Self-contained: serialized whole into `node -e`
  * scripts, so it uses only Node built-ins and its argument.
  */
-export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) => (text: string) => string) {
+export function sandboxLibrary(
+  createPathRewriter: (pairs: readonly PathPair[]) => (text: string) => string,
+  replace: typeof sandboxReplace,
+) {
   const fs = require("node:fs") as typeof import("node:fs");
   const path = require("node:path") as typeof import("node:path");
   const crypto = require("node:crypto") as typeof import("node:crypto");
@@ -48,30 +52,40 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
     return value ? path.resolve(value, root.underVariable ?? "") : path.resolve(home, root.directory);
   }
 
-  /** Lists regular files under `directory`, refusing links, `.git` and anything past the limits. */
+  /**
+   * Lists the accepted regular files under `directory`. Refused anywhere in it, also where `accept` would
+   * skip the entry: symbolic links, files with more than one hard link (their bytes belong to a file
+   * elsewhere too), `.git`, special files and names that are not valid UTF-8. Past the limits it fails.
+   */
   function walk(directory: string, options: WalkOptions): WalkedFile[] {
     const files: WalkedFile[] = [];
     let bytes = 0;
-    const visit = (absolute: string, relative: string) => {
-      const entries = fs.readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    // Skipped entries are still inspected for links; this bounds that inspection.
+    let seen = 0;
+    const refuse = (child: string, problem: string, code = "workspace") =>
+      fail(code, `Refused to capture ${options.what}: ${child} ${problem}.`, { path: child });
+    const visit = (absolute: string, relative: string, taken: boolean) => {
+      const entries = fs.readdirSync(absolute, { withFileTypes: true, encoding: "buffer" }).sort((a, b) => Buffer.compare(a.name, b.name));
       for (const entry of entries) {
-        const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
-        if (entry.name === ".git") {
-          throw fail("workspace", `Refused to capture ${options.what}: it contains a .git entry (${child}). Remove it from the session folder.`, { path: child });
+        const name = utf8Name(entry.name);
+        const shown = name ?? JSON.stringify(entry.name.toString("latin1"));
+        const child = relative === "" ? shown : `${relative}/${shown}`;
+        if (name === undefined) throw refuse(child, "has a name that is not valid UTF-8, which no other machine can restore. Rename or remove it", "session");
+        if (++seen > options.maxFiles * 10) {
+          throw fail("limit", `Refused to capture ${options.what}: more than ${options.maxFiles * 10} entries in its folder. Raise the store's maxFiles limit if this session is legitimate.`, { maxFiles: options.maxFiles });
         }
+        if (name === ".git") throw refuse(child, "is a .git entry. Remove it from the session folder");
+        if (entry.isSymbolicLink()) throw refuse(child, "is a symbolic link. Replace the link by the file it points to");
         const isDirectory = entry.isDirectory();
-        if (options.accept && !options.accept(child, isDirectory)) continue;
-        if (entry.isSymbolicLink()) {
-          throw fail("workspace", `Refused to capture ${options.what}: ${child} is a symbolic link. Replace the link by the file it points to.`, { path: child });
-        }
+        const accepted = taken && (!options.accept || options.accept(child, isDirectory));
         if (isDirectory) {
-          visit(path.join(absolute, entry.name), child);
+          visit(path.join(absolute, name), child, accepted);
           continue;
         }
-        if (!entry.isFile()) {
-          throw fail("workspace", `Refused to capture ${options.what}: ${child} is not a regular file. Remove it from the session folder.`, { path: child });
-        }
-        const stat = fs.lstatSync(path.join(absolute, entry.name));
+        if (!entry.isFile()) throw refuse(child, "is not a regular file. Remove it from the session folder");
+        const stat = fs.lstatSync(path.join(absolute, name));
+        if (stat.nlink > 1) throw refuse(child, `has ${stat.nlink} hard links, so its bytes belong to a file outside the session too. Replace it by a copy`);
+        if (!accepted) continue;
         bytes += stat.size;
         files.push({ path: child, size: stat.size, mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs, ino: stat.ino });
         if (files.length > options.maxFiles) {
@@ -82,8 +96,14 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
         }
       }
     };
-    visit(directory, "");
+    visit(directory, "", true);
     return files;
+  }
+
+  /** The name as text, or undefined when its bytes are not valid UTF-8. */
+  function utf8Name(bytes: Buffer): string | undefined {
+    const text = bytes.toString("utf8");
+    return Buffer.from(text, "utf8").equals(bytes) ? text : undefined;
   }
 
   /** Reads a file and proves it did not change since it was listed, nor while it was read. */
@@ -92,7 +112,7 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
     const before = fs.lstatSync(file);
     const bytes = fs.readFileSync(file);
     const after = fs.lstatSync(file);
-    if (!sameFile(listed, before) || !sameFile(before, after) || bytes.length !== after.size) {
+    if (!sameFile(listed, before) || !sameFile(before, after) || bytes.length !== after.size || after.nlink > 1) {
       throw changed(relative, what);
     }
     return bytes;
@@ -104,35 +124,6 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
 
   function sameFile(a: { size: number; mtimeMs: number; ino: number }, b: { size: number; mtimeMs: number; ino: number }): boolean {
     return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-  }
-
-  /** Writes through a temporary sibling and a rename, so readers never see half a file. */
-  function writeAtomic(file: string, data: string | Buffer, mode?: number): void {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const temporary = `${file}.outpost-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
-    fs.writeFileSync(temporary, data, mode === undefined ? {} : { mode });
-    fs.renameSync(temporary, file);
-  }
-
-  /** Puts `staged` at `target`, keeping the previous `target` until the new one is in place. */
-  function swapIn(staged: string, target: string): void {
-    const previous = lstat(target);
-    if (!previous) {
-      fs.renameSync(staged, target);
-      return;
-    }
-    if (previous.isSymbolicLink()) {
-      throw fail("workspace", `Refused to replace ${target}: it is a symbolic link. Remove the link first.`, { path: target });
-    }
-    const aside = `${path.dirname(target)}/.${path.basename(target)}.outpost-old-${crypto.randomBytes(4).toString("hex")}`;
-    fs.renameSync(target, aside);
-    try {
-      fs.renameSync(staged, target);
-    } catch (error) {
-      fs.renameSync(aside, target);
-      throw error;
-    }
-    fs.rmSync(aside, { recursive: true, force: true });
   }
 
   function stagingName(target: string): string {
@@ -148,7 +139,7 @@ export function sandboxLibrary(createPathRewriter: (pairs: readonly PathPair[]) 
     basename: (value: string) => path.posix.basename(value.length > 1 ? value.replace(/\/+$/, "") : value),
   };
 
-  return { fs, path, crypto, fail, lstat, cliRoot, walk, readStable, changed, sameFile, writeAtomic, swapIn, stagingName, helpers, createPathRewriter };
+  return { fs, path, crypto, fail, lstat, cliRoot, walk, utf8Name, readStable, changed, sameFile, stagingName, helpers, createPathRewriter, ...replace(fs, path, fail, lstat) };
 }
 
 export type SandboxLibrary = ReturnType<typeof sandboxLibrary>;

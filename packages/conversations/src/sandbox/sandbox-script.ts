@@ -3,6 +3,7 @@ import type { SandboxLease } from "@outpost/core";
 import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
 import { createPathRewriter } from "../relocation/path-rewriter.js";
 import { sandboxLibrary } from "./sandbox-library.js";
+import { sandboxReplace } from "./sandbox-replace.js";
 import { TRANSPILER_HELPERS, functionSource } from "./transpiler-helpers.js";
 
 const MARKER = "@@outpost-script-result@@";
@@ -83,7 +84,7 @@ async function runInProcess<Result>(lease: SandboxLease, main: SandboxMain, inpu
   }
   const body = `"use strict";
 ${TRANSPILER_HELPERS}
-const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}));
+const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}), (${functionSource(sandboxReplace)}));
 ${options.prelude ?? ""}
 return (${functionSource(main)})(input);`;
   try {
@@ -104,7 +105,7 @@ function scriptSource(main: SandboxMain, options: SandboxScriptOptions): string 
   // serialized code gets that helper, so the same functions run whichever tool built this package.
   return `"use strict";
 ${TRANSPILER_HELPERS}
-const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}));
+const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}), (${functionSource(sandboxReplace)}));
 ${options.prelude ?? ""}
 const main = (${functionSource(main)});
 const chunks = [];

@@ -59,6 +59,8 @@ export interface TranscriptFormat {
   readonly firstLineField?: string;
   /** Also capture the `<id>/` folder beside the transcript (sub-agent files). */
   readonly sidecar?: boolean;
+  /** Sidecar-relative paths never captured: credential files a CLI or a tool may leave there. */
+  readonly sidecarExclude?: RegExp;
   /** CLI-home-relative files read in the sandbox before restoring, handed to `destination` and `plan`. */
   readonly probes?: readonly string[];
   /** Sessions-relative path the restored transcript gets. */

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { OutpostError, normalizeRelativePath } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { relativeNameProblem } from "../relative-name.js";
 import type { TranscriptOrigin } from "./transcript-format.js";
 
 /** Reads and checks `origin.json` of a captured conversation; anything odd is refused with code `session`. */
@@ -23,9 +24,11 @@ export async function readTranscriptOrigin(folder: string, format: string, id: s
   for (const key of ["workspace", "home", "transcript"] as const) {
     if (typeof origin[key] !== "string") throw corrupt(file, `${key} is missing`);
   }
-  // Relative paths from the file are untrusted: no absolute path, no `..`.
-  if (normalizeRelativePath(origin.transcript!, "transcript path") !== origin.transcript) throw corrupt(file, "the transcript path is not normalized");
-  if (origin.sidecar !== undefined && normalizeRelativePath(origin.sidecar, "sidecar path") !== origin.sidecar) throw corrupt(file, "the sidecar path is not normalized");
+  // Relative paths from the file are untrusted: no absolute path, no `..` (a backslash is a plain character).
+  const transcriptProblem = relativeNameProblem(origin.transcript!);
+  if (transcriptProblem) throw corrupt(file, `the transcript path is unsafe: ${transcriptProblem}`);
+  const sidecarProblem = origin.sidecar === undefined ? undefined : typeof origin.sidecar === "string" ? relativeNameProblem(origin.sidecar) : "it is not a string";
+  if (sidecarProblem) throw corrupt(file, `the sidecar path is unsafe: ${sidecarProblem}`);
   if (typeof origin.mode !== "number") throw corrupt(file, "mode is missing");
   return origin as TranscriptOrigin;
 }

@@ -16,6 +16,8 @@ export interface LocateTranscriptInput extends CliLocation {
   /** JSON field of the first line that must equal the id (when file names carry only part of it). */
   readonly firstLineField?: string;
   readonly sidecar: boolean;
+  /** Source of a RegExp of sidecar-relative paths never captured (credential files). */
+  readonly sidecarExclude?: string;
   readonly maxBytes: number;
   readonly maxFiles: number;
 }
@@ -25,30 +27,53 @@ export interface LocatedTranscript {
   readonly relative: string;
   readonly transcript: WalkedFile;
   /** Sessions-relative folder `<dirname>/<id>` when it exists, with its files. */
-  readonly sidecar?: { readonly relative: string; readonly files: WalkedFile[] };
+  readonly sidecar?: {
+    readonly relative: string;
+    readonly files: WalkedFile[];
+    /** Absolute sandbox folder holding only the accepted files, when some were excluded; removed after. */
+    readonly copy?: string;
+  };
 }
 
 /** Finds the one transcript of a conversation under the sessions directory and describes it. */
 export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTranscript {
   const { fs, path, fail } = lib;
-  const sessionsDirectory = path.join(lib.cliRoot(input.home, input.root), input.sessions);
+  const cliRoot = lib.cliRoot(input.home, input.root);
+  const base = lib.trustedBase(input.home, cliRoot);
+  const sessionsDirectory = path.join(cliRoot, input.sessions);
   const what = `conversation ${input.id}`;
+  lib.assertNoLinkBelow(base, sessionsDirectory, `capture ${what}`);
   if (!lib.lstat(sessionsDirectory)?.isDirectory()) {
     throw fail("session", `No ${what}: ${sessionsDirectory} does not exist in the sandbox. Check the agent ran there and wrote its session.`, { id: input.id });
   }
   const pattern = new RegExp(input.pattern);
   const found: string[] = [];
+  // Entries not searched, named when nothing is found: the transcript may be behind one of them.
+  const unsearched: string[] = [];
   const visit = (absolute: string, relative: string, depth: number) => {
-    for (const entry of fs.readdirSync(absolute, { withFileTypes: true })) {
-      const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory() && depth < 6) visit(path.join(absolute, entry.name), child, depth + 1);
-      else if (pattern.test(child)) found.push(child);
+    for (const entry of fs.readdirSync(absolute, { withFileTypes: true, encoding: "buffer" })) {
+      const name = lib.utf8Name(entry.name);
+      if (name === undefined) {
+        unsearched.push(`${relative === "" ? "" : `${relative}/`}${JSON.stringify(entry.name.toString("latin1"))} (a name that is not valid UTF-8)`);
+        continue;
+      }
+      const child = relative === "" ? name : `${relative}/${name}`;
+      if (pattern.test(child)) found.push(child);
+      else if (entry.isSymbolicLink()) unsearched.push(`${child} (a symbolic link, which Outpost never follows)`);
+      else if (entry.isDirectory() && depth < 6) visit(path.join(absolute, name), child, depth + 1);
     }
   };
   visit(sessionsDirectory, "", 0);
+  // A link, folder or special file where the transcript should be is refused as such, before any is opened.
+  for (const relative of found) {
+    const stat = fs.lstatSync(path.join(sessionsDirectory, relative));
+    const problem = stat.isSymbolicLink() ? "is a symbolic link" : stat.isDirectory() ? "is a folder where the transcript file should be" : !stat.isFile() ? "is not a regular file" : stat.nlink > 1 ? `has ${stat.nlink} hard links, so its bytes belong to a file outside the session too` : undefined;
+    if (problem) throw fail("workspace", `Refused to capture ${what}: ${relative} ${problem}. Replace it by the real file.`, { path: relative });
+  }
   const matching = input.firstLineField ? found.filter((relative) => firstLineField(path.join(sessionsDirectory, relative), input.firstLineField!) === input.id) : found;
   if (matching.length === 0) {
-    throw fail("session", `No ${what} under ${sessionsDirectory}. Check the id and that the agent saved its session.`, { id: input.id });
+    const hint = unsearched.length > 0 ? ` Not searched: ${unsearched.slice(0, 5).join(", ")}; replace links by real folders.` : " Check the id and that the agent saved its session.";
+    throw fail(unsearched.length > 0 ? "workspace" : "session", `No ${what} under ${sessionsDirectory}.${hint}`, { id: input.id, ...(unsearched.length > 0 ? { unsearched } : {}) });
   }
   if (matching.length > 1) {
     throw fail("session", `Several transcripts match ${what}: ${matching.join(", ")}. Remove the stale copies.`, { id: input.id, matches: matching });
@@ -56,9 +81,6 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   const relative = matching[0]!;
   const absolute = path.join(sessionsDirectory, relative);
   const stat = fs.lstatSync(absolute);
-  if (stat.isSymbolicLink() || !stat.isFile()) {
-    throw fail("workspace", `Refused to capture ${what}: ${relative} is a link or not a regular file. Replace it by the real file.`, { path: relative });
-  }
   if (relative.split("/").includes(".git")) {
     throw fail("workspace", `Refused to capture ${what}: ${relative} is inside a .git folder.`, { path: relative });
   }
@@ -72,10 +94,28 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   const sidecarStat = lib.lstat(sidecarAbsolute);
   if (!sidecarStat) return { sessionsDirectory, relative, transcript };
   if (sidecarStat.isSymbolicLink() || !sidecarStat.isDirectory()) {
-    throw fail("workspace", `Refused to capture ${what}: ${sidecarRelative} is a link or not a folder. Replace it by a real folder.`, { path: sidecarRelative });
+    throw fail("workspace", `Refused to capture ${what}: ${sidecarRelative} is ${sidecarStat.isSymbolicLink() ? "a symbolic link" : "a file"} where its sidecar folder should be. Replace it by a real folder.`, { path: sidecarRelative });
   }
-  const files = lib.walk(sidecarAbsolute, { maxFiles: input.maxFiles, maxBytes: input.maxBytes - stat.size, what });
-  return { sessionsDirectory, relative, transcript, sidecar: { relative: sidecarRelative, files } };
+  const exclude = input.sidecarExclude ? new RegExp(input.sidecarExclude) : undefined;
+  let skipped = 0;
+  const files = lib.walk(sidecarAbsolute, {
+    ...(exclude ? { accept: (file: string) => !exclude.test(file) || (skipped++, false) } : {}),
+    maxFiles: input.maxFiles,
+    maxBytes: input.maxBytes - stat.size,
+    what,
+  });
+  if (skipped === 0) return { sessionsDirectory, relative, transcript, sidecar: { relative: sidecarRelative, files } };
+  // Excluded files must not travel: the host downloads a copy holding only the accepted ones.
+  // Under the lease home: a transfer may only name paths under the lease root or home.
+  const staging = path.join(input.home, ".outpost-staging");
+  fs.mkdirSync(staging, { recursive: true, mode: 0o700 });
+  const copy = fs.mkdtempSync(path.join(staging, "outpost-sidecar-"));
+  for (const file of files) {
+    const target = path.join(copy, file.path);
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(target, lib.readStable(path.join(sidecarAbsolute, file.path), file, what), { mode: file.mode, flag: "wx" });
+  }
+  return { sessionsDirectory, relative, transcript, sidecar: { relative: sidecarRelative, files, copy } };
 
   function firstLineField(file: string, field: string): unknown {
     const handle = fs.openSync(file, "r");
@@ -102,12 +142,13 @@ export interface RecheckTranscriptInput {
 export function recheckTranscriptProgram(input: RecheckTranscriptInput): true {
   for (const file of input.files) {
     const stat = lib.lstat(lib.path.join(input.directory, file.path));
-    if (!stat || !lib.sameFile(stat, file)) throw lib.changed(file.path, input.what);
+    if (!stat || !lib.sameFile(stat, file) || stat.nlink > 1) throw lib.changed(file.path, input.what);
   }
   return true;
 }
 
 export interface PrepareRestoreInput extends CliLocation {
+  readonly id: string;
   /** CLI-root-relative files whose text the store needs to plan the restore. */
   readonly probes: readonly string[];
 }
@@ -116,6 +157,8 @@ export interface PreparedRestore {
   readonly cliRoot: string;
   readonly sessionsDirectory: string;
   readonly probes: Record<string, string | null>;
+  /** Below it, nothing in the CLI home is trusted (see `trustedBase`). */
+  readonly base: string;
   /** An empty folder beside the sessions, for staging uploads. */
   readonly staging: string;
 }
@@ -124,20 +167,26 @@ export interface PreparedRestore {
 export function prepareRestoreProgram(input: PrepareRestoreInput): PreparedRestore {
   const { fs, path } = lib;
   const cliRoot = lib.cliRoot(input.home, input.root);
+  const base = lib.trustedBase(input.home, cliRoot);
   const sessionsDirectory = path.join(cliRoot, input.sessions);
   const probes: Record<string, string | null> = {};
   for (const probe of input.probes) {
     const file = path.join(cliRoot, probe);
-    const stat = lib.lstat(file);
-    probes[probe] = stat?.isFile() ? fs.readFileSync(file, "utf8") : null;
+    const missing = lib.assertNoLinkBelow(base, file, "read the CLI's index files");
+    const stat = missing ? undefined : lib.lstat(file);
+    probes[probe] = stat?.isFile() && stat.nlink === 1 ? fs.readFileSync(file, "utf8") : null;
   }
-  fs.mkdirSync(sessionsDirectory, { recursive: true });
+  lib.makeFolders(base, sessionsDirectory, "restore a conversation");
+  // A restore that a crash interrupted is finished or undone first, whatever happens to this one.
+  lib.recoverReplacement(path.join(sessionsDirectory, `.${input.id}.outpost-replace.json`), base);
   const staging = fs.mkdtempSync(path.join(sessionsDirectory, ".outpost-restore-"));
-  return { cliRoot, sessionsDirectory, probes, staging };
+  return { cliRoot, base, sessionsDirectory, probes, staging };
 }
 
 export interface CommitTranscriptInput {
+  readonly id: string;
   readonly staging: string;
+  readonly base: string;
   readonly sessionsDirectory: string;
   readonly cliRoot: string;
   /** Staged file name → sessions-relative destination. */
@@ -146,21 +195,35 @@ export interface CommitTranscriptInput {
   readonly writes: readonly { readonly path: string; readonly text: string }[];
 }
 
-/** Swaps staged files into place (each one atomically), then writes the index files. */
+/**
+ * Puts the staged transcript, its sidecar and the index files in place all together (see
+ * `replaceTogether`): after a crash at any point, the next restore finds the old or the new conversation.
+ */
 export function commitTranscriptProgram(input: CommitTranscriptInput): true {
   const { fs, path, fail } = lib;
+  const what = `restore conversation ${input.id}`;
+  const replacements: { staged: string; target: string }[] = [];
   try {
     for (const move of input.moves) {
       const target = path.resolve(input.sessionsDirectory, move.destination);
       if (!target.startsWith(`${input.sessionsDirectory}/`)) throw fail("workspace", `Refused destination ${move.destination}: it leaves the sessions folder.`);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      lib.swapIn(path.join(input.staging, move.staged), target);
+      lib.makeFolders(input.base, path.dirname(target), what);
+      const sibling = lib.stagingName(target);
+      fs.renameSync(path.join(input.staging, move.staged), sibling);
+      replacements.push({ staged: sibling, target });
     }
     for (const write of input.writes) {
       const target = path.resolve(input.cliRoot, write.path);
       if (!target.startsWith(`${input.cliRoot}/`)) throw fail("workspace", `Refused index file ${write.path}: it leaves the CLI home.`);
-      lib.writeAtomic(target, write.text);
+      lib.makeFolders(input.base, path.dirname(target), what);
+      const sibling = lib.stagingName(target);
+      fs.writeFileSync(sibling, write.text, { flag: "wx", mode: 0o600 });
+      replacements.push({ staged: sibling, target });
     }
+    lib.replaceTogether(path.join(input.sessionsDirectory, `.${input.id}.outpost-replace.json`), input.base, replacements);
+  } catch (error) {
+    for (const replacement of replacements) fs.rmSync(replacement.staged, { recursive: true, force: true });
+    throw error;
   } finally {
     fs.rmSync(input.staging, { recursive: true, force: true });
   }
@@ -170,5 +233,16 @@ export function commitTranscriptProgram(input: CommitTranscriptInput): true {
 /** Removes a staging folder or temporary file left by an aborted operation. */
 export function removeProgram(input: { readonly path: string }): true {
   lib.fs.rmSync(input.path, { recursive: true, force: true });
+  return true;
+}
+
+/** Removes the sidecar copy, and the staging folder under home once nothing else uses it. */
+export function removeCopyProgram(input: { readonly path: string }): true {
+  lib.fs.rmSync(input.path, { recursive: true, force: true });
+  try {
+    lib.fs.rmdirSync(lib.path.dirname(input.path));
+  } catch {
+    // Another capture or restore is using the staging folder.
+  }
   return true;
 }

@@ -4,7 +4,7 @@ import type { ConversationContext, ConversationRecord, SandboxLease } from "@out
 import { OutpostError } from "@outpost/core";
 import { assertConversationId } from "../conversation-id.js";
 import { conversationDirectory } from "../host/conversation-directory.js";
-import { replaceDirectory } from "../host/replace-directory.js";
+import { recoverDirectory, replaceDirectory } from "../host/replace-directory.js";
 import { packDirectory, unpackDirectory } from "../archive/file-pack.js";
 import type { PortableConversationStore } from "../archive/portable-store.js";
 import { DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES, type CaptureLimits } from "../limits.js";
@@ -20,6 +20,7 @@ import {
   locateTranscriptProgram,
   prepareRestoreProgram,
   recheckTranscriptProgram,
+  removeCopyProgram,
   removeProgram,
   type LocatedTranscript,
   type PreparedRestore,
@@ -46,6 +47,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
   async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
     assertConversationId(id);
     const folder = join(directory(repository, home), id);
+    await recoverDirectory(folder);
     const origin = await readTranscriptOrigin(folder, format.format, id);
     const file = join(folder, "files", origin.transcript);
     const stat = await lstat(file).catch(() => undefined);
@@ -66,6 +68,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       pattern: format.transcriptPattern(id),
       ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
       sidecar: format.sidecar === true,
+      ...(format.sidecarExclude ? { sidecarExclude: format.sidecarExclude.source } : {}),
       maxBytes,
       maxFiles,
     }, run(context, `find ${what}`));
@@ -79,7 +82,8 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       await lease.download(posix.join(located.sessionsDirectory, located.relative), transcript, signal ? { signal } : {});
       const expected: WalkedFile[] = [located.transcript];
       if (located.sidecar) {
-        await lease.download(posix.join(located.sessionsDirectory, located.sidecar.relative), join(files, located.sidecar.relative), signal ? { signal } : {});
+        const from = located.sidecar.copy ?? posix.join(located.sessionsDirectory, located.sidecar.relative);
+        await lease.download(from, join(files, located.sidecar.relative), signal ? { signal } : {});
         for (const file of located.sidecar.files) expected.push({ ...file, path: posix.join(located.sidecar.relative, file.path) });
       }
       await verifyHostCopy(files, expected, what);
@@ -101,6 +105,9 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     } catch (error) {
       await rm(work, { recursive: true, force: true });
       throw error;
+    } finally {
+      const copy = located.sidecar?.copy;
+      if (copy) await runSandboxScript(lease, removeCopyProgram, { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
     }
     return { id, file: join(target, id, "files", located.relative), format: format.format };
   }
@@ -113,7 +120,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const origin = await readTranscriptOrigin(folder, format.format, id);
     const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
     const from = { workspace: assertRelocatablePath(origin.workspace, "recorded workspace"), home: assertRelocatablePath(origin.home, "recorded home") };
-    const prepared = await runSandboxScript<PreparedRestore>(lease, prepareRestoreProgram, { ...location(lease), probes: format.probes ?? [] }, run(context, `prepare the restore of conversation ${id}`));
+    const prepared = await runSandboxScript<PreparedRestore>(lease, prepareRestoreProgram, { ...location(lease), id, probes: format.probes ?? [] }, run(context, `prepare the restore of conversation ${id}`));
     // On the host the sandbox's staging folder is reachable: write the relocated files straight into it.
     const local = context.local === true;
     if (!local) await mkdir(context.staging, { recursive: true });
@@ -133,6 +140,8 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       }
       if (!local) await lease.upload(stage, prepared.staging, signal ? { signal } : {});
       await runSandboxScript(lease, commitTranscriptProgram, {
+        id,
+        base: prepared.base,
         staging: prepared.staging,
         sessionsDirectory: prepared.sessionsDirectory,
         cliRoot: prepared.cliRoot,
@@ -148,6 +157,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
   }
 
   return {
+    specificationVersion: "v1",
     name: format.name ?? format.format,
     format: format.format,
     directory,

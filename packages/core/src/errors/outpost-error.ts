@@ -14,14 +14,11 @@ export type OutpostErrorCode =
   | "steering"
   | "quota"
   | "prompt"
-  | "limit"
-  | "rejected"
-  | "guard"
-  | "stuck";
+  | "limit";
 
 export const OUTPOST_ERROR_CODES: readonly OutpostErrorCode[] = Object.freeze([
   "configuration", "workspace", "process", "timeout", "aborted", "conflict", "session", "provider",
-  "transport", "response", "replay", "steering", "quota", "prompt", "limit", "rejected", "guard", "stuck",
+  "transport", "response", "replay", "steering", "quota", "prompt", "limit",
 ]);
 
 export type OutpostErrorDetails = Readonly<Record<string, unknown>>;

@@ -29,7 +29,7 @@ export interface SandboxContext {
 }
 
 export interface SandboxProvider {
-  readonly specificationVersion?: "v1";
+  readonly specificationVersion: "v1";
   readonly name: string;
   readonly placement: SandboxPlacement;
   /** Variables added to every command of every lease. */

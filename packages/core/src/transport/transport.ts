@@ -36,7 +36,7 @@ export interface TransportRemoveOptions {
 
 /** A versioned object store. Keys are `/`-separated relative paths; escapes are refused. */
 export interface Transport {
-  readonly specificationVersion?: "v1";
+  readonly specificationVersion: "v1";
   readonly name: string;
   read(key: string, options?: TransportReadOptions): Promise<TransportObject | undefined>;
   write(key: string, bytes: Uint8Array, options: TransportWriteOptions): Promise<TransportEntry>;

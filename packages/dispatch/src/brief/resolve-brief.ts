@@ -26,7 +26,7 @@ export async function resolveBrief(input: ResolveBriefInput): Promise<string> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) throw new OutpostError("configuration", `Brief file ${path} does not exist or is not a file. Check the path (relative paths start at the repository root).`, { details: { file: path } });
   if (info.size > MAX_BRIEF_BYTES) throw tooLarge(path, info.size);
-  const template = await readFile(path, "utf8");
+  const template = decodeBrief(await readFile(path), path);
   const variables = brief.variables ?? {};
   let text = "";
   for (const part of parseBriefTemplate(template, path)) {
@@ -70,4 +70,30 @@ function checkText(text: string, what: string): string {
 
 function tooLarge(what: string, bytes: number): OutpostError {
   return new OutpostError("limit", `The ${what} is ${bytes} bytes, more than the ${MAX_BRIEF_BYTES} accepted. Shorten it or have the agent read large inputs from files.`, { details: { bytes, limit: MAX_BRIEF_BYTES } });
+}
+
+/** The brief file's text; a file that is not UTF-8 is refused rather than altered (U+FFFD in place of its bytes). */
+function decodeBrief(bytes: Uint8Array, path: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidByte(bytes);
+    throw new OutpostError("configuration", `Brief file ${path} is not valid UTF-8 (first bad byte at offset ${offset}). Save it as UTF-8 (for example \`iconv -f latin1 -t utf-8\`).`, { details: { file: path, offset } });
+  }
+}
+
+function firstInvalidByte(bytes: Uint8Array): number {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for (let index = 0; index < bytes.length;) {
+    const lead = bytes[index]!;
+    const length = lead < 0x80 ? 1 : lead >> 5 === 0b110 ? 2 : lead >> 4 === 0b1110 ? 3 : lead >> 3 === 0b11110 ? 4 : 0;
+    if (length === 0 || index + length > bytes.length) return index;
+    try {
+      decoder.decode(bytes.subarray(index, index + length));
+    } catch {
+      return index;
+    }
+    index += length;
+  }
+  return bytes.length;
 }

@@ -1,9 +1,10 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, assertSpecificationVersion } from "@outpost/core";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
 import { resolveMarkers } from "../turn/markers.js";
 import type { TurnTimerSettings } from "../timers/turn-timers.js";
+import { checkMilliseconds } from "../timers/timer-limit.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -34,17 +35,29 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (!sandboxProvider || typeof sandboxProvider.acquire !== "function") {
     throw configuration("sandboxProvider is required: pass localProvider() or dockerProvider().");
   }
+  // Contract versions are checked in one place, before anything is allocated.
+  assertSpecificationVersion(agent, "agent adapter");
+  assertSpecificationVersion(sandboxProvider, "sandbox provider");
+  if (agent.storage) assertSpecificationVersion(agent.storage, "conversation store");
+  if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (sandboxProvider.placement === "remote") {
     throw configuration(`Provider ${sandboxProvider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`);
   }
   const passes = positiveInteger("passes", options.passes ?? DISPATCH_DEFAULTS.passes);
   const timers: TurnTimerSettings = {
-    idleMs: positiveInteger("idleMs", options.idleMs ?? DISPATCH_DEFAULTS.idleMs),
-    idleWarningMs: positiveInteger("idleWarningMs", options.idleWarningMs ?? DISPATCH_DEFAULTS.idleWarningMs),
-    settleMs: nonNegativeInteger("settleMs", options.settleMs ?? DISPATCH_DEFAULTS.settleMs),
-    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs ?? DISPATCH_DEFAULTS.deadlineMs),
+    idleMs: checkMilliseconds("idleMs", options.idleMs ?? DISPATCH_DEFAULTS.idleMs, 1),
+    idleWarningMs: checkMilliseconds("idleWarningMs", options.idleWarningMs ?? DISPATCH_DEFAULTS.idleWarningMs, 1),
+    settleMs: checkMilliseconds("settleMs", options.settleMs ?? DISPATCH_DEFAULTS.settleMs, 0),
+    deadlineMs: checkMilliseconds("deadlineMs", options.deadlineMs ?? DISPATCH_DEFAULTS.deadlineMs, 1),
   };
-  const expansionMs = positiveInteger("expansionMs", options.expansionMs ?? DISPATCH_DEFAULTS.expansionMs);
+  const expansionMs = checkMilliseconds("expansionMs", options.expansionMs ?? DISPATCH_DEFAULTS.expansionMs, 1);
+  // Hook deadlines are timers too: refused now rather than after the worktree exists.
+  for (const [phase, hooks] of Object.entries(options.hooks ?? {})) {
+    for (const hook of (hooks as readonly unknown[] | undefined) ?? []) {
+      const deadline = (hook as { deadlineMs?: unknown } | null)?.deadlineMs;
+      if (typeof hook === "object" && deadline !== undefined) checkMilliseconds(`hooks.${phase} deadlineMs`, deadline, 1);
+    }
+  }
   const markers = resolveMarkers(options.until);
   const continuation = options.continuation;
   if (continuation) {
@@ -61,12 +74,7 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw configuration(`${name} must be a positive integer, got ${JSON.stringify(value)}.`);
-  return value;
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0) throw configuration(`${name} must be a non-negative integer, got ${JSON.stringify(value)}.`);
+  if (!Number.isInteger(value) || value < 1) throw configuration(`${name} must be a positive integer, got ${typeof value === "number" ? String(value) : JSON.stringify(value)}.`);
   return value;
 }
 

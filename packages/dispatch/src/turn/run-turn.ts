@@ -4,6 +4,7 @@ import {
 } from "@outpost/core";
 import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
 import { findMarker } from "./markers.js";
+import { boundedAfterStop } from "./bounded-stop.js";
 
 export interface RunTurnInput {
   readonly agent: AgentAdapter;
@@ -96,7 +97,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   timers.start();
   try {
     if (input.signal?.aborted) onAbort();
-    const result = await lease.invoke({
+    const result = await boundedAfterStop(lease.invoke({
       executable: command.executable,
       arguments: command.arguments,
       stdin: command.stdin,
@@ -105,7 +106,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
       signal: stopper.signal,
       retain: RETAIN_BYTES,
       observe,
-    });
+    }), stopper.signal);
     status = result.status;
     stderr = result.stderr;
   } catch (error) {
@@ -119,12 +120,14 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const durationMs = Date.now() - started;
   const text = finished?.text ?? joinTexts(texts);
   const details = { agent: agent.name, status, durationMs, conversationId };
+  // A sandbox that could not end the stopped agent says so after the timer's own message.
+  const unfinished = stop !== undefined && OutpostError.isInstance(invokeError) && invokeError.code === "provider" ? ` ${invokeError.message}` : "";
   if (stop === "signal") throw abortError(input.signal!, `The ${agent.name} turn`);
   if (stop === "idle") {
-    throw new OutpostError("timeout", `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. Raise idleMs if it needs longer silences, or check that it is not waiting for input.`, { details: { ...details, timer: "idle" } });
+    throw new OutpostError("timeout", `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. Raise idleMs if it needs longer silences, or check that it is not waiting for input.${unfinished}`, { details: { ...details, timer: "idle" } });
   }
   if (stop === "deadline") {
-    throw new OutpostError("timeout", `${agent.name} ran past its ${input.timers.deadlineMs} ms deadline and was stopped with its whole process tree. Raise deadlineMs or give it a smaller task.`, { details: { ...details, timer: "deadline" } });
+    throw new OutpostError("timeout", `${agent.name} ran past its ${input.timers.deadlineMs} ms deadline and was stopped with its whole process tree. Raise deadlineMs or give it a smaller task.${unfinished}`, { details: { ...details, timer: "deadline" } });
   }
   const marker = findMarker(text, input.markers) ?? (stop === "settled" ? findMarker(joinTexts(texts), input.markers) : undefined);
   if (stop === "settled") return { text, usage: finished?.usage ?? usage, conversationId, marker, settled: true, status, durationMs };

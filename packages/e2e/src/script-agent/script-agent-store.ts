@@ -13,6 +13,7 @@ export function scriptAgentConversations(repository: string, home?: string): str
 export function scriptAgentStore(): ConversationStore {
   const sandboxFile = (home: string, id: string): string => `${home}/.script-agent/sessions/${id}.jsonl`;
   return {
+    specificationVersion: "v1",
     name: SCRIPT_AGENT_FORMAT,
     async locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
       assertId(id);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
+import { assertSpecificationVersion, type SandboxContext, type SandboxLease, type SandboxProvider } from "@outpost/core";
 import { unsupportedTitle } from "../shared/suite-options.js";
 import type { SuiteRunner } from "../shared/suite-runner.js";
 
@@ -62,8 +62,10 @@ export async function withLease<T>(context: ProviderSuiteContext, body: (subject
   const workspace = await mkdtemp(join(tmpdir(), "outpost-kit-workspace-"));
   try {
     const provider = context.provider();
+    assertSpecificationVersion(provider, "sandbox provider");
     const lease = await provider.acquire(await context.context(workspace));
     try {
+      assertSpecificationVersion(lease, "sandbox lease");
       return await body({ lease, provider, workspace });
     } finally {
       await lease.release();

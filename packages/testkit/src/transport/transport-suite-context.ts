@@ -1,4 +1,4 @@
-import type { Transport } from "@outpost/core";
+import { assertSpecificationVersion, type Transport } from "@outpost/core";
 import type { SuiteRunner } from "../shared/suite-runner.js";
 
 /** What `create` resolves: a fresh transport for one case, and how to clean it up. */
@@ -20,6 +20,7 @@ export async function withTransport(
 ): Promise<void> {
   const subject = await context.create();
   try {
+    assertSpecificationVersion(subject.transport, "transport");
     await body(subject.transport);
   } finally {
     await subject.dispose?.();
