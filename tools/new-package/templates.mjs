@@ -40,7 +40,8 @@ export function ${factory}(options: ${pascal(factory)}Options = {}): SandboxProv
 import { ${factory} } from "../src/index.js";
 
 // The provider conformance suite: exit statuses, output, deadlines, aborts, transfers, release().
-// Declare capabilities you do not have in \`unsupported\` (each becomes a named skip).
+// Declare capabilities you do not have in \`unsupported\` (each becomes a named skip). Once the provider
+// supports \`variables\`, pass at least one here: the kit checks that every command gets them.
 describeSandboxProvider({
   name: ${JSON.stringify(folder)},
   create: async () => ({ provider: ${factory}() }),

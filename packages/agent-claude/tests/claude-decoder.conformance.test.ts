@@ -14,7 +14,8 @@ const MALFORMED = [
 describeAgentDecoder({
   name: "claude",
   createDecoder: () => new ClaudeDecoder(),
-  recorded: ["claude-2.1.332-write-file.jsonl", "claude-2.1.332-tool-errors.jsonl"].flatMap((file) => fixtureLines("streams", file)),
+  // Every tested release: the pinned one and the oldest of the version matrix (e2e cli-matrix/versions.txt).
+  recorded: ["claude-2.1.332-write-file.jsonl", "claude-2.1.332-tool-errors.jsonl", "claude-2.1.197-turn1-tool-call.jsonl", "claude-2.1.197-turn2-resume.jsonl"].flatMap((file) => fixtureLines("streams", file)),
   malformed: MALFORMED,
 });
 

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isOutpostError } from "@outpost/core";
 import { COPILOT_CREDENTIAL_FILES, copilotConversationStore } from "../src/index.js";
 import { fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
 
@@ -36,6 +37,18 @@ describe("copilotConversationStore and credential files in a session folder", ()
     const tree = await readTree(join(target.lease.home, ".copilot", "session-state", recording.id));
     expect(tree["files/notes.md"]).toBe("kept");
     expect(Object.values(tree).join("\n")).not.toContain(MARKER);
+  });
+
+  it("refuses a bundle that carries one, when it is located", async () => {
+    const { recording, source } = pair;
+    const store = copilotConversationStore();
+    const record = await store.capture(recording.id, source.context());
+    const bundle = JSON.parse(await readFile(record.file, "utf8")) as { files: { path: string; mode: number; encoding: string; data: string }[] };
+    bundle.files.push({ path: "files/.env", mode: 0o600, encoding: "utf8", data: `TOKEN=${MARKER}` });
+    await writeFile(record.file, JSON.stringify(bundle));
+    const error = await store.locate(recording.id, source.lease.root, source.context().home).then(() => undefined, (caught: unknown) => caught);
+    expect(isOutpostError(error, "session"), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/files\/\.env.* is not a file this format captures/);
   });
 
   it("lists the credential names explicitly", () => {

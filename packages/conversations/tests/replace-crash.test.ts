@@ -153,3 +153,28 @@ describe("the next restore of a bundle finishes or undoes a crashed one", () => 
     expect(await readdir(sessions)).toEqual([ID]);
   });
 });
+
+describe("a captured conversation on the host survives a crash between the two renames of a new capture", () => {
+  const ID = "0716f583-aaaa-4bbb-8ccc-0123456789ab";
+  it("locate puts the copy kept aside back", async () => {
+    const { rename } = await import("node:fs/promises");
+    const { transcriptStore } = await import("../src/index.js");
+    const { demoTranscript, transcriptLine } = await import("./demo-transcript.js");
+    const sandbox = await localSandbox("repo");
+    try {
+      const project = join(sandbox.lease.home, ".demo-transcript", "sessions", "repo");
+      await mkdir(project, { recursive: true });
+      await writeFile(join(project, `${ID}.jsonl`), transcriptLine(0, sandbox.lease.root, sandbox.lease.home));
+      const store = transcriptStore(demoTranscript);
+      const record = await store.capture(ID, sandbox.context());
+      const folder = join(sandbox.workspace, ".outpost", "conversations", "demo-transcript", ID);
+      // What a crash leaves between renaming the old capture aside and renaming the new one in.
+      await rename(folder, join(folder, "..", `.${ID}.old-0123abcd`));
+      const located = await store.locate(ID, sandbox.workspace);
+      expect(located.file).toBe(record.file);
+      expect(await readdir(join(folder, ".."))).toEqual([ID]);
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { claudeAgent } from "@outpost/agent-claude";
@@ -84,6 +84,7 @@ for (const release of matrixReleases()) {
       const lease = await sandbox.lease("workspace-one");
       const run = await runAgentTurn(agent, lease, { prompt: "Create hello.txt containing hi", deadlineMs: 120_000 });
       first = { lease, run };
+      await keepStdout(`${release.agent}-${release.version}-turn1-tool-call.jsonl`, run);
       expect(run.result.status, run.result.stderr.slice(-2000)).toBe(0);
       expect(await readLeaseFile(lease, "hello.txt")).toBe("hi");
       expect(run.of("tool-call").map((event) => event.name)).toContain(spec!.writeTool);
@@ -105,6 +106,7 @@ for (const release of matrixReleases()) {
       await agent.storage!.restore(record, await context(lease, "restore"));
       const before = server.turns().length;
       const run = await runAgentTurn(agent, lease, { prompt: "TURN2: what did you do?", resume: { id }, deadlineMs: 120_000 });
+      await keepStdout(`${release.agent}-${release.version}-turn2-resume.jsonl`, run);
       expect(run.result.status, run.result.stderr.slice(-2000)).toBe(0);
       expect(run.of("text").map((event) => event.text).join("")).toContain("MARKER_TURN2_DONE history_has_turn1=true");
       expect(run.diagnostics).toEqual([]);
@@ -141,6 +143,14 @@ for (const release of matrixReleases()) {
       expect(dnsLookups()).toEqual([]);
     });
   });
+}
+
+/** With OUTPOST_RECORD_MATRIX=<dir>, keeps each turn's stdout there: the decoder fixtures of the tested releases. */
+async function keepStdout(file: string, run: AgentTurnRun): Promise<void> {
+  const directory = process.env["OUTPOST_RECORD_MATRIX"];
+  if (!directory) return;
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, file), run.lines.map((line) => `${line}\n`).join(""));
 }
 
 function eventUsage(run: AgentTurnRun): Usage {
