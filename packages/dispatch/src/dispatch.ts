@@ -157,7 +157,8 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       if (conversationId && conversation?.id !== conversationId && !isOutpostError(error, "session")) {
         // Without the dispatch's signal: after an abort the capture must still run (bounded by its own deadline).
         const rescue = { ...context, signal: AbortSignal.timeout(60_000) };
-        conversation = (await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch(() => ({}))).record;
+        const rescued = await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch((): { record?: ConversationRecord } => ({}));
+        conversation = rescued.record;
       }
       await lease.release().catch(() => undefined);
       await closeBoundary().catch((closing: unknown) => observers.warn(`After the failure, ${String(closing)}`));

@@ -16,7 +16,8 @@ function shapeProblem(value: unknown): string | undefined {
     return typeof subject.acquire === "function" ? "it resolved the provider itself: wrap it as { provider }" : "it resolved an object without a `provider` property";
   }
   if (subject.dispose !== undefined && typeof subject.dispose !== "function") return `\`dispose\` is a ${typeof subject.dispose}, not a function`;
-  const provider = subject.provider;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the narrowing below needs the field types.
+  const provider = subject.provider as { name?: unknown; placement?: unknown; acquire?: unknown } | null;
   if (typeof provider !== "object" || provider === null) return `\`provider\` is ${provider === null ? "null" : `a ${typeof provider}`}`;
   if (typeof provider.acquire !== "function") return "`provider.acquire` is not a function";
   if (typeof provider.name !== "string" || provider.name === "") return "`provider.name` is not a non-empty string";
