@@ -156,6 +156,17 @@ describe("refusals name the real reason", () => {
     }
   });
 
+  it("a stray file among the buckets is neither a bucket nor a failure, at capture and restore", async () => {
+    const store = sessionBundleStore(bucketedProfile);
+    const sessions = join(sandbox.lease.home, ".demo", "sessions");
+    const bucket = store.destination(ID, sandbox.lease, "").split("/").slice(-2)[0]!;
+    await bundleSession(join(sessions, bucket, ID));
+    await writeFile(join(sessions, "stray.lock"), "");
+    const record = await store.capture(ID, sandbox.context());
+    await store.restore(record, sandbox.context());
+    expect((await readdir(sessions)).sort()).toEqual([bucket, "stray.lock"].sort());
+  });
+
   it("a file where the session folder should be", async () => {
     await mkdir(join(sandbox.lease.home, ".demo", "sessions"), { recursive: true });
     await writeFile(join(sandbox.lease.home, ".demo", "sessions", ID), "not a folder");
