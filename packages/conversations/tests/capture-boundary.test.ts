@@ -113,7 +113,7 @@ describe.each(LAYOUTS)("capture of a $name", ({ store, write, places }) => {
       }
       await rm(name);
     }
-  });
+  }, 120_000);
 });
 
 describe("refusals name the real reason", () => {
