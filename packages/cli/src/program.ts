@@ -128,6 +128,31 @@ export function buildProgram(io: ProgramIo): Command {
     });
 
   program
+    .command("image")
+    .description("Docker images holding agent CLIs (mounted providers install nothing).")
+    .command("build")
+    .description("Build an image with the agents' pinned (or chosen) CLI releases on a base image that provides Node 20; prints the --image to pass.")
+    .requiredOption("-a, --agent <name[@version]>", "agent whose CLI goes in (repeatable); @version picks a release instead of the pinned one", collect)
+    .option("--base <image>", "base image (must provide node)", "outpost-test:latest")
+    .option("-t, --tag <tag>", "tag of the built image (default: outpost-agents:<hash of the recipe>)")
+    .option("--dockerfile", "print the recipe instead of building")
+    .exitOverride()
+    .action(async (flags: { agent: string[]; base: string; tag?: string; dockerfile?: boolean }) => {
+      const { imageBuildCommand } = await import("./image/image-command.js");
+      io.setExitCode(await imageBuildCommand(flags, io));
+    });
+
+  program
+    .command("doctor")
+    .description("Show each agent's installed CLI release against the pinned one and the tested range.")
+    .option("--json", "one JSON object per agent")
+    .exitOverride()
+    .action(async (flags: { json?: boolean }) => {
+      const { doctorCommand } = await import("./doctor/doctor-command.js");
+      io.setExitCode(await doctorCommand(flags, io));
+    });
+
+  program
     .command("agents")
     .description("List the built-in agents.")
     .exitOverride()

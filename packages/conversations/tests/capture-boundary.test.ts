@@ -113,7 +113,7 @@ describe.each(LAYOUTS)("capture of a $name", ({ store, write, places }) => {
       }
       await rm(name);
     }
-  });
+  }, 120_000);
 });
 
 describe("refusals name the real reason", () => {
@@ -153,6 +153,33 @@ describe("refusals name the real reason", () => {
       const error = await failure(store.capture(ID, sandbox.context()));
       expect(error.code, linkPath).toBe("workspace");
       expect(error.message).toContain(`${linkPath} is a symbolic link`);
+    }
+  });
+
+  it("a stray file among the buckets is neither a bucket nor a failure, at capture and restore", async () => {
+    const store = sessionBundleStore(bucketedProfile);
+    const sessions = join(sandbox.lease.home, ".demo", "sessions");
+    const bucket = store.destination(ID, sandbox.lease, "").split("/").slice(-2)[0]!;
+    await bundleSession(join(sessions, bucket, ID));
+    await writeFile(join(sessions, "stray.lock"), "");
+    const record = await store.capture(ID, sandbox.context());
+    await store.restore(record, sandbox.context());
+    expect((await readdir(sessions)).sort()).toEqual([bucket, "stray.lock"].sort());
+  });
+
+  it("a link planted at the staging folder under the home never carries a copy out of it", async () => {
+    await symlink(outside, join(sandbox.lease.home, ".outpost-staging"));
+    await bundleSession(join(sandbox.lease.home, ".demo", "sessions", ID));
+    const project = join(sandbox.lease.home, ".demo-transcript", "sessions", "repo");
+    await mkdir(join(project, ID), { recursive: true });
+    await writeFile(join(project, `${ID}.jsonl`), "{}\n");
+    await writeFile(join(project, ID, ".env"), "TOKEN=x");
+    const stores = [sessionBundleStore(demoProfile), transcriptStore({ ...demoTranscript, sidecarExclude: /(^|\/)\.env$/ })];
+    for (const store of stores) {
+      const error = await failure(store.capture(ID, sandbox.context()));
+      expect(error.code).toBe("workspace");
+      expect(error.message).toContain(".outpost-staging is a symbolic link");
+      expect(await readdir(outside)).toEqual([]);
     }
   });
 

@@ -126,7 +126,7 @@ describe.each(LAYOUTS)("restore of a $name", (layout) => {
         }
       }
     }
-  });
+  }, 120_000);
 
   it("whatever capture accepts, pack and unpack accept: unusual names survive the trip", async () => {
     const names = ["back\\slash.jsonl", "-dash.jsonl", "space name.jsonl", "ünïcødé.jsonl", "colon:star*.jsonl", "new\nline.jsonl", "%2F..dots", "quote\"'.jsonl"];
@@ -145,7 +145,7 @@ describe.each(LAYOUTS)("restore of a $name", (layout) => {
       await origin.dispose();
       await elsewhere.dispose();
     }
-  });
+  }, 120_000);
 });
 
 describe("a transcript captured from a folder whose name has a backslash", () => {

@@ -27,6 +27,7 @@ import { currentProcess } from "./ownership/process-identity.js";
 import { discardWorkspace } from "./workspace/discard-workspace.js";
 import { writeHomeFiles } from "./turn/home-files.js";
 import { runTurn } from "./turn/run-turn.js";
+import { assertArgumentsFit } from "./turn/argument-limit.js";
 import { agentVariables } from "./turn/agent-variables.js";
 import { withRecovery } from "./errors/with-recovery.js";
 import { openGitBoundary } from "./git/git-boundary.js";
@@ -54,6 +55,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   ]);
   // Every agent process carries the dispatch's id, so `outpost clean` finds its orphans after a crash.
   const variables = { ...agentVariables(agent, provider, identity), [DISPATCH_ID_VARIABLE]: dispatchId };
+  assertArgumentsFit(agent, prompt);
   throwIfAborted(signal, "The dispatch");
 
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));

@@ -38,7 +38,7 @@ describe("slug", () => {
 describe("timer options", () => {
   it("refuses values timers cannot hold, and says NaN when given NaN", async () => {
     const { resolveOptions } = await import("../src/options/resolve-options.js");
-    const base = { agent: { kind: "cli", name: "a", command: () => ({}), createDecoder: () => ({}) }, sandboxProvider: { name: "p", placement: "host", acquire: async () => ({}) }, brief: "x" } as never;
+    const base = { agent: { specificationVersion: "v1", kind: "cli", name: "a", command: () => ({}), createDecoder: () => ({}) }, sandboxProvider: { specificationVersion: "v1", name: "p", placement: "host", acquire: async () => ({}) }, brief: "x" } as never;
     const withOption = (extra: object) => () => resolveOptions({ ...(base as object), ...extra } as never);
     expect(withOption({ deadlineMs: 2 ** 31 })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("more than timers can hold") }));
     expect(withOption({ idleMs: 2 ** 31 - 1 })).not.toThrow();

@@ -49,6 +49,14 @@ describe("outpost run --provider local: the invoking environment", () => {
     expect(transcript).not.toContain(SECRET);
   }, 150_000);
 
+  it("refuses --inherit-environment with the Docker provider, which never passes the environment", () => {
+    const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, "run", "--agent", "claude", "--provider", "docker", "--inherit-environment", "brief"], {
+      cwd: scratchRepository(), encoding: "utf8", timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr + result.stdout).toMatch(/--inherit-environment applies to --provider local only/);
+  });
+
   it("hands the whole environment over only with --inherit-environment", () => {
     const { stdout, transcript } = runWithSecret(["--inherit-environment"]);
     expect(stdout).toContain(`OUTPOST_TEST_SECRET=${SECRET}`);

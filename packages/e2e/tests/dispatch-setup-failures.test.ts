@@ -43,3 +43,30 @@ describe("a dispatch that fails before its agent runs leaves no worktree or bran
     expect(leftovers(repository)).toEqual({ worktrees: [`worktree ${repository}`], branches: "main", workspaces: [], records: [] });
   });
 });
+
+describe("long briefs", () => {
+  it("a brief too long for the agent's command line is refused before anything is allocated (Kimi takes it as an argument)", async () => {
+    const { kimiAgent } = await import("@outpost/agent-kimi");
+    const repository = scratchRepository();
+    const brief = `${"x".repeat(200 * 1024)}\n`;
+    const error = await dispatch({ agent: kimiAgent({ executable: "/nonexistent/kimi" }), brief, repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } })
+      .then(() => undefined, (caught: unknown) => caught as Error & { code: string });
+    expect(error?.code).toBe("configuration");
+    expect(error?.message).toContain("over the 131071-byte limit");
+    expect(gitIn(repository, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it("a 200 KiB brief reaches an agent that reads it on stdin", async () => {
+    const repository = scratchRepository();
+    const brief = `${"y".repeat(200 * 1024)}\n`;
+    // A shell stands in for a CLI reading its prompt on stdin: it answers with the number of bytes it got.
+    const agent = {
+      ...scriptAgent({ directory: agentDirectory }),
+      command: (turn: { prompt: string; root: string }) => ({ executable: "sh", arguments: ["-c", "wc -c | tr -d ' ' | sed 's/.*/{\"type\":\"result\",\"text\":\"&\"}/'"], stdin: turn.prompt, directory: turn.root }),
+      createDecoder: () => ({ decode: (line: string) => { const parsed = JSON.parse(line) as { text: string }; return [{ type: "text", text: parsed.text }, { type: "finished", text: parsed.text }]; } }),
+      storage: undefined,
+    };
+    const result = await dispatch({ agent: agent as never, brief, repository, sandboxProvider: localProvider(), until: [] });
+    expect(result.text).toBe(String(Buffer.byteLength(brief)));
+  });
+});

@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { setTimeout as sleep } from "node:timers/promises";
 import { OutpostError } from "@outpost/core";
 import { conditionalPut } from "./conditional-put.js";
 import { CLAIM_BYTES, claimMarker, tombstone, TOMBSTONE_BYTES } from "./object-frame.js";
@@ -24,7 +25,12 @@ export interface HeldClaim {
 }
 
 /** What a create-only writer finds at a key: nothing, something it may replace (by ETag), or a live object. */
-export type KeyState = { readonly state: "missing" } | { readonly state: "vacant"; readonly etag: string } | { readonly state: "taken" };
+export type KeyState =
+  | { readonly state: "missing" }
+  | { readonly state: "vacant"; readonly etag: string }
+  /** Another writer's claim, live until `freesAt` (then it may be taken over). */
+  | { readonly state: "claimed"; readonly claimedAt: Date; readonly freesAt: Date }
+  | { readonly state: "taken" };
 
 export async function probeKey(context: ClaimContext, objectKey: string): Promise<KeyState> {
   const head = await context.client.send(new HeadObjectCommand({ Bucket: context.bucket, Key: objectKey }), { abortSignal: context.signal }).catch((error: unknown) => {
@@ -36,7 +42,21 @@ export async function probeKey(context: ClaimContext, objectKey: string): Promis
   if (head.ContentLength === TOMBSTONE_BYTES) return { state: "vacant", etag: head.ETag };
   const age = head.LastModified ? Date.now() - head.LastModified.getTime() : 0;
   if (head.ContentLength === CLAIM_BYTES && age > context.leaseMs) return { state: "vacant", etag: head.ETag };
+  if (head.ContentLength === CLAIM_BYTES && head.LastModified) {
+    return { state: "claimed", claimedAt: head.LastModified, freesAt: new Date(head.LastModified.getTime() + context.leaseMs) };
+  }
   return { state: "taken" };
+}
+
+/**
+ * The conflict a create-only writer gets while another writer's claim holds the key: that writer may
+ * still be writing, or may have failed without giving the claim back; either way the key frees by itself
+ * when the claim's lease ends.
+ */
+export function claimedConflict(key: string, found: Extract<KeyState, { state: "claimed" }>, leaseMs: number): OutpostError {
+  return new OutpostError("conflict", `Writing ${key} found it claimed by another writer since ${found.claimedAt.toISOString()}. If that writer is still at work, read the key again once it is done; if it failed, the key frees at ${found.freesAt.toISOString()} (the ${leaseMs} ms claim lease), then retry.`, {
+    details: { key, claimedAt: found.claimedAt.toISOString(), freesAt: found.freesAt.toISOString(), leaseMs },
+  });
 }
 
 /**
@@ -51,6 +71,7 @@ export async function placeClaim(context: ClaimContext, objectKey: string): Prom
   } catch (error) {
     if (!isPreconditionFailed(error)) throw error;
     const found = await probeKey(context, objectKey);
+    if (found.state === "claimed") throw claimedConflict(objectKey, found, context.leaseMs);
     if (found.state !== "vacant") throw error;
     etag = await conditionalPut(client, bucket, objectKey, claimMarker(), { IfMatch: found.etag }, signal);
   }
@@ -83,12 +104,24 @@ export function assertClaimFresh(claim: HeldClaim, leaseMs: number, key: string)
   throw new OutpostError("conflict", `Writing ${key} held its claim for ${Math.round(heldMs)} ms, over half the ${leaseMs} ms claim lease, so another writer may own the key now. Read it again and retry.`, { details: { key, heldMs, leaseMs } });
 }
 
-/** Gives a claim back after a failed write, so the key is free at once rather than after the lease. Best effort. */
-export async function releaseClaim(context: ClaimContext, objectKey: string, claim: HeldClaim, removeMode: "tombstone" | "conditional-delete"): Promise<void> {
+/**
+ * Gives a claim back after a failed write, so the key is free at once rather than after the lease. The
+ * failure that ended the write (a dropped connection, an overloaded store) often hits the release too,
+ * so it is tried again a few times; a claim already replaced or gone needs nothing. Returns whether the
+ * claim is known to be gone; if not, other writers are told when it frees.
+ */
+export async function releaseClaim(context: ClaimContext, objectKey: string, claim: HeldClaim, removeMode: "tombstone" | "conditional-delete"): Promise<boolean> {
   const { client, bucket } = context;
-  // Without the caller's signal: the cleanup must run even when the caller gave up.
-  const release = removeMode === "tombstone"
-    ? conditionalPut(client, bucket, objectKey, tombstone(), { IfMatch: claim.etag })
-    : client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey, IfMatch: claim.etag }));
-  await release.catch(() => undefined);
+  for (const delayMs of [0, 200, 1_000, 3_000]) {
+    if (delayMs > 0) await sleep(delayMs);
+    try {
+      // Without the caller's signal: the cleanup must run even when the caller gave up.
+      if (removeMode === "tombstone") await conditionalPut(client, bucket, objectKey, tombstone(), { IfMatch: claim.etag });
+      else await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey, IfMatch: claim.etag }));
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isNotFound(error)) return true;
+    }
+  }
+  return false;
 }

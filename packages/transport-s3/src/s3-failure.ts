@@ -16,8 +16,10 @@ export function nameOf(error: unknown): string {
   return failure?.Code ?? failure?.name ?? failure?.code ?? "Error";
 }
 
+/** The key is missing. A missing bucket (also a 404) is not: it is a configuration problem, never "absent". */
 export function isNotFound(error: unknown): boolean {
   const name = nameOf(error);
+  if (name === "NoSuchBucket") return false;
   return statusOf(error) === 404 || name === "NoSuchKey" || name === "NotFound";
 }
 

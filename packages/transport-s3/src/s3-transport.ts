@@ -15,7 +15,7 @@ import { describeEndpoint } from "./describe-endpoint.js";
 import { listPages } from "./list-pages.js";
 import { mapS3Error, type S3ErrorContext } from "./map-s3-error.js";
 import { conditionalPut, type PutCondition } from "./conditional-put.js";
-import { assertClaimFresh, placeClaim, probeKey, releaseClaim, verifyClaim, type ClaimContext, type HeldClaim } from "./key-claim.js";
+import { assertClaimFresh, claimedConflict, placeClaim, probeKey, releaseClaim, verifyClaim, type ClaimContext, type HeldClaim } from "./key-claim.js";
 import { multipartWrite } from "./multipart-write.js";
 import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, tombstone } from "./object-frame.js";
 import { isNotFound, isPreconditionFailed } from "./s3-failure.js";
@@ -77,6 +77,7 @@ export function s3Transport(config: S3TransportConfig): Transport {
     } catch (error) {
       if (!isPreconditionFailed(error)) throw error;
       const found = await probeKey({ client, bucket, leaseMs, signal }, base + key);
+      if (found.state === "claimed") throw claimedConflict(key, found, leaseMs);
       if (found.state !== "vacant") throw error;
       return put(key, body, { IfMatch: found.etag }, signal);
     }
@@ -97,7 +98,9 @@ export function s3Transport(config: S3TransportConfig): Transport {
       if (size <= threshold) return await put(key, Buffer.concat([header, bytes]), await claimKey(), signal);
       // Parts first, claim last: a lost race costs the upload, but a crashed writer blocks the key for
       // one completion at most. A live object is refused before uploading anything.
-      if ((await probeKey(context, objectKey)).state === "taken") throw Object.assign(new Error(`${key} exists`), { name: "PreconditionFailed" });
+      const found = await probeKey(context, objectKey);
+      if (found.state === "claimed") throw claimedConflict(key, found, leaseMs);
+      if (found.state === "taken") throw Object.assign(new Error(`${key} exists`), { name: "PreconditionFailed" });
       const concurrency = config.partConcurrency ?? 4;
       return revisionOf(await multipartWrite({ client, bucket, objectKey, chunks: [header, bytes], partBytes, concurrency, signal, completeWhen: claimKey }), key);
     } catch (error) {

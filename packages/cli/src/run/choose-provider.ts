@@ -23,6 +23,9 @@ export async function chooseProvider(choice: ProviderChoice): Promise<SandboxPro
     const { localProvider } = await import("@outpost/provider-local");
     return localProvider(choice.inheritEnvironment ? { environment: { inherit: "all" } } : {});
   }
+  if (choice.inheritEnvironment) {
+    throw new OutpostError("configuration", "--inherit-environment applies to --provider local only: a container never gets your environment. Pass the variables the agent needs through the agent's own options instead.");
+  }
   const { dockerProvider } = await import("@outpost/provider-docker");
   return dockerProvider({
     ...(choice.image ? { image: choice.image } : {}),

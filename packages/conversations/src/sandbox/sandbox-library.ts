@@ -38,7 +38,9 @@ export function sandboxLibrary(
     try {
       return fs.lstatSync(file);
     } catch (error) {
-      if ((error as { code?: string }).code === "ENOENT") return undefined;
+      // ENOTDIR: a file stands where a folder on the way was expected, so nothing is there either.
+      const code = (error as { code?: string }).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw error;
     }
   }
