@@ -143,6 +143,16 @@ export function buildProgram(io: ProgramIo): Command {
     });
 
   program
+    .command("doctor")
+    .description("Show each agent's installed CLI release against the pinned one and the tested range.")
+    .option("--json", "one JSON object per agent")
+    .exitOverride()
+    .action(async (flags: { json?: boolean }) => {
+      const { doctorCommand } = await import("./doctor/doctor-command.js");
+      io.setExitCode(await doctorCommand(flags, io));
+    });
+
+  program
     .command("agents")
     .description("List the built-in agents.")
     .exitOverride()

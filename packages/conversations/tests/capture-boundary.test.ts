@@ -167,6 +167,22 @@ describe("refusals name the real reason", () => {
     expect((await readdir(sessions)).sort()).toEqual([bucket, "stray.lock"].sort());
   });
 
+  it("a link planted at the staging folder under the home never carries a copy out of it", async () => {
+    await symlink(outside, join(sandbox.lease.home, ".outpost-staging"));
+    await bundleSession(join(sandbox.lease.home, ".demo", "sessions", ID));
+    const project = join(sandbox.lease.home, ".demo-transcript", "sessions", "repo");
+    await mkdir(join(project, ID), { recursive: true });
+    await writeFile(join(project, `${ID}.jsonl`), "{}\n");
+    await writeFile(join(project, ID, ".env"), "TOKEN=x");
+    const stores = [sessionBundleStore(demoProfile), transcriptStore({ ...demoTranscript, sidecarExclude: /(^|\/)\.env$/ })];
+    for (const store of stores) {
+      const error = await failure(store.capture(ID, sandbox.context()));
+      expect(error.code).toBe("workspace");
+      expect(error.message).toContain(".outpost-staging is a symbolic link");
+      expect(await readdir(outside)).toEqual([]);
+    }
+  });
+
   it("a file where the session folder should be", async () => {
     await mkdir(join(sandbox.lease.home, ".demo", "sessions"), { recursive: true });
     await writeFile(join(sandbox.lease.home, ".demo", "sessions", ID), "not a folder");

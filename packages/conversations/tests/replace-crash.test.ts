@@ -154,6 +154,37 @@ describe("the next restore of a bundle finishes or undoes a crashed one", () => 
   });
 });
 
+describe("a restore of the same session still running elsewhere", () => {
+  const ID = "5f0c2a9e-1b2c-4d5e-8f90-0123456789ab";
+  it("is left alone: the second restore fails with code conflict, in the sandbox and in-process", async () => {
+    const { spawn } = await import("node:child_process");
+    const sandbox = await localSandbox("repo");
+    const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      const sessions = join(sandbox.lease.home, ".demo", "sessions");
+      await mkdir(join(sessions, ID), { recursive: true });
+      await writeFile(join(sessions, ID, "state.json"), `${JSON.stringify({ version: 2, id: ID, cwd: sandbox.lease.root })}\n`);
+      await writeFile(join(sessions, ID, "log.jsonl"), "{}\n");
+      const store = sessionBundleStore(demoProfile);
+      const record = await store.capture(ID, sandbox.context());
+      const journal = join(sessions, `.${ID}.outpost-replace.json`);
+      const staged = join(sessions, `.${ID}.outpost-new-other`);
+      await writeFile(journal, JSON.stringify({ outpost: "replacement", phase: "prepared", pid: holder.pid, startedAt: Date.now(), entries: [{ staged, target: join(sessions, ID), backup: join(sessions, `.${ID}.outpost-old`), existed: true }] }));
+      for (const local of [false, true]) {
+        const error = await store.restore(record, { ...sandbox.context(), local }).then(() => undefined, (caught: unknown) => caught);
+        expect(isOutpostError(error, "conflict"), String(error)).toBe(true);
+      }
+      holder.kill("SIGKILL");
+      await new Promise((resolve) => holder.once("exit", resolve));
+      await store.restore(record, sandbox.context());
+      expect(await readdir(sessions)).toEqual([ID]);
+    } finally {
+      holder.kill("SIGKILL");
+      await sandbox.dispose();
+    }
+  });
+});
+
 describe("a captured conversation on the host survives a crash between the two renames of a new capture", () => {
   const ID = "0716f583-aaaa-4bbb-8ccc-0123456789ab";
   it("locate puts the copy kept aside back", async () => {

@@ -45,7 +45,7 @@ function exists(container: string): boolean {
 
 (gate.unavailable ? describe.skip : describe)(`Docker faults${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, () => {
   it("a paused container does not hold the dispatch past its deadline (plus the stop grace); it is removed", async () => {
-    const { error, container, elapsedMs } = await withContainer((id) => { spawnSync("docker", ["pause", id]); }, { deadlineMs: 4_000 });
+    const { error, container, elapsedMs } = await withContainer((id) => { spawnSync("docker", ["pause", id]); }, { deadlineMs: 8_000 });
     expect(error?.code).toBe("timeout");
     expect(error?.message).toContain("did not end the stopped agent");
     expect(elapsedMs).toBeLessThan(60_000);

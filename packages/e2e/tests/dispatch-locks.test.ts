@@ -15,7 +15,7 @@ describe("dispatch locks", () => {
     let started!: () => void;
     const running = new Promise<void>((done) => { started = done; });
     const first = dispatch({
-      agent: scriptAgent({ directory: join(agentDirectory, "first"), behaviour: { FILE: "first.txt", DELAY_MS: "1500" } }), brief: "first",
+      agent: scriptAgent({ directory: join(agentDirectory, "first"), behaviour: { FILE: "first.txt", DELAY_MS: "6000" } }), brief: "first",
       repository, sandboxProvider: localProvider(), branch, observe: ({ event }) => { if (event.type === "conversation") started(); },
     });
     await running;

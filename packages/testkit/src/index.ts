@@ -24,7 +24,7 @@ export { providerLifecycleTests } from "./provider/lifecycle.js";
 export { providerEnvironmentTests, KIT_CONTEXT_HOME } from "./provider/environment.js";
 export { providerSandboxPathTests } from "./provider/sandbox-paths.js";
 export { providerBatchTests } from "./provider/batch-atomicity.js";
-export { providerTransferDeadlineTests } from "./provider/transfer-deadline.js";
+export { providerTransferDeadlineTests, providerFileTransferDeadlineTests } from "./provider/transfer-deadline.js";
 export { providerReleaseLeftoverTests } from "./provider/release-leftovers.js";
 
 export { gate } from "./shared/gate.js";

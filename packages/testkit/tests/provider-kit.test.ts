@@ -30,7 +30,7 @@ describe("describeSandboxProvider registration", () => {
     const groups = new Set(cases.map((test) => test.title.split(" > ")[1]));
     expect(cases[0]!.title.startsWith("sandbox provider conformance: reference > ")).toBe(true);
     expect([...groups]).toEqual(["capabilities", "exec", "environment", "live input", "deadline and abort", "upload and download", "sandbox paths", "file transfers", "lifecycle"]);
-    expect(cases.length).toBe(51);
+    expect(cases.length).toBe(52);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
 
@@ -42,9 +42,9 @@ describe("describeSandboxProvider registration", () => {
   it("turns unsupported capabilities into named skips; uploadBatch follows fileTransfers", () => {
     const { cases } = suiteFor({}, { unsupported: { liveInput: "no stdin channel", fileTransfers: "no manifests" } });
     const skipped = cases.filter((test) => test.skipped).map((test) => test.title.split(" > ").at(-1));
-    expect(skipped).toHaveLength(12);
+    expect(skipped).toHaveLength(13);
     expect(skipped.filter((title) => title!.endsWith("(unsupported: no stdin channel)"))).toHaveLength(1);
-    expect(skipped.filter((title) => title!.endsWith("(unsupported: no manifests)"))).toHaveLength(11);
+    expect(skipped.filter((title) => title!.endsWith("(unsupported: no manifests)"))).toHaveLength(12);
     const uploadOnly = suiteFor({}, { unsupported: { uploadBatch: "download only" } }).cases.filter((test) => test.skipped);
     expect(uploadOnly.map((test) => test.title)).toEqual([
       expect.stringContaining("uploadBatch moves exactly the listed entries, verified (unsupported: download only)"),
@@ -74,6 +74,7 @@ const SLOW = [
   "4 MiB",
   "deadlineMs stops an upload",
   "an abort while an upload",
+  "deadlineMs stops a manifest",
 ];
 
 /** Runs every check (the slow ones only when `expected` names them) and returns the failures by title. */
@@ -91,7 +92,7 @@ describe("describeSandboxProvider against a correct reference provider", () => {
     const recorded = suiteFor({});
     const failed = await recorded.run();
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(51);
+    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(52);
   }, 180_000);
 });
 
@@ -124,8 +125,20 @@ const FLAWED: readonly { flaw: ReferenceFlaws; fails: Record<string, RegExp> }[]
   { flaw: { ignoreProviderVariables: true }, fails: { "passes provider.variables to every command": /the commands did not get provider\.variables/ } },
   { flaw: { releaseKeepsStragglers: true }, fails: { "release() ends the grandchildren": /still running: the grandchild in a new session \(setsid\)/ } },
   { flaw: { acceptsInteractive: true }, fails: { "attaches a terminal for `interactive`": /accepted `interactive` but attached no terminal/ } },
-  { flaw: { transfersIgnoreDeadline: true }, fails: { "deadlineMs stops an upload and a download in progress": /an upload of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/ } },
-  { flaw: { transfersCheckAbortOnlyAtStart: true }, fails: { "an abort while an upload or a download runs": /an upload aborted while it ran: expected a rejection with code "aborted", but it resolved/ } },
+  {
+    flaw: { transfersIgnoreDeadline: true },
+    fails: {
+      "deadlineMs stops an upload and a download in progress": /an upload of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/,
+      "deadlineMs stops a manifest": /a manifest of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/,
+    },
+  },
+  {
+    flaw: { transfersCheckAbortOnlyAtStart: true },
+    fails: {
+      "an abort while an upload or a download runs": /an upload aborted while it ran: expected a rejection with code "aborted", but it resolved/,
+      "deadlineMs stops a manifest": /a downloadBatch aborted while it ran: expected a rejection with code "aborted", but it resolved/,
+    },
+  },
   {
     flaw: { batchWritesAsItGoes: true },
     fails: {

@@ -105,7 +105,8 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
   };
   // Under the lease home: a transfer may only name paths under the lease root or home (core's resolveSandboxPath).
   const staging = path.join(input.home, ".outpost-staging");
-  fs.mkdirSync(staging, { recursive: true, mode: 0o700 });
+  // A link planted at the staging folder must not carry the copy out of the home.
+  lib.makeFolders(input.home, staging, `capture ${what}`);
   const directory = fs.mkdtempSync(path.join(staging, "outpost-bundle-"));
   const file = path.join(directory, "bundle.json");
   const text = JSON.stringify(bundle);

@@ -93,7 +93,9 @@ export function sandboxReplace(
 
   function commitJournal(journal: string, entries: readonly JournalEntry[]): void {
     const temporary = `${journal}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, JSON.stringify({ outpost: "replacement", phase: "committed", pid: process.pid, startedAt: Date.now(), entries }), { mode: 0o600 });
+    // Never through a link planted under this name: remove whatever is there, then create exclusively.
+    fs.rmSync(temporary, { recursive: true, force: true });
+    fs.writeFileSync(temporary, JSON.stringify({ outpost: "replacement", phase: "committed", pid: process.pid, startedAt: Date.now(), entries }), { mode: 0o600, flag: "wx" });
     fs.renameSync(temporary, journal);
   }
 

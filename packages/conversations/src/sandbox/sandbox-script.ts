@@ -89,7 +89,7 @@ ${options.prelude ?? ""}
 return (${functionSource(main)})(input);`;
   try {
     const run = new Function("require", "process", "input", body) as (require: NodeJS.Require, process: unknown, input: unknown) => unknown;
-    const value = await run(nodeRequire, { env, pid: process.pid }, JSON.parse(JSON.stringify(input)));
+    const value = await run(nodeRequire, { env, pid: process.pid, kill: process.kill.bind(process) }, JSON.parse(JSON.stringify(input)));
     return (value === undefined ? undefined : JSON.parse(JSON.stringify(value))) as Result;
   } catch (error) {
     const fields = (typeof error === "object" && error !== null ? error : {}) as { outpostCode?: unknown; message?: unknown; details?: Record<string, unknown> };

@@ -108,7 +108,8 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   // Excluded files must not travel: the host downloads a copy holding only the accepted ones.
   // Under the lease home: a transfer may only name paths under the lease root or home.
   const staging = path.join(input.home, ".outpost-staging");
-  fs.mkdirSync(staging, { recursive: true, mode: 0o700 });
+  // A link planted at the staging folder must not carry the copy out of the home.
+  lib.makeFolders(input.home, staging, `capture ${what}`);
   const copy = fs.mkdtempSync(path.join(staging, "outpost-sidecar-"));
   for (const file of files) {
     const target = path.join(copy, file.path);

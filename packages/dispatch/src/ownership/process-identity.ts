@@ -91,11 +91,22 @@ function pidNamespaceOf(pid: number | "self"): string | undefined {
   }
 }
 
+// A waiter asks again every few milliseconds; one scan of /proc per namespace and half second is enough.
+const namespaceScans = new Map<string, { readonly at: number; readonly alive: boolean }>();
+
 function namespaceHasProcesses(namespace: string): boolean {
+  const cached = namespaceScans.get(namespace);
+  if (cached && Date.now() - cached.at < 500) return cached.alive;
+  let alive = false;
   for (const name of readdirSync("/proc")) {
-    if (/^\d+$/.test(name) && pidNamespaceOf(Number(name)) === namespace && startTimeOf(Number(name)) !== undefined) return true;
+    if (/^\d+$/.test(name) && pidNamespaceOf(Number(name)) === namespace && startTimeOf(Number(name)) !== undefined) {
+      alive = true;
+      break;
+    }
   }
-  return false;
+  if (namespaceScans.size > 64) namespaceScans.clear();
+  namespaceScans.set(namespace, { at: Date.now(), alive });
+  return alive;
 }
 
 function signalProbe(pid: number): Liveness {

@@ -9,6 +9,7 @@ import { leaseCheck, withHostDirectory, type ProviderSuiteContext } from "./prov
 import { shellOk } from "./sandbox-shell.js";
 import { withSandboxOutside } from "./transfers.js";
 import { providerBatchTests } from "./batch-atomicity.js";
+import { providerFileTransferDeadlineTests } from "./transfer-deadline.js";
 import { assertSameTree } from "./tree-difference.js";
 
 /** `fileTransfers`: manifests with SHA-256, batches that move exactly the listed entries, escapes refused. */
@@ -82,6 +83,7 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
   }, { capability: "uploadBatch" });
 
   providerBatchTests(context);
+  providerFileTransferDeadlineTests(context);
 }
 
 async function withFixture(lease: SandboxLease, body: (source: string, transfers: FileTransfers, host: string) => Promise<void>): Promise<void> {

@@ -41,6 +41,24 @@ export function providerTransferDeadlineTests(context: ProviderSuiteContext): vo
   });
 }
 
+/** The same for fileTransfers: a manifest past its deadline, a batch aborted while it runs. */
+export function providerFileTransferDeadlineTests(context: ProviderSuiteContext): void {
+  leaseCheck(context, "deadlineMs stops a manifest and an abort stops a downloadBatch in progress", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      await lease.upload(await writeManyFiles(host), "kit-batch-source");
+      const transfers = lease.fileTransfers!;
+      await expectOutpostError(transfers.manifest("kit-batch-source", ["."], { deadlineMs: 1 }), "timeout", "a manifest of 400 files with deadlineMs 1");
+      const entries = await transfers.manifest("kit-batch-source", ["."]);
+      const controller = new AbortController();
+      const batch = transfers.downloadBatch("kit-batch-source", entries, join(host, "batch"), { signal: controller.signal });
+      controller.abort(new Error("the kit aborted the batch on purpose"));
+      const error = await expectOutpostError(batch, "aborted", "a downloadBatch aborted while it ran");
+      assert.match(error.message, /the kit aborted the batch on purpose/, `the abort message should carry the signal's reason: ${error.message}`);
+      await expectUsable(lease);
+    });
+  }, { capability: "fileTransfers" });
+}
+
 async function writeManyFiles(host: string): Promise<string> {
   const tree = join(host, "many");
   await mkdir(join(tree, "nested"), { recursive: true });
