@@ -90,10 +90,12 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
   try {
     if (resolved.branch.mode === "named") claim = await claimNamedBranch(root, resolved.branch.name, dispatchId);
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
-    await note(activity.update({
+    // Bookkeeping writes overlap the next steps; all of them are on disk before the agent starts.
+    const recorded: Promise<void>[] = [];
+    recorded.push(note(activity.update({
       directory: workspace.directory, branch: workspace.branch, worktreeCreated: workspace.created, branchCreated: workspace.branchCreated === true,
       baseline: workspace.baseline, ...(workspace.target ? { target: workspace.target } : {}),
-    }));
+    })));
     if (workspace.created && resolved.copies.length > 0) {
       enter("copies");
       workspace = { ...workspace, untrackedCopies: await applyCopies(root, workspace.directory, resolved.copies) };
@@ -123,15 +125,16 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     try {
       assertSpecificationVersion(lease, "sandbox lease");
       const container = (lease as { containerId?: unknown }).containerId;
-      await note(activity.update({
+      recorded.push(note(activity.update({
         phase: "sandbox", ...(typeof container === "string" ? { container } : {}),
         ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
         ...(provider.placement === "host" && /^outpost-home-/.test(basename(lease.home)) ? { home: lease.home } : {}),
-      }));
+      })));
       enter("hooks");
       await Promise.all([
         runHostHooks("hostReady", options.hooks?.hostReady ?? [], ws.directory, signal),
         runSandboxHooks(options.hooks?.sandboxReady ?? [], lease, signal),
+        ...recorded,
       ]);
       if (continued) {
         enter("restore");

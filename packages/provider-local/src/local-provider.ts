@@ -38,13 +38,14 @@ export function localProvider(config: LocalProviderConfig = {}): SandboxProvider
     async acquire(context: SandboxContext): Promise<SandboxLease> {
       throwIfAborted(context.signal, "Acquiring a local lease");
       const root = resolve(context.directory);
-      const found = await stat(root).catch(() => undefined);
+      // The private home is made while the root is checked; a refused root removes it again.
+      const [found, home] = await Promise.all([stat(root).catch(() => undefined), leaseHome(config.home ?? "private")]);
       if (!found?.isDirectory()) {
+        await home.dispose();
         throw new OutpostError("workspace", `Cannot expose ${JSON.stringify(context.directory)} as the lease root: it is not a directory. Create the worktree first.`, {
           details: { directory: context.directory },
         });
       }
-      const home = await leaseHome(config.home ?? "private");
       const environment = { ...inheritedEnvironment(process.env, config.environment), HOME: home.path, ...config.variables, ...context.variables };
       return new LocalLease({ root, home, environment, killGraceMs });
     },

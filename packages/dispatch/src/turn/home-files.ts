@@ -12,12 +12,13 @@ export async function writeHomeFiles(lease: SandboxLease, files: readonly AgentH
   const directory = await mkdtemp(join(staging, "home-"));
   try {
     await chmod(directory, 0o700);
-    for (const [index, file] of files.entries()) {
-      const target = join(directory, paths[index]!);
-      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-      await writeFile(target, file.content, { mode: 0o600 });
+    // Independent files are written at once; a path given twice keeps its last content, as before.
+    const contents = new Map(files.map((file, index) => [join(directory, paths[index]!), file.content]));
+    await Promise.all([...new Set([...contents.keys()].map((target) => dirname(target)))].map((parent) => mkdir(parent, { recursive: true, mode: 0o700 })));
+    await Promise.all([...contents].map(async ([target, content]) => {
+      await writeFile(target, content, { mode: 0o600 });
       await chmod(target, 0o600);
-    }
+    }));
     await lease.upload(directory, lease.home, { signal });
   } finally {
     await rm(directory, { recursive: true, force: true });
