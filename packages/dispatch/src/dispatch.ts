@@ -209,9 +209,9 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
     throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
   } finally {
-    await claim?.release();
-    await reservation?.release();
-    await rm(staging, { recursive: true, force: true });
+    // Independent clean-ups: each runs even when another fails.
+    const cleanups = await Promise.allSettled([claim?.release(), reservation?.release(), rm(staging, { recursive: true, force: true })]);
+    for (const cleanup of cleanups) if (cleanup.status === "rejected") throw cleanup.reason;
   }
 
   function runTurnFor(pass: number) {
