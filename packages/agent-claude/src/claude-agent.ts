@@ -1,4 +1,4 @@
-import { cliReleaseResolver, OutpostError } from "@outpost/core";
+import { cliReleaseResolver, OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
 import { claudeConversationStore } from "./claude-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
 import { CLAUDE_FEATURES } from "./claude-features.js";
@@ -6,7 +6,7 @@ import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
 import { CLAUDE_BOOTSTRAP_PACKAGE } from "./claude-version.js";
 
-export interface ClaudeAgentOptions {
+export interface ClaudeAgentOptions extends EndpointOptions {
   /** Anthropic-compatible endpoint, e.g. `http://127.0.0.1:18181`. Omitted: Anthropic's API. */
   readonly baseUrl?: string;
   /** Sent as `ANTHROPIC_API_KEY`, a variable only: never written to a file. */
@@ -39,7 +39,8 @@ const QUIET_VARIABLES: Readonly<Record<string, string>> = Object.freeze({
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Claude Code (`@anthropic-ai/claude-code`) as an Outpost agent: `claude -p` with stream-json output. */
-export function claudeAgent(options: ClaudeAgentOptions = {}): AgentAdapter {
+export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
+  const options = flattenEndpoint(given);
   const variables = Object.freeze(claudeVariables(options));
   const executable = options.executable ?? "claude";
   const release = cliReleaseResolver(CLAUDE_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
@@ -92,7 +93,8 @@ function claudeVariables(options: ClaudeAgentOptions): Record<string, string> {
 }
 
 /** `~/.claude/settings.json`: the endpoint and the quiet switches again, so a bare `claude` in the lease behaves the same. No secrets. */
-export function claudeHomeFiles(options: ClaudeAgentOptions): AgentHomeFile[] {
+export function claudeHomeFiles(given: ClaudeAgentOptions): AgentHomeFile[] {
+  const options = flattenEndpoint(given);
   const env: Record<string, string> = { ...QUIET_VARIABLES };
   if (options.baseUrl !== undefined) env["ANTHROPIC_BASE_URL"] = options.baseUrl;
   if (options.model !== undefined) env["ANTHROPIC_MODEL"] = options.model;

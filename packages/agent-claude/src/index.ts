@@ -7,3 +7,4 @@ export { CLAUDE_CREDENTIAL_FILES, claudeConversationStore, claudeProjectSlug } f
 export type { ClaudeConversationStoreOptions } from "./claude-conversation-store.js";
 export { CLAUDE_FEATURES } from "./claude-features.js";
 export type { ClaudeFeatures } from "./claude-features.js";
+export { descriptor } from "./claude-descriptor.js";

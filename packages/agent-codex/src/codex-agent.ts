@@ -1,4 +1,4 @@
-import { cliReleaseResolver, OutpostError } from "@outpost/core";
+import { cliReleaseResolver, OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
 import { codexConversationStore } from "./codex-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ConversationStore, DecoderContext } from "@outpost/core";
 import { CODEX_FEATURES, CODEX_FORK_SINCE, type CodexFeatures } from "./codex-features.js";
@@ -8,7 +8,7 @@ import { CodexDecoder } from "./codex-decoder.js";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
 import { CODEX_BOOTSTRAP_PACKAGE } from "./codex-version.js";
 
-export interface CodexAgentOptions {
+export interface CodexAgentOptions extends EndpointOptions {
   /** OpenAI Responses-compatible endpoint including `/v1`. Omitted: OpenAI's API with `OPENAI_API_KEY`. */
   readonly baseUrl?: string;
   /** The endpoint's key, passed as a variable only. */
@@ -31,7 +31,8 @@ export interface CodexAgentOptions {
 }
 
 /** Codex CLI (`@openai/codex`) as an Outpost agent: `codex exec --json`, prompt on stdin. */
-export function codexAgent(options: CodexAgentOptions = {}): AgentAdapter {
+export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
+  const options = flattenEndpoint(given);
   const variables = Object.freeze(codexVariables(options));
   const executable = options.executable ?? "codex";
   const release = cliReleaseResolver(CODEX_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });

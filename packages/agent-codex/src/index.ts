@@ -11,3 +11,4 @@ export { CODEX_FEATURES, CODEX_FORK_SINCE } from "./codex-features.js";
 export type { CodexFeatures } from "./codex-features.js";
 export { codexTranscriptUsage } from "./codex-transcript-usage.js";
 export type { CodexDecoderOptions } from "./codex-decoder.js";
+export { descriptor } from "./codex-descriptor.js";

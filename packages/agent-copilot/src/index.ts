@@ -9,3 +9,4 @@ export { copilotConversationStore } from "./copilot-conversation-store.js";
 export type { CopilotConversationStoreOptions } from "./copilot-conversation-store.js";
 export { COPILOT_FEATURES, COPILOT_TELEMETRY_FLAG_SINCE } from "./copilot-features.js";
 export type { CopilotFeatures } from "./copilot-features.js";
+export { descriptor } from "./copilot-descriptor.js";

@@ -1,4 +1,4 @@
-import { cliReleaseResolver, OutpostError } from "@outpost/core";
+import { cliReleaseResolver, OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
 import { GEMINI_FEATURES } from "./gemini-features.js";
 import { geminiConversationStore } from "./gemini-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
@@ -7,7 +7,7 @@ import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
 import { geminiSettings } from "./gemini-settings.js";
 import { GEMINI_BOOTSTRAP_PACKAGE } from "./gemini-version.js";
 
-export interface GeminiAgentOptions {
+export interface GeminiAgentOptions extends EndpointOptions {
   /** Gemini API-compatible endpoint, e.g. `http://127.0.0.1:18181`. Omitted: Google's API. */
   readonly baseUrl?: string;
   /** Sent as `GEMINI_API_KEY`, a variable only. */
@@ -28,7 +28,8 @@ export interface GeminiAgentOptions {
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Gemini CLI (`@google/gemini-cli`) as an Outpost agent: headless stream-json, prompt on stdin. */
-export function geminiAgent(options: GeminiAgentOptions = {}): AgentAdapter {
+export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
+  const options = flattenEndpoint(given);
   const variables = Object.freeze(geminiVariables(options));
   const executable = options.executable ?? "gemini";
   const release = cliReleaseResolver(GEMINI_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });

@@ -9,3 +9,4 @@ export { geminiConversationStore, geminiProjectSlug, geminiShortName } from "./g
 export type { GeminiConversationStoreOptions } from "./gemini-conversation-store.js";
 export { GEMINI_FEATURES } from "./gemini-features.js";
 export type { GeminiFeatures } from "./gemini-features.js";
+export { descriptor } from "./gemini-descriptor.js";

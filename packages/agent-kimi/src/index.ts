@@ -4,3 +4,4 @@ export { KimiDecoder } from "./kimi-decoder.js";
 export { KIMI_CREDENTIAL_FILES, kimiSessionProfile } from "./kimi-session-profile.js";
 export { kimiConversationStore } from "./kimi-conversation-store.js";
 export type { KimiConversationStoreOptions } from "./kimi-conversation-store.js";
+export { descriptor } from "./kimi-descriptor.js";

@@ -9,3 +9,4 @@ export { opencodeConversationStore } from "./opencode-conversation-store.js";
 export type { OpencodeConversationStoreOptions } from "./opencode-conversation-store.js";
 export { OPENCODE_FEATURES } from "./opencode-features.js";
 export type { OpencodeFeatures } from "./opencode-features.js";
+export { descriptor } from "./opencode-descriptor.js";

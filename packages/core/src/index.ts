@@ -60,3 +60,14 @@ export type { LegalSandboxPath, SandboxAnchors } from "./paths/sandbox-path.js";
 
 export { assertSpecificationVersion, SUPPORTED_SPECIFICATION_VERSIONS } from "./plugin/specification-version.js";
 export type { PluginContract } from "./plugin/specification-version.js";
+export { DESCRIPTOR_SPECIFICATION_VERSION } from "./plugin/plugin-descriptor.js";
+export type {
+  AgentDescriptor,
+  AgentEndpoint,
+  AgentFactoryOptions,
+  PluginDescriptor,
+  ProviderDescriptor,
+  ProviderOptionDescriptor,
+} from "./plugin/plugin-descriptor.js";
+export { flattenEndpoint } from "./plugin/agent-endpoint.js";
+export type { EndpointOptions } from "./plugin/agent-endpoint.js";

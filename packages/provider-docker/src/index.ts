@@ -6,3 +6,5 @@ export { reap } from "./reap.js";
 export type { ReapOptions } from "./reap.js";
 export { LEASE_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, RETAIN_LABEL } from "./lease-labels.js";
 export { mapDockerError } from "./map-docker-error.js";
+export { descriptor } from "./docker-descriptor.js";
+export { dockerReachable } from "./docker-reachable.js";

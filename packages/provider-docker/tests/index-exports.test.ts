@@ -7,7 +7,7 @@ describe("@outpost/provider-docker exports", () => {
     expect(Object.keys(barrel).sort()).toEqual(
       [
         "DEFAULT_DOCKER_IMAGE", "DEFAULT_HOME", "DEFAULT_ROOT", "DEFAULT_USER", "DOCKER_CAPABILITIES", "DockerLease",
-        "LEASE_LABEL", "OWNER_HOST_LABEL", "OWNER_PID_LABEL", "RETAIN_LABEL", "dockerProvider", "mapDockerError", "reap",
+        "LEASE_LABEL", "OWNER_HOST_LABEL", "OWNER_PID_LABEL", "RETAIN_LABEL", "descriptor", "dockerProvider", "dockerReachable", "mapDockerError", "reap",
       ].sort(),
     );
     expect(typeof barrel.DockerLease).toBe("function");

@@ -1,0 +1,50 @@
+import { DESCRIPTOR_SPECIFICATION_VERSION, type ProviderDescriptor } from "@outpost/core";
+import { dockerProvider } from "./docker-provider.js";
+import type { DockerProviderConfig, DockerVolume } from "./docker-provider-config.js";
+import { dockerReachable } from "./docker-reachable.js";
+
+/** How hosts (the outpost CLI, doctor) find and build this provider without knowing it by name. */
+export const descriptor: ProviderDescriptor = {
+  specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+  kind: "provider",
+  name: "docker",
+  description: "runs the agent in a container on a Docker engine (DOCKER_HOST or /var/run/docker.sock)",
+  placement: "mounted",
+  options: [
+    { name: "image", description: "image to run (default outpost-test:latest)" },
+    { name: "network", description: "bridge, none (no egress), host, or a network name" },
+    { name: "cpus", description: "CPU limit (default 2)" },
+    { name: "memoryMb", description: "memory limit in MiB, swap included (default 4096)" },
+    { name: "pidsLimit", description: "most processes in the container (default 1024)" },
+    { name: "writableRootFilesystem", description: "let the agent write the image's root filesystem" },
+    { name: "user", description: "numeric user the container runs as" },
+    { name: "volumes", description: "extra mounts" },
+    { name: "host", description: "Docker engine address", environment: "DOCKER_HOST" },
+  ],
+  capabilities: ["live-input", "file-transfers", "network-isolation", "resource-limits"],
+  available: () => dockerReachable(),
+  check: async () => (await dockerReachable())
+    ? { ok: true, detail: "a Docker engine answers" }
+    : { ok: false, detail: "no Docker engine answers (DOCKER_HOST or /var/run/docker.sock): start Docker, or set DOCKER_HOST" },
+  createProvider: (options) => dockerProvider(dockerConfig(options)),
+};
+
+function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProviderConfig {
+  const number = (key: string): number | undefined => (typeof options[key] === "number" ? options[key] : undefined);
+  const image = typeof options.image === "string" ? options.image : undefined;
+  const network = typeof options.network === "string" ? options.network : undefined;
+  const user = options.user as DockerProviderConfig["user"];
+  const volumes = options.volumes as readonly DockerVolume[] | undefined;
+  const [cpus, memoryMb, pidsLimit] = [number("cpus"), number("memoryMb"), number("pidsLimit")];
+  return {
+    ...(image ? { image } : {}),
+    ...(network ? { network } : {}),
+    // As root, your worktrees are root's: the container runs as you (capabilities dropped) so it can write them.
+    ...(user ? { user } : process.getuid?.() === 0 ? { user: { uid: 0, gid: 0 } } : {}),
+    ...(volumes ? { volumes } : {}),
+    ...(cpus ? { cpus } : {}),
+    ...(memoryMb ? { memoryMb } : {}),
+    ...(pidsLimit ? { pidsLimit } : {}),
+    ...(options.writableRootFilesystem === true ? { readOnlyRootFilesystem: false } : {}),
+  };
+}
