@@ -145,7 +145,7 @@ describe("sessionBundleStore through the local provider", () => {
         for (let attempt = 0; attempt < 20 && refused === undefined; attempt += 1) {
           refused = await store.capture(ID, source.context()).then(() => undefined, (error: unknown) => error);
         }
-        await expectCode(Promise.reject(refused as Error), "session", /changed while it was being read/);
+        await expectCode(Promise.reject(refused), "session", /changed while it was being read/);
       } finally {
         writer.kill("SIGKILL");
       }
