@@ -7,11 +7,11 @@ import { isOutpostError } from "@outpost/core";
 import { fsTransport } from "@outpost/transport-fs";
 import { s3Transport } from "@outpost/transport-s3";
 import { archivedStore, sessionBundleStore, transcriptStore } from "../src/index.js";
-import { s3Gate } from "../../transport-s3/tests/s3-gate.js";
-import type { MotoServer } from "../../transport-s3/tests/moto-server.js";
 import { demoProfile } from "./demo-profile.js";
 import { demoTranscript, transcriptLine } from "./demo-transcript.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
+import { type MotoServer, s3Gate } from "@outpost/testkit/gates";
+import { s3Client } from "./s3-client.js";
 
 const ID = "9b3c1d2e-0000-4000-8000-00000000abcd";
 const gated = await s3Gate();
@@ -122,7 +122,7 @@ if (gated.server) {
   archiveSuite("the S3 transport (moto_server on loopback)", async () => {
     const bucket = `conversations-${(count += 1)}`;
     await server.createBucket(bucket);
-    return s3Transport({ client: server.client(), bucket });
+    return s3Transport({ client: s3Client(server), bucket });
   });
 } else {
   describe("archivedStore through the S3 transport", () => {

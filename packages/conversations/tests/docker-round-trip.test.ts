@@ -3,16 +3,16 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { SandboxLease } from "@outpost/core";
 import { sessionBundleStore, transcriptStore } from "../src/index.js";
-import { describeDocker, dockerGate } from "../../provider-docker/tests/docker-gate.js";
-import { withDockerLease } from "../../provider-docker/tests/docker-fixtures.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
+import { withDockerLease } from "./docker-lease.js";
 import { demoProfile } from "./demo-profile.js";
 import { demoTranscript, transcriptLine } from "./demo-transcript.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
 
 const ID = "d0c4e7a1-0000-4000-8000-0000000000d0";
-const gated = await dockerGate();
+const gated = await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] });
 
-describeDocker("conversations through a Docker lease", gated, () => {
+describeGated("conversations through a Docker lease", gated, () => {
   let local: TestSandbox;
   let back: TestSandbox;
   beforeEach(async () => {
@@ -24,7 +24,7 @@ describeDocker("conversations through a Docker lease", gated, () => {
     await back.dispose();
   });
 
-  const inDocker = <T>(body: (lease: SandboxLease) => Promise<T>) => withDockerLease({}, (lease) => body(lease));
+  const inDocker = <T>(body: (lease: SandboxLease) => Promise<T>) => withDockerLease((lease) => body(lease));
 
   it("a session bundle moves host → container → host with its paths following", async () => {
     const store = sessionBundleStore(demoProfile);

@@ -30,7 +30,7 @@ export interface DispatchOptions {
   readonly expansionMs?: number;
   /** Aborting stops the agent's process tree and rejects with code `aborted` (the reason as `cause`). */
   readonly signal?: AbortSignal;
-  /** Native conversation to continue; `fork: true` continues a copy. Needs one pass and a resumable agent. */
+  /** Native conversation to continue; `fork: true` continues a copy. Needs one pass and a resumable agent with storage. */
   readonly continuation?: { readonly id: string; readonly fork?: boolean };
   /** Every normalized agent event with its pass number and timestamp. Exceptions land in observerErrors. */
   readonly observe?: (event: AgentObservation) => void;

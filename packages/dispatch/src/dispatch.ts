@@ -209,9 +209,8 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
     const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
     throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
   } finally {
-    await claim?.release();
-    await reservation?.release();
-    await rm(staging, { recursive: true, force: true });
+    // Independent clean-ups: each runs even when another fails.
+    await Promise.allSettled([claim?.release(), reservation?.release(), rm(staging, { recursive: true, force: true })]).then(rethrowFirstFailure);
   }
 
   function runTurnFor(pass: number) {
@@ -240,6 +239,11 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
       });
     };
   }
+}
+
+function rethrowFirstFailure(results: readonly PromiseSettledResult<unknown>[]): void {
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) throw failed.reason as Error;
 }
 
 function describe(error: unknown): { code: string; message: string } {

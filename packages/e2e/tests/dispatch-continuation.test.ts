@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { isOutpostError } from "@outpost/core";
+import { isOutpostError, type AgentTurn } from "@outpost/core";
 import { scratchRepository, scriptAgent } from "../src/index.js";
 
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
@@ -48,5 +48,36 @@ describe("dispatch continuation (script agent, local provider)", () => {
       const error = await dispatch({ agent: candidate, brief: "x", repository, sandboxProvider: localProvider(), continuation }).then(() => undefined, (caught: unknown) => caught);
       expect(isOutpostError(error, "configuration")).toBe(true);
     }
+  });
+
+  it("an omitted forkable attempts the fork: the agent is asked to continue a copy", async () => {
+    const repository = scratchRepository();
+    const conversationHome = mkdtempSync(join(tmpdir(), "outpost-conversations-"));
+    const base = scriptAgent({ directory: agentDirectory });
+    const first = await dispatch({ agent: base, brief: "first task", repository, sandboxProvider: localProvider(), conversationHome });
+    const asked: unknown[] = [];
+    const { forkable: _omitted, ...rest } = base;
+    const agent = { ...rest, command: (turn: AgentTurn) => { asked.push(turn.resume); return base.command(turn); } };
+    const second = await dispatch({
+      agent, brief: "second task", repository, sandboxProvider: localProvider(), conversationHome,
+      continuation: { id: first.conversationId!, fork: true },
+    });
+    expect(asked.at(-1)).toEqual({ id: first.conversationId, fork: true });
+    expect(second.text).toContain('saw 1 earlier prompt(s): ["first task"]');
+  });
+
+  it("refuses a continuation with code configuration before allocating when the agent has no storage", async () => {
+    const repository = scratchRepository();
+    let acquired = false;
+    const provider = localProvider();
+    const error = await dispatch({
+      agent: scriptAgent({ directory: agentDirectory, storage: false }), brief: "x", repository,
+      sandboxProvider: { ...provider, acquire: (context) => { acquired = true; return provider.acquire(context); } },
+      continuation: { id: "abc" },
+    }).then(() => undefined, (caught: unknown) => caught);
+    expect(isOutpostError(error, "configuration")).toBe(true);
+    expect((error as Error).message).toContain("no conversation storage");
+    expect(acquired).toBe(false);
+    expect(existsSync(join(repository, ".outpost"))).toBe(false);
   });
 });

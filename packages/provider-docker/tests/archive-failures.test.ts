@@ -8,7 +8,7 @@ import { archiveFromSandbox } from "../src/docker-transfers.js";
 import type { LeaseSandbox } from "../src/lease-sandbox.js";
 import { mapArchiveError } from "../src/map-archive-error.js";
 import { OperationGuard } from "../src/operation-guard.js";
-import { BUSYBOX_IMAGE, TEST_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { sh, withDockerLease } from "./docker-fixtures.js";
 
 /** Runs `script` (its stdout is taken for a tar stream) through the download path into a fresh staging folder. */
@@ -27,7 +27,7 @@ async function archiveOf(sandbox: LeaseSandbox, script: string): Promise<{ error
   }
 }
 
-describeDocker("archives that arrive cut short or corrupt", await dockerGate(), () => {
+describeGated("archives that arrive cut short or corrupt", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
     it(`a tar stream truncated inside the container (tar | head) is a provider OutpostError with tar-stream's error as cause (${image})`, async () => {
       await withDockerLease({ image, mode: "isolated" }, async (lease) => {

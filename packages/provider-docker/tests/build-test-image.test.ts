@@ -3,11 +3,11 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
 import Docker from "dockerode";
-import { describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 
 const script = fileURLToPath(new URL("../../../tools/build-test-image.sh", import.meta.url));
 
-describeDocker("tools/build-test-image.sh", await dockerGate(), () => {
+describeGated("tools/build-test-image.sh", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("skips images whose content tag exists, prints the names, and :latest points at the hashed tag", async () => {
     const { stdout, stderr } = await promisify(execFile)("sh", [script], { timeout: 600_000 });
     const names = stdout.trim().split("\n");

@@ -3,7 +3,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
 import { isOutpostError, type SandboxLease } from "@outpost/core";
-import { BUSYBOX_IMAGE, TEST_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { hostWorkspace, sh, withDockerLease } from "./docker-fixtures.js";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -33,7 +33,7 @@ async function startWriter(lease: SandboxLease): Promise<void> {
   await sh(lease, `mkdir -p log && : > log/t.jsonl && (sh -c '${writer}' </dev/null >/dev/null 2>&1 &) && until [ "$(wc -c < log/t.jsonl)" -gt 100000 ]; do sleep 0.05; done`);
 }
 
-describeDocker("downloads while the sandbox is busy", await dockerGate(), () => {
+describeGated("downloads while the sandbox is busy", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
     it(`a file being appended to downloads as a clean prefix, or fails with tar's own complaint (${image})`, async () => {
       const host = await hostWorkspace();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { sh, withDockerLease } from "./docker-fixtures.js";
 
 const SECRET = "docker-env-marker-4e0b";
@@ -13,7 +13,7 @@ afterEach(() => {
   else process.env.OUTPOST_TEST_SECRET = saved;
 });
 
-describeDocker("docker environment", await dockerGate(), () => {
+describeGated("docker environment", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("never hands the host's environment to the container: only the image's, HOME and declared variables", async () => {
     await withDockerLease({ variables: { FROM_PROVIDER: "provider" } }, async (lease) => {
       const result = await lease.invoke({ executable: "sh", arguments: ["-c", "env"], variables: { FROM_COMMAND: "command" }, deadlineMs: 30_000 });

@@ -6,7 +6,7 @@ import { expect, it } from "vitest";
 import Docker from "dockerode";
 import { isOutpostError } from "@outpost/core";
 import { dockerProvider, reap, type DockerProviderConfig } from "@outpost/provider-docker";
-import { describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { contextFor, hostWorkspace } from "./docker-fixtures.js";
 
 function expectCode(error: unknown, code: "configuration" | "provider", pattern: RegExp): void {
@@ -74,7 +74,7 @@ it("bad options fail at once with code configuration, naming the option", () => 
   }
 });
 
-describeDocker("docker errors on a live engine", await dockerGate(), () => {
+describeGated("docker errors on a live engine", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("a missing image fails with code configuration and says to build it", async () => {
     const scratch = await hostWorkspace();
     try {

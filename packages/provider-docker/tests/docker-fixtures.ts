@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandResult, SandboxContext, SandboxLease } from "@outpost/core";
 import { dockerProvider, type DockerProviderConfig } from "@outpost/provider-docker";
-import { TEST_IMAGE } from "./docker-gate.js";
+import { TEST_IMAGE } from "@outpost/testkit/gates";
 
 /** A fresh host directory owned by the default lease user (1000), removed by `dispose`. */
 export async function hostWorkspace(prefix = "outpost-docker-test-"): Promise<{ directory: string; dispose: () => Promise<void> }> {

@@ -4,10 +4,10 @@ import { expect, it } from "vitest";
 import Docker from "dockerode";
 import { isOutpostError } from "@outpost/core";
 import { dockerProvider } from "@outpost/provider-docker";
-import { BUSYBOX_IMAGE, TEST_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { containerId, sh, withDockerLease } from "./docker-fixtures.js";
 
-describeDocker("docker hardening", await dockerGate(), () => {
+describeGated("docker hardening", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
     it(`runs as a non-root user with no effective capabilities and no-new-privileges (${image})`, async () => {
       await withDockerLease({ image }, async (lease) => {

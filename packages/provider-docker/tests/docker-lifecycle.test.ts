@@ -4,7 +4,7 @@ import { expect, it } from "vitest";
 import Docker from "dockerode";
 import { isOutpostError } from "@outpost/core";
 import { LEASE_LABEL, dockerProvider, reap } from "@outpost/provider-docker";
-import { BUSYBOX_IMAGE, TEST_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { containerId, contextFor, hostWorkspace, sh, withDockerLease } from "./docker-fixtures.js";
 
 const docker = new Docker();
@@ -14,7 +14,7 @@ async function labelled(id: string): Promise<Docker.ContainerInfo[]> {
   return all.filter((info) => info.Id === id);
 }
 
-describeDocker("docker lease lifecycle", await dockerGate(), () => {
+describeGated("docker lease lifecycle", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("a deadline kills a grandchild inside the container, not the container", async () => {
     await withDockerLease({}, async (lease) => {
       let started = false;

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { expect, it } from "vitest";
 import Docker from "dockerode";
 import { dockerProvider } from "@outpost/provider-docker";
-import { describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { containerId, hostWorkspace, contextFor, sh, withDockerLease } from "./docker-fixtures.js";
 
 // Spawns `sleep`s until the kernel refuses a fork, then reports how many it got and the error code.
@@ -17,7 +17,7 @@ const next = () => {
 next();
 `;
 
-describeDocker("docker limits by default", await dockerGate(), () => {
+describeGated("docker limits by default", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("bounds pids, memory (no swap on top) and CPUs, and mounts the root filesystem read-only, with no option given", async () => {
     const docker = new Docker();
     const engineCpus = ((await docker.info()) as { NCPU: number }).NCPU;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { dockerProvider } from "@outpost/provider-docker";
-import { BUSYBOX_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { contextFor, hostWorkspace, sh, withDockerLease } from "./docker-fixtures.js";
 
 function git(directory: string, ...args: string[]): string {
@@ -14,7 +14,7 @@ function git(directory: string, ...args: string[]): string {
   });
 }
 
-describeDocker("docker placement", await dockerGate(), () => {
+describeGated("docker placement", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("mounted: a linked worktree's git works inside the container, and its commit lands on the host branch", async () => {
     const scratch = await hostWorkspace();
     try {

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join, resolve } from "node:path";
 import { expect, it } from "vitest";
 import { dockerProvider } from "@outpost/provider-docker";
-import { describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { contextFor, hostWorkspace, sh } from "./docker-fixtures.js";
 
 function git(directory: string, ...args: string[]): string {
@@ -21,7 +21,7 @@ function privateGitDirectory(path: string, common: string, branch: string, commi
   copyFileSync(index, join(path, "index"));
 }
 
-describeDocker("docker: a private git directory instead of the host's", await dockerGate(), () => {
+describeGated("docker: a private git directory instead of the host's", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   for (const layout of ["linked worktree", "main checkout"] as const) {
     it(`${layout}: the container commits into the private directory; the host's git directory is out of reach`, async () => {
       const scratch = await hostWorkspace();

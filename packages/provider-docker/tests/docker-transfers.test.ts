@@ -3,12 +3,12 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
-import { BUSYBOX_IMAGE, TEST_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { hostWorkspace, sh, withDockerLease } from "./docker-fixtures.js";
 
 const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
 
-describeDocker("docker transfers", await dockerGate(), () => {
+describeGated("docker transfers", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
     it(`manifest of nested named paths hashes inside the container and batches move only them (${image})`, async () => {
       await withDockerLease({ image, mode: "isolated" }, async (lease) => {

@@ -3,13 +3,13 @@ import { expect, it } from "vitest";
 import type { LeaseSandbox } from "../src/lease-sandbox.js";
 import { OperationGuard } from "../src/operation-guard.js";
 import { runExec } from "../src/run-exec.js";
-import { BUSYBOX_IMAGE, describeDocker, dockerGate } from "./docker-gate.js";
+import { BUSYBOX_IMAGE, describeGated, dockerGate } from "@outpost/testkit/gates";
 import { withDockerLease } from "./docker-fixtures.js";
 
 // The engine closes the exec connection as soon as its last bytes are read; frames still queued behind a
 // slow consumer (a download unpacking to disk under load) must reach it before the exit is reported, or a
 // download ends its archive early ("Unexpected end of data" from tar-stream, seen in CI).
-describeDocker("exec output delivery", await dockerGate([BUSYBOX_IMAGE]), () => {
+describeGated("exec output delivery", await dockerGate({ images: [BUSYBOX_IMAGE] }), () => {
   it("a slow stdout consumer has every byte, in order, by the time runExec resolves", async () => {
     await withDockerLease({ image: BUSYBOX_IMAGE, mode: "isolated" }, async (lease) => {
       const sandbox = lease as unknown as LeaseSandbox;

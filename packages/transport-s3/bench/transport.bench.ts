@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { s3Transport } from "../src/index.js";
-import { startMotoServer } from "../tests/moto-server.js";
+import { startMotoServer } from "@outpost/testkit/gates";
+import { s3Client } from "../tests/s3-client.js";
 
 const SMALL_COUNT = Number(process.env.BENCH_SMALL_COUNT ?? 1_000);
 const SMALL = randomBytes(1024);
@@ -34,7 +35,7 @@ function report(label: string, rawMs: number, transportMs: number): void {
 const server = await startMotoServer();
 try {
   await server.createBucket(BUCKET);
-  const client = server.client();
+  const client = s3Client(server);
   const transport = s3Transport({ client, bucket: BUCKET, prefix: "transport" });
   // Warm up connections and code paths on both sides.
   for (let index = 0; index < 20; index += 1) {

@@ -4,7 +4,8 @@ import { HeadObjectCommand, ListMultipartUploadsCommand, type S3Client } from "@
 import { afterAll, describe, expect, it } from "vitest";
 import { s3Transport } from "../src/index.js";
 import { bytes, failureOf, observeRequests, patternBytes } from "./s3-fixtures.js";
-import { s3Gate } from "./s3-gate.js";
+import { s3Gate } from "@outpost/testkit/gates";
+import { s3Client } from "./s3-client.js";
 
 const { server, unavailable } = await s3Gate();
 afterAll(() => server?.stop());
@@ -41,7 +42,7 @@ function stallAfterClaim(client: S3Client): { reached: Promise<void>; resume: ()
 }
 
 describe.skipIf(!server)(`s3Transport claims against moto_server${unavailable ? ` (unavailable: ${unavailable.reason})` : ""}`, () => {
-  const host = (prefix: string, client = server!.client()) =>
+  const host = (prefix: string, client = s3Client(server!)) =>
     ({ client, transport: s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB, claimLeaseMs: LEASE_MS }) });
 
   for (const [label, size] of [["single-PUT", 2 * MIB], ["multipart", 7 * MIB]] as const) {
@@ -111,7 +112,7 @@ describe.skipIf(!server)(`s3Transport claims against moto_server${unavailable ? 
     );
     const error = await failureOf(failing.transport.write("k.bin", patternBytes(2 * MIB), { ifRevision: null }));
     expect(error.code).toBe("transport");
-    const other = s3Transport({ client: server!.client(), bucket: BUCKET, prefix }); // default 10-minute lease
+    const other = s3Transport({ client: s3Client(server!), bucket: BUCKET, prefix }); // default 10-minute lease
     expect(await other.read("k.bin")).toBeUndefined();
     const written = await other.write("k.bin", patternBytes(2 * MIB, 9), { ifRevision: null });
     expect((await other.read("k.bin"))?.revision).toBe(written.revision);
@@ -145,7 +146,7 @@ describe.skipIf(!server)(`s3Transport claims against moto_server${unavailable ? 
   }, 30_000);
 
   it("claim options are validated", () => {
-    const client = server!.client();
+    const client = s3Client(server!);
     for (const bad of [{ claimLeaseMs: -1 }, { claimAboveBytes: Number.NaN }, { claimLeaseMs: 1.5 }]) {
       expect(() => s3Transport({ client, bucket: BUCKET, ...bad })).toThrow(expect.objectContaining({ code: "configuration" }));
     }

@@ -4,9 +4,9 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { OutpostError } from "@outpost/core";
 import { s3Transport } from "../src/index.js";
-import { startMotoServer, TEST_CREDENTIALS, type MotoServer } from "./moto-server.js";
 import { bytes, failureOf } from "./s3-fixtures.js";
-import { s3Gate } from "./s3-gate.js";
+import { MOTO_CREDENTIALS, type MotoServer, s3Gate, startMotoServer } from "@outpost/testkit/gates";
+import { s3Client } from "./s3-client.js";
 
 const { server, unavailable } = await s3Gate();
 const BUCKET = "outpost-errors";
@@ -25,13 +25,13 @@ function everythingIn(error: OutpostError): string {
 
 function expectNoCredentials(error: OutpostError): void {
   const text = everythingIn(error);
-  expect(text).not.toContain(TEST_CREDENTIALS.secretAccessKey);
-  expect(text).not.toContain(TEST_CREDENTIALS.accessKeyId);
+  expect(text).not.toContain(MOTO_CREDENTIALS.secretAccessKey);
+  expect(text).not.toContain(MOTO_CREDENTIALS.accessKeyId);
 }
 
 describe.skipIf(!server)(`s3Transport errors${unavailable ? ` (unavailable: ${unavailable.reason})` : ""}`, () => {
   it("an unreachable endpoint is code transport saying so, naming the endpoint", async () => {
-    const client = new S3Client({ endpoint: "http://127.0.0.1:9", region: "us-east-1", forcePathStyle: true, credentials: TEST_CREDENTIALS, maxAttempts: 1 });
+    const client = new S3Client({ endpoint: "http://127.0.0.1:9", region: "us-east-1", forcePathStyle: true, credentials: MOTO_CREDENTIALS, maxAttempts: 1 });
     const transport = s3Transport({ client, bucket: BUCKET });
     for (const action of [transport.read("a.txt"), transport.write("a.txt", bytes("x"), { ifRevision: null }), transport.remove("a.txt", { ifRevision: "abc" })]) {
       const error = await failureOf(action);
@@ -43,7 +43,7 @@ describe.skipIf(!server)(`s3Transport errors${unavailable ? ` (unavailable: ${un
   });
 
   it("refused credentials are code transport saying so, and the credentials appear nowhere in the error", async () => {
-    const transport = s3Transport({ client: strict!.client(), bucket: BUCKET });
+    const transport = s3Transport({ client: s3Client(strict!), bucket: BUCKET });
     const failures = [
       await failureOf(transport.read("a.txt")),
       await failureOf(transport.write("a.txt", bytes("x"), { ifRevision: null })),
@@ -57,7 +57,7 @@ describe.skipIf(!server)(`s3Transport errors${unavailable ? ` (unavailable: ${un
   });
 
   it("a lost race carries no credentials either", async () => {
-    const transport = s3Transport({ client: server!.client(), bucket: BUCKET, prefix: randomUUID() });
+    const transport = s3Transport({ client: s3Client(server!), bucket: BUCKET, prefix: randomUUID() });
     await transport.write("a.txt", bytes("x"), { ifRevision: null });
     const error = await failureOf(transport.write("a.txt", bytes("y"), { ifRevision: null }));
     expect(error.code).toBe("conflict");
@@ -65,14 +65,14 @@ describe.skipIf(!server)(`s3Transport errors${unavailable ? ` (unavailable: ${un
   });
 
   it("a missing bucket is code transport naming the bucket", async () => {
-    const transport = s3Transport({ client: server!.client(), bucket: "no-such-bucket-here" });
+    const transport = s3Transport({ client: s3Client(server!), bucket: "no-such-bucket-here" });
     const error = await failureOf(transport.write("a.txt", bytes("x"), { ifRevision: null }));
     expect(error.code).toBe("transport");
     expect(error.message).toMatch(/bucket no-such-bucket-here does not exist/);
   });
 
   it("invalid configuration is refused up front with code configuration", () => {
-    const client = server!.client();
+    const client = s3Client(server!);
     expect(() => s3Transport({ client, bucket: "" })).toThrow(expect.objectContaining({ code: "configuration" }));
     expect(() => s3Transport({ client, bucket: BUCKET, prefix: "../up" })).toThrow(expect.objectContaining({ code: "configuration" }));
     expect(() => s3Transport({ client, bucket: BUCKET, partBytes: 1024 })).toThrow(expect.objectContaining({ code: "configuration" }));

@@ -3,8 +3,9 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import { s3Transport } from "../src/index.js";
 import { bytes, failureOf, patternBytes } from "./s3-fixtures.js";
-import { s3Gate } from "./s3-gate.js";
 import { TOMBSTONE_BYTES } from "../src/object-frame.js";
+import { s3Gate } from "@outpost/testkit/gates";
+import { s3Client } from "./s3-client.js";
 
 const { server, unavailable } = await s3Gate();
 afterAll(() => server?.stop());
@@ -34,7 +35,7 @@ function dropRequests(client: S3Client, matches: (command: string, bodyBytes: nu
 
 describe.skipIf(!server)(`s3Transport faults against moto_server${unavailable ? ` (unavailable: ${unavailable.reason})` : ""}`, () => {
   it("a missing bucket is a transport error everywhere: never absent, never a lost race", async () => {
-    const transport = s3Transport({ client: server!.client(), bucket: `missing-${randomUUID().slice(0, 8)}` });
+    const transport = s3Transport({ client: s3Client(server!), bucket: `missing-${randomUUID().slice(0, 8)}` });
     for (const action of [
       () => transport.read("k.json"),
       () => transport.write("k.json", bytes("x"), { ifRevision: null }),
@@ -55,7 +56,7 @@ describe.skipIf(!server)(`s3Transport faults against moto_server${unavailable ? 
   });
 
   it("a claim whose first release fails is released on a retry: the key is free at once", async () => {
-    const client = server!.client();
+    const client = s3Client(server!);
     const transport = s3Transport({ client, bucket: BUCKET, prefix: `retry-${randomUUID()}`, claimAboveBytes: MIB, claimLeaseMs: LEASE_MS });
     // The claimed body's PUT fails, then the first attempt to give the claim back fails too.
     dropRequests(client, (command, size) => command === "PutObjectCommand" && size > MIB, 1);
@@ -67,13 +68,13 @@ describe.skipIf(!server)(`s3Transport faults against moto_server${unavailable ? 
 
   it("a claim that cannot be released makes other writers' conflict say when the key frees", async () => {
     const prefix = `stuck-${randomUUID()}`;
-    const client = server!.client();
+    const client = s3Client(server!);
     const writer = s3Transport({ client, bucket: BUCKET, prefix, claimAboveBytes: MIB, claimLeaseMs: LEASE_MS });
     dropRequests(client, (command, size) => command === "PutObjectCommand" && size > MIB, 1);
     dropRequests(client, (command, size) => command === "PutObjectCommand" && size === TOMBSTONE_BYTES, Number.POSITIVE_INFINITY);
     const before = Date.now();
     expect((await failureOf(writer.write("big.bin", patternBytes(2 * MIB), { ifRevision: null }))).code).toBe("transport");
-    const other = s3Transport({ client: server!.client(), bucket: BUCKET, prefix, claimAboveBytes: MIB, claimLeaseMs: LEASE_MS });
+    const other = s3Transport({ client: s3Client(server!), bucket: BUCKET, prefix, claimAboveBytes: MIB, claimLeaseMs: LEASE_MS });
     for (const size of [100, 2 * MIB]) {
       const conflict = await failureOf(other.write("big.bin", patternBytes(size), { ifRevision: null }));
       expect(conflict.code).toBe("conflict");

@@ -3,8 +3,8 @@ import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, PutOb
 import { afterAll, describe, expect, it } from "vitest";
 import { s3Transport } from "../src/index.js";
 import { bytes, failureOf, observeRequests, patternBytes, sha256Base64 } from "./s3-fixtures.js";
-import { TEST_CREDENTIALS } from "./moto-server.js";
-import { s3Gate } from "./s3-gate.js";
+import { MOTO_CREDENTIALS, s3Gate } from "@outpost/testkit/gates";
+import { s3Client } from "./s3-client.js";
 
 const { server, unavailable } = await s3Gate();
 afterAll(() => server?.stop());
@@ -15,13 +15,13 @@ const MIB = 1024 * 1024;
 describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable ? ` (unavailable: ${unavailable.reason})` : ""}`, () => {
   const fresh = (options: { multipartThresholdBytes?: number; client?: S3Client } = {}) => {
     const prefix = `it-${randomUUID()}/`;
-    const client = options.client ?? server!.client();
+    const client = options.client ?? s3Client(server!);
     return { client, prefix, transport: s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: options.multipartThresholdBytes, partBytes: 5 * MIB }) };
   };
 
   it("50 writers, each with its own S3 client (as on 50 hosts), race create-only on one key: exactly one wins", async () => {
     const prefix = `hosts-${randomUUID()}/`;
-    const transports = Array.from({ length: 50 }, () => s3Transport({ client: server!.client(), bucket: BUCKET, prefix }));
+    const transports = Array.from({ length: 50 }, () => s3Transport({ client: s3Client(server!), bucket: BUCKET, prefix }));
     const outcomes = await Promise.allSettled(transports.map((transport, index) => transport.write("shared.json", bytes(`host ${index}`), { ifRevision: null })));
     const winners = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [index] : []));
     expect(winners).toHaveLength(1);
@@ -68,7 +68,7 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
     expect(error.message).toMatch(/flipped\.bin is corrupt: the SDK found its bytes differ from the SHA-256 S3 stored/);
     // "WHEN_REQUIRED" (advised for some stores) still validates, because the transport asks for the checksum.
     const unvalidated = new S3Client({
-      endpoint: server!.endpoint, region: "us-east-1", forcePathStyle: true, credentials: TEST_CREDENTIALS,
+      endpoint: server!.endpoint, region: "us-east-1", forcePathStyle: true, credentials: MOTO_CREDENTIALS,
       responseChecksumValidation: "WHEN_REQUIRED", requestChecksumCalculation: "WHEN_REQUIRED",
     });
     const own = await failureOf(s3Transport({ client: unvalidated, bucket: BUCKET, prefix }).read("flipped.bin"));
@@ -131,7 +131,7 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
   it("a large create-only write over a removed key replaces its tombstone, and a second one conflicts (20 races, two hosts)", async () => {
     const prefix = `re-${randomUUID()}/`;
     // Two clients, as on two hosts; 7 MiB over a 6 MiB threshold goes through multipart.
-    const [one, two] = [server!.client(), server!.client()].map((client) => s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB }));
+    const [one, two] = [s3Client(server!), s3Client(server!)].map((client) => s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB }));
     for (let round = 0; round < 20; round += 1) {
       const key = `re-${round}.bin`;
       const first = await one!.write(key, bytes("small"), { ifRevision: null });

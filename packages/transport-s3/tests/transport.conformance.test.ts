@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll } from "vitest";
 import { describeTransport, transportAbortTests, transportRemoveTests, vitestRunner } from "@outpost/testkit";
 import { s3Transport } from "../src/index.js";
-import { s3Gate } from "./s3-gate.js";
+import { s3Gate } from "@outpost/testkit/gates";
+import { s3Client } from "./s3-client.js";
 
 const { server, unavailable } = await s3Gate();
 afterAll(() => server?.stop());
@@ -12,7 +13,7 @@ if (server) await server.createBucket("outpost-conformance");
 describeTransport({
   name: "s3 (moto_server, default tombstone remove mode)",
   unavailable,
-  create: async () => ({ transport: s3Transport({ client: server!.client(), bucket: "outpost-conformance", prefix: `case-${randomUUID()}` }) }),
+  create: async () => ({ transport: s3Transport({ client: s3Client(server!), bucket: "outpost-conformance", prefix: `case-${randomUUID()}` }) }),
 });
 
 // moto checks If-Match on DeleteObject but not atomically with a concurrent conditional PUT (the kit's
@@ -22,7 +23,7 @@ if (server) {
     const context = {
       runner: vitestRunner,
       create: async () => ({
-        transport: s3Transport({ client: server.client(), bucket: "outpost-conformance", prefix: `delete-${randomUUID()}`, removeMode: "conditional-delete" }),
+        transport: s3Transport({ client: s3Client(server), bucket: "outpost-conformance", prefix: `delete-${randomUUID()}`, removeMode: "conditional-delete" }),
       }),
     };
     vitestRunner.describe("remove", () => transportRemoveTests(context));

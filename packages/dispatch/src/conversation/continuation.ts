@@ -2,7 +2,7 @@ import { OutpostError, type AgentAdapter, type ConversationRecord } from "@outpo
 
 /**
  * Finds the captured conversation a cold continuation restores, before anything is allocated.
- * Agents without storage continue warm: the conversation must already be in the sandbox.
+ * Agents without storage are refused earlier (resolveOptions): a cold continuation needs storage.
  */
 export async function locateContinuation(agent: AgentAdapter, id: string, root: string, home?: string): Promise<ConversationRecord | undefined> {
   if (!agent.storage) return undefined;

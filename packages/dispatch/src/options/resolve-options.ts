@@ -63,9 +63,12 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (continuation) {
     if (typeof continuation.id !== "string" || continuation.id.trim() === "") throw configuration("continuation.id must be the native id of a conversation. Use the conversationId of an earlier result.");
     if (passes !== 1) throw configuration(`continuation needs passes: 1 (got ${passes}): each pass would start a new conversation.`);
+    // Only an explicit false refuses: an omitted flag means the agent is asked to try.
     // The agent names the CLI version that can, when its own version cannot.
-    if (agent.resumable !== true) throw configuration(agent.unsupported?.("continuation") ?? `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`);
-    if (continuation.fork && agent.forkable !== true) throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+    if (agent.resumable === false) throw configuration(agent.unsupported?.("continuation") ?? `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`);
+    if (continuation.fork && agent.forkable === false) throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+    // Every sandbox starts without the conversation, so continuing means restoring it from storage.
+    if (!agent.storage) throw configuration(`${agent.name} has no conversation storage, so conversation ${continuation.id} cannot be restored into a new sandbox. Give the agent a storage (a ConversationStore) or drop continuation.`);
   }
   const branch: BranchPolicy = options.branch ?? { mode: "current" };
   assertBranchPolicy(branch);

@@ -2,7 +2,31 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+
+/** Fixed test credentials: moto accepts any, and tests can check that errors never show them. */
+export const MOTO_CREDENTIALS = { accessKeyId: "AKIAOUTPOSTTESTKEY01", secretAccessKey: "outpost-test-secret-never-shown-0123456789" };
+
+/** Settings an S3 client needs to talk to the server; shaped to pass straight to `new S3Client(...)`. */
+export interface MotoClientSettings {
+  readonly endpoint: string;
+  readonly region: string;
+  readonly forcePathStyle: true;
+  readonly credentials: typeof MOTO_CREDENTIALS;
+  readonly maxAttempts: number;
+  readonly requestHandler: { readonly requestTimeout: number; readonly throwOnRequestTimeout: true };
+}
+
+/** A real moto_server on a free loopback port, for the life of one test file. */
+export interface MotoServer {
+  readonly endpoint: string;
+  readonly process: ChildProcess;
+  clientSettings(options?: { requestTimeout?: number; credentials?: typeof MOTO_CREDENTIALS }): MotoClientSettings;
+  /** Creates a bucket with an unsigned request (moto's default accepts it). */
+  createBucket(name: string): Promise<void>;
+  /** Runs `cleanup` (e.g. destroying clients) before the server stops. */
+  onStop(cleanup: () => void): void;
+  stop(): Promise<void>;
+}
 
 /** MOTO_SERVER, when set, is the only candidate; otherwise the pyenv shim, then the PATH. */
 function motoExecutable(): string {
@@ -10,22 +34,10 @@ function motoExecutable(): string {
   return existsSync("/root/.pyenv/shims/moto_server") ? "/root/.pyenv/shims/moto_server" : "moto_server";
 }
 
-export const TEST_CREDENTIALS = { accessKeyId: "AKIAOUTPOSTTESTKEY01", secretAccessKey: "outpost-test-secret-never-shown-0123456789" };
-
-/** A real moto_server on a free loopback port, for the life of one test file. */
-export interface MotoServer {
-  readonly endpoint: string;
-  readonly process: ChildProcess;
-  client(options?: { requestTimeout?: number; credentials?: typeof TEST_CREDENTIALS }): S3Client;
-  createBucket(name: string): Promise<void>;
-  stop(): Promise<void>;
-}
-
 /** `environment` adds variables, e.g. INITIAL_NO_AUTH_ACTION_COUNT=0 to make moto check credentials. */
 export async function startMotoServer(environment: Record<string, string> = {}): Promise<MotoServer> {
-  const executable = motoExecutable();
   const port = await freePort();
-  const child = spawn(executable, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...environment } });
+  const child = spawn(motoExecutable(), ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...environment } });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4_000); });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -37,27 +49,24 @@ export async function startMotoServer(environment: Record<string, string> = {}):
     child.kill("SIGKILL");
     throw new Error(`moto_server did not start on ${endpoint}: ${(error as Error).message} ${stderr.trim()}`, { cause: error });
   }
-  const clients: S3Client[] = [];
+  const cleanups: (() => void)[] = [];
   return {
     endpoint,
     process: child,
-    client: (options = {}) => {
-      const client = new S3Client({
-        endpoint, region: "us-east-1", forcePathStyle: true, credentials: options.credentials ?? TEST_CREDENTIALS,
-        maxAttempts: 2, requestHandler: { requestTimeout: options.requestTimeout ?? 30_000, throwOnRequestTimeout: true },
-      });
-      clients.push(client);
-      return client;
-    },
+    clientSettings: (options = {}) => ({
+      endpoint, region: "us-east-1", forcePathStyle: true, credentials: options.credentials ?? MOTO_CREDENTIALS,
+      maxAttempts: 2, requestHandler: { requestTimeout: options.requestTimeout ?? 30_000, throwOnRequestTimeout: true },
+    }),
     createBucket: async (name) => {
-      const client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: TEST_CREDENTIALS });
-      await client.send(new CreateBucketCommand({ Bucket: name }));
-      client.destroy();
+      const response = await fetch(`${endpoint}/${encodeURIComponent(name)}`, { method: "PUT", signal: AbortSignal.timeout(30_000) });
+      const body = await response.text();
+      if (!response.ok) throw new Error(`moto_server refused to create bucket ${name}: ${response.status} ${body.slice(0, 200)}`);
     },
+    onStop: (cleanup) => { cleanups.push(cleanup); },
     stop: async () => {
-      for (const client of clients) client.destroy();
+      for (const cleanup of cleanups.splice(0)) cleanup();
       if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGCONT");
+        child.kill("SIGCONT"); // a test may have paused it
         child.kill("SIGTERM");
         await Promise.race([exited, sleep(5_000).then(() => child.kill("SIGKILL"))]);
       }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { s3Gate } from "./s3-gate.js";
+import { s3Gate } from "../src/gates/index.js";
 
 const saved = { MOTO_SERVER: process.env.MOTO_SERVER, OUTPOST_REQUIRE_S3: process.env.OUTPOST_REQUIRE_S3 };
 
