@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { startModelServer } from "@outpost/testkit/model-server";
 import { claudeConversationStore, claudeProjectSlug } from "../src/index.js";
-import { filesMentioning, fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { filesMentioning, fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/claude", import.meta.url));
 const CLAUDE = fileURLToPath(new URL("../../../node_modules/.bin/claude", import.meta.url));
@@ -23,7 +24,7 @@ describe("claudeConversationStore with a recorded Claude Code session", () => {
   let pair: FixturePair;
   const store = claudeConversationStore();
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLAUDE_CREDENTIAL_FILES, claudeConversationStore, claudeProjectSlug } from "../src/index.js";
-import { fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/claude", import.meta.url));
 const MARKER = "credential-marker-c1a0";
@@ -13,7 +14,7 @@ const PLANTED = [".credentials.json", "subagents/.env", "tool-results/id_rsa", "
 describe("claudeConversationStore and credential files in a session's sidecar", () => {
   let pair: FixturePair;
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { localProvider } from "@outpost/provider-local";
 import { startModelServer } from "@outpost/testkit/model-server";
 import { codexConversationStore } from "../src/index.js";
-import { filesMentioning, fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { filesMentioning, fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/codex", import.meta.url));
 const CODEX = fileURLToPath(new URL("../../../node_modules/.bin/codex", import.meta.url));
@@ -15,7 +15,7 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
   let pair: FixturePair;
   const store = codexConversationStore();
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

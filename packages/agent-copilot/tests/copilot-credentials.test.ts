@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { COPILOT_CREDENTIAL_FILES, copilotConversationStore } from "../src/index.js";
-import { fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/copilot", import.meta.url));
 const MARKER = "credential-marker-3d9f";
@@ -14,7 +15,7 @@ const PLANTED = ["files/.env", "files/deploy/id_ed25519", "research/credentials.
 describe("copilotConversationStore and credential files in a session folder", () => {
   let pair: FixturePair;
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { startModelServer } from "@outpost/testkit/model-server";
 import { copilotConversationStore } from "../src/index.js";
-import { filesMentioning, fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { filesMentioning, fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/copilot", import.meta.url));
 const COPILOT = fileURLToPath(new URL("../../../node_modules/.bin/copilot", import.meta.url));
@@ -16,7 +17,7 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
   let pair: FixturePair;
   const store = copilotConversationStore();
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

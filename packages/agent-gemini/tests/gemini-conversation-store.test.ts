@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startModelServer } from "@outpost/testkit/model-server";
 import { geminiConversationStore, geminiShortName } from "../src/index.js";
-import { filesMentioning, fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { filesMentioning, fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/gemini", import.meta.url));
 const GEMINI = fileURLToPath(new URL("../../../node_modules/.bin/gemini", import.meta.url));
@@ -24,7 +25,7 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
   let pair: FixturePair;
   const store = geminiConversationStore();
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

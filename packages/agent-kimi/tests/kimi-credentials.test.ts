@@ -4,7 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KIMI_CREDENTIAL_FILES, kimiConversationStore } from "../src/index.js";
-import { fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/kimi", import.meta.url));
 const MARKER = "credential-marker-7b21";
@@ -15,7 +16,7 @@ const bucketOf = (cwd: string) => `wd_repo_${createHash("sha256").update(cwd).di
 describe("kimiConversationStore and credential files in a session folder", () => {
   let pair: FixturePair;
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

@@ -8,7 +8,7 @@ import type { SandboxLease } from "@outpost/core";
 import { isOutpostError } from "@outpost/core";
 import { localProvider } from "@outpost/provider-local";
 import { kimiConversationStore, kimiSessionProfile } from "../src/index.js";
-import { filesMentioning, fixturePair, readTree, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { filesMentioning, fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 
 // Built from the published layout: no Kimi CLI can be installed here (see recording.json).
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/kimi", import.meta.url));
@@ -42,7 +42,7 @@ describe("kimiConversationStore with a Kimi Code session", () => {
   const store = kimiConversationStore();
   const sessions = (home: string) => join(home, ".kimi-code", "sessions");
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
   });
   afterEach(async () => {
     await pair.dispose();

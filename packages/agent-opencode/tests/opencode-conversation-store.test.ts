@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SandboxLease } from "@outpost/core";
 import { isOutpostError } from "@outpost/core";
 import { opencodeConversationStore } from "../src/index.js";
-import { fixturePair, type FixturePair } from "../../conversations/tests/fixtures/session-fixture.js";
+import { localProvider } from "@outpost/provider-local";
+import { fixturePair, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/opencode", import.meta.url));
 const OPENCODE = fileURLToPath(new URL("../../../node_modules/.bin/opencode", import.meta.url));
@@ -27,7 +28,7 @@ describe("opencodeConversationStore with a recorded opencode session", () => {
   let id: string;
   const store = opencodeConversationStore({ executable: OPENCODE });
   beforeEach(async () => {
-    pair = await fixturePair(FIXTURE);
+    pair = await fixturePair(FIXTURE, { provider: (home) => localProvider({ home }) });
     id = pair.recording.id;
     // Put the recorded session into the source sandbox's database, as if it had run there.
     const recorded = await readFile(join(FIXTURE, "export", `${id}.json`), "utf8");

@@ -28,7 +28,7 @@ export interface DispatchOptions {
   readonly deadlineMs?: number;
   /** Deadline of each shell expansion of a brief file, default 30,000 (code `timeout`). */
   readonly expansionMs?: number;
-  /** Aborting stops the agent's process tree and rejects with code `aborted` (the reason as `cause`). */
+  /** Aborting stops the agent's process tree and rejects with the signal's reason itself; `dispatchAbortError(reason)` gives the OutpostError (code `aborted`, recovery details). */
   readonly signal?: AbortSignal;
   /** Native conversation to continue; `fork: true` continues a copy. Needs one pass and a resumable agent with storage. */
   readonly continuation?: { readonly id: string; readonly fork?: boolean };

@@ -30,6 +30,7 @@ import { runTurn } from "./turn/run-turn.js";
 import { assertArgumentsFit } from "./turn/argument-limit.js";
 import { agentVariables } from "./turn/agent-variables.js";
 import { withRecovery } from "./errors/with-recovery.js";
+import { rejectionFor } from "./errors/abort-reason.js";
 import { openGitBoundary } from "./git/git-boundary.js";
 
 /**
@@ -38,6 +39,15 @@ import { openGitBoundary } from "./git/git-boundary.js";
  * before anything is allocated; after that, every failure carries recovery details and keeps the worktree.
  */
 export async function dispatch(options: DispatchOptions): Promise<DispatchResult> {
+  try {
+    return await runDispatch(options);
+  } catch (error) {
+    // A cancelled dispatch rejects with the signal's reason; dispatchAbortError(reason) keeps the details.
+    throw rejectionFor(error, (options as DispatchOptions | undefined)?.signal);
+  }
+}
+
+async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
   const started = Date.now();
   const resolved = resolveOptions(options);
   const { agent, sandboxProvider: provider, signal } = options;

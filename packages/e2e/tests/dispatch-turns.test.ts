@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dispatch, type AgentObservation, type DispatchRecovery } from "@outpost/dispatch";
+import { dispatch, dispatchAbortError, dispatchRecovery, type AgentObservation, type DispatchRecovery } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { isOutpostError, type OutpostError } from "@outpost/core";
 import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
@@ -117,7 +117,7 @@ describe("dispatch timers and abort", () => {
     expect(result.commits).toHaveLength(1);
   });
 
-  it("signal: aborting stops the agent tree and rejects with code aborted, the reason as cause", async () => {
+  it("signal: aborting stops the agent tree and rejects with the signal's reason itself; dispatchAbortError keeps the recovery", async () => {
     const repository = scratchRepository();
     const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-pid-")), "child.pid");
     const controller = new AbortController();
@@ -127,12 +127,25 @@ describe("dispatch timers and abort", () => {
       branch: { mode: "integrate" }, signal: controller.signal, until: ["never"],
       observe: (observation) => { if (observation.event.type === "text") controller.abort(reason); },
     });
-    const error = await failure(running);
+    const rejected = await running.then(() => undefined, (caught: unknown) => caught);
+    expect(rejected).toBe(reason);
+    const error = dispatchAbortError(rejected)!;
     expect(error.code).toBe("aborted");
-    expect(error.cause).toBe(reason);
     expect(error.message).toContain("user pressed stop");
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
     expect(existsSync(recoveryOf(error).directory)).toBe(true);
+    expect(dispatchRecovery(rejected)).toEqual(recoveryOf(error));
+  });
+
+  it("signal: a signal aborted before the dispatch rejects with its reason, even a string, and allocates nothing", async () => {
+    const repository = scratchRepository();
+    const controller = new AbortController();
+    controller.abort("not today");
+    const rejected = await dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), signal: controller.signal })
+      .then(() => undefined, (caught: unknown) => caught);
+    expect(rejected).toBe("not today");
+    expect(dispatchAbortError(rejected)).toBeUndefined();
+    expect(existsSync(join(repository, ".outpost"))).toBe(false);
   });
 
   it("a failing agent is code process with its stderr, and recovery details", async () => {

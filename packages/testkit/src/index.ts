@@ -45,3 +45,6 @@ export { seededRandom } from "./agent/seeded-random.js";
 export { decodeChunks, knownEvents, randomChunks } from "./agent/decode-stream.js";
 export { fixtureReader } from "./agent/fixture-reader.js";
 export type { FixtureReader } from "./agent/fixture-reader.js";
+
+export { fixturePair, filesMentioning, readTree, slug } from "./conversation/session-fixture.js";
+export type { FixturePair, FixturePairOptions, FixtureSandbox, Recording } from "./conversation/session-fixture.js";

@@ -23,13 +23,16 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
   const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
   const reporter: Reporter = flags.json ? jsonReporter(stdout) : progressReporter(stdout, stderr, live);
   const signals = handleStopSignals(controller, (text) => stderr.write(text));
+  // An aborted dispatch rejects with the signal's reason; this finds the error (and recovery) behind it.
+  let abortError: (reason: unknown) => OutpostError | undefined = () => undefined;
   try {
-    const [{ dispatch }, agent, provider] = await Promise.all([
+    const [{ dispatch, dispatchAbortError }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({ name: flags.agent ?? "", model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
       chooseProvider({ provider: flags.provider, inheritEnvironment: flags.inheritEnvironment, image: flags.image, network: flags.network, user: flags.user, volumes: flags.volume,
         limits: { cpus: flags.cpus, memoryMb: flags.memoryMb, pidsLimit: flags.pidsLimit, writableRootFilesystem: flags.writableRootFilesystem } }),
     ]);
+    abortError = dispatchAbortError;
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
     const result = await dispatch({
       agent,
@@ -58,7 +61,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
     reporter.close();
     const error = OutpostError.isInstance(caught)
       ? caught
-      : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`, { cause: caught });
+      : abortError(caught) ?? new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`, { cause: caught });
     reporter.error(error);
     const signal = signals.received();
     if (error.code === "aborted" && signal) return exitCodeForSignal(signal);
