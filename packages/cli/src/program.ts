@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, InvalidArgumentError } from "commander";
+import { findPlugins } from "./plugins/find-plugins.js";
 
 export interface ProgramIo {
   readonly stdout: NodeJS.WritableStream;
@@ -10,7 +11,7 @@ export interface ProgramIo {
 export interface RunFlags {
   /** Required unless agentModule is given. */
   readonly agent?: string;
-  readonly provider?: "local" | "docker";
+  readonly provider?: string;
   readonly branch: string;
   readonly continue?: string;
   readonly fork?: boolean;
@@ -54,8 +55,8 @@ export function buildProgram(io: ProgramIo): Command {
     .command("run")
     .description("Hand a brief to an agent in a sandbox and report its answer, commits and conversation.")
     .argument("<brief>", "the task, as text (use @path to read a brief file relative to the repository)")
-    .option("-a, --agent <name>", "agent to run: claude, codex, copilot, gemini, opencode or kimi (or use --agent-module)")
-    .addOption(new Option("-p, --provider <provider>", "where the agent runs (default: docker when an engine is reachable)").choices(["local", "docker"]))
+    .option("-a, --agent <name>", "installed agent to run (see `outpost agents`; or use --agent-module)")
+    .option("-p, --provider <provider>", "installed sandbox provider to run in (see `outpost providers`; default: the first that reports itself available)")
     .option("-b, --branch <policy>", 'branch policy: "current", "integrate", or a branch name for a named worktree', "current")
     .option("-c, --continue <id>", "continue this captured conversation (one pass)")
     .option("--fork", "with --continue: continue a copy, leave the original intact")
@@ -72,16 +73,16 @@ export function buildProgram(io: ProgramIo): Command {
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
     .option("--conversation-home <dir>", "where captured conversations are stored, under <dir>/.outpost/conversations (default: the repository)")
-    .option("--inherit-environment", "local: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
-    .option("--image <image>", "docker: image to run (default outpost-test:latest)")
-    .option("--network <network>", "docker: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")
-    .option("--cpus <n>", "docker: CPU limit (default 2)", positiveNumber)
-    .option("--memory-mb <mb>", "docker: memory limit in MiB, swap included (default 4096)", positiveInteger)
-    .option("--pids-limit <n>", "docker: most processes in the container (default 1024)", positiveInteger)
-    .option("--writable-root-filesystem", "docker: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)")
-    .option("--user <uid:gid>", "docker: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
-    .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
-    .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of a built-in name")
+    .option("--inherit-environment", "host providers: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
+    .option("--image <image>", "container providers: image to run")
+    .option("--network <network>", "container providers: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")
+    .option("--cpus <n>", "container providers: CPU limit (default 2)", positiveNumber)
+    .option("--memory-mb <mb>", "container providers: memory limit in MiB, swap included (default 4096)", positiveInteger)
+    .option("--pids-limit <n>", "container providers: most processes in the container (default 1024)", positiveInteger)
+    .option("--writable-root-filesystem", "container providers: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)")
+    .option("--user <uid:gid>", "container providers: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
+    .option("--volume <host:container[:ro]>", "container providers: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
+    .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {
       if (flags.agent === undefined && flags.agentModule === undefined) {
@@ -144,22 +145,29 @@ export function buildProgram(io: ProgramIo): Command {
 
   program
     .command("doctor")
-    .description("Show each agent's installed CLI release against the pinned one and the tested range.")
-    .option("--json", "one JSON object per agent")
+    .description("For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, the sandbox engine) and what to do when something is missing.")
+    .option("--json", "one JSON object per agent and provider")
     .exitOverride()
     .action(async (flags: { json?: boolean }) => {
       const { doctorCommand } = await import("./doctor/doctor-command.js");
       io.setExitCode(await doctorCommand(flags, io));
     });
 
-  program
-    .command("agents")
-    .description("List the built-in agents.")
-    .exitOverride()
-    .action(async () => {
-      const { AGENT_NAMES } = await import("./agents/agent-names.js");
-      io.stdout.write(`${AGENT_NAMES.join("\n")}\n`);
-    });
+  for (const kind of ["agent", "provider"] as const) {
+    program
+      .command(`${kind}s`)
+      .description(`List the installed ${kind} plugins (name and package).`)
+      .exitOverride()
+      .action(() => {
+        io.stdout.write(findPlugins(kind).map((plugin) => `${plugin.name}\t${plugin.packageName}\n`).join(""));
+      });
+  }
+
+  // Computed only when help is shown: installed plugins, from their package.json files alone.
+  program.addHelpText("after", () => {
+    const list = (kind: "agent" | "provider"): string => findPlugins(kind).map((plugin) => plugin.name).join(", ") || "none installed";
+    return `\nInstalled agents: ${list("agent")}\nInstalled providers: ${list("provider")}\n`;
+  });
 
   return program;
 }

@@ -54,6 +54,7 @@ async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
   throwIfAborted(signal, "The dispatch");
   const dispatchId = randomUUID();
   const observers = new Observers(options);
+  if (resolved.timers.idleWarningMs >= resolved.timers.idleMs) observers.warn(`No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) is not below idleMs (${resolved.timers.idleMs}). Set idleWarningMs below idleMs to be warned before a silent agent is stopped.`);
   // The identity is read where the caller pointed, in parallel with finding the checkout root.
   const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);
   const repository = await findRepository(resolved.repository);

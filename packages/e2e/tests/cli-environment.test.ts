@@ -54,7 +54,7 @@ describe("outpost run --provider local: the invoking environment", () => {
       cwd: scratchRepository(), encoding: "utf8", timeout: 60_000,
     });
     expect(result.status, result.stderr).toBe(2);
-    expect(result.stderr + result.stdout).toMatch(/--inherit-environment applies to --provider local only/);
+    expect(result.stderr + result.stdout).toMatch(/--inherit-environment does not apply to --provider docker \(it reads: --image/);
   });
 
   it("hands the whole environment over only with --inherit-environment", () => {

@@ -36,7 +36,8 @@ describe("outpost CLI", () => {
       expect(result.status, args.join(" ")).toBe(0);
       expect(result.stdout).toMatch(/^Usage: outpost/);
     }
-    expect(outpost(["agents"]).stdout.split("\n")).toContain("claude");
+    expect(outpost(["agents"]).stdout.split("\n")).toContain("claude\t@outpost/agent-claude");
+    expect(outpost(["--help"]).stdout).toContain("Installed providers: docker, local");
   });
 
   it("a bad flag prints usage and exits non-zero", () => {
@@ -46,15 +47,14 @@ describe("outpost CLI", () => {
     expect(result.stderr).toContain("Usage: outpost run");
     const badProvider = outpost(["run", "--agent", "claude", "--provider", "moon", "brief"]);
     expect(badProvider.status).toBe(2);
-    expect(badProvider.stderr).toContain("Allowed choices are local, docker");
-    expect(badProvider.stderr).toContain("Usage: outpost run");
+    expect(badProvider.stderr).toContain('Unknown provider "moon". Installed providers: docker, local.');
   });
 
   it("an unknown agent exits 2 and lists the agents", () => {
     const repository = scratchRepository();
     const result = outpost(["run", "--agent", "nobody", "--provider", "local", "brief"], { cwd: repository });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain("Choose one of claude, codex, copilot, gemini, opencode, kimi");
+    expect(result.stderr).toContain("Installed agents: claude, codex, copilot, gemini, kimi, opencode.");
   });
 
   it("--json prints one parseable JSON event per line, ending with the result", () => {
@@ -96,8 +96,8 @@ describe("outpost CLI", () => {
     const repository = scratchRepository();
     const result = outpost(["run", "--agent", "claude", "brief"], { cwd: repository, env: { DOCKER_HOST: "unix:///nonexistent/outpost-docker.sock" } });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain("No Docker engine is reachable");
-    expect(result.stderr).toContain("--provider local");
+    expect(result.stderr).toContain("No sandbox provider is available by default (docker: no Docker engine answers");
+    expect(result.stderr).toContain("--provider <name> (installed: docker, local)");
   });
 
   it("--branch takes current, integrate or a branch name; @file reads a brief file", () => {

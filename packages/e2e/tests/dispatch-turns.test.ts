@@ -111,7 +111,9 @@ describe("dispatch timers and abort", () => {
 
   it("settle: an agent still running settleMs after its marker is stopped and the turn succeeds", async () => {
     const repository = scratchRepository();
-    const result = await dispatch({ agent: agentWith({ HANG: "after-marker", FILE: "done.txt" }), brief: "work", repository, sandboxProvider: localProvider(), settleMs: 300 });
+    // This agent does not owe a final event, so its text's marker completes the turn.
+    const agent = { ...agentWith({ HANG: "after-marker", FILE: "done.txt" }), requiresFinishedEvent: false };
+    const result = await dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider(), settleMs: 300 });
     expect(result.completed).toBe(true);
     expect(result.turns[0]!.settled).toBe(true);
     expect(result.commits).toHaveLength(1);

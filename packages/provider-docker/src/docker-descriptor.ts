@@ -18,7 +18,7 @@ export const descriptor: ProviderDescriptor = {
     { name: "pidsLimit", description: "most processes in the container (default 1024)" },
     { name: "writableRootFilesystem", description: "let the agent write the image's root filesystem" },
     { name: "user", description: "numeric user the container runs as" },
-    { name: "volumes", description: "extra mounts" },
+    { name: "volume", description: "extra mounts" },
     { name: "host", description: "Docker engine address", environment: "DOCKER_HOST" },
   ],
   capabilities: ["live-input", "file-transfers", "network-isolation", "resource-limits"],
@@ -34,7 +34,7 @@ function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProvide
   const image = typeof options.image === "string" ? options.image : undefined;
   const network = typeof options.network === "string" ? options.network : undefined;
   const user = options.user as DockerProviderConfig["user"];
-  const volumes = options.volumes as readonly DockerVolume[] | undefined;
+  const volumes = options.volume as readonly DockerVolume[] | undefined;
   const [cpus, memoryMb, pidsLimit] = [number("cpus"), number("memoryMb"), number("pidsLimit")];
   return {
     ...(image ? { image } : {}),

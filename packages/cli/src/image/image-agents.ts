@@ -1,5 +1,5 @@
 import { OutpostError } from "@outpost/core";
-import { loadAgent } from "../agents/load-agent.js";
+import { agentDescriptor } from "../agents/load-agent.js";
 
 /** One agent CLI to put in an image: its npm package at the pinned (or chosen) version, and its executable. */
 export interface ImageAgent {
@@ -10,7 +10,7 @@ export interface ImageAgent {
 }
 
 /**
- * `codex` (the plugin's pinned release, from its descriptor's `bootstrap`) or `codex@0.147.0` (a chosen one)
+ * `codex` (the plugin's pinned release, from its descriptor) or `codex@0.147.0` (a chosen one)
  * → the package to install and the executable to expose. An agent without an npm package fails.
  */
 export async function imageAgent(argument: string): Promise<ImageAgent> {
@@ -20,13 +20,11 @@ export async function imageAgent(argument: string): Promise<ImageAgent> {
   if (chosen !== undefined && !/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/.test(chosen)) {
     throw new OutpostError("configuration", `--agent ${JSON.stringify(argument)}: ${JSON.stringify(chosen)} is not a version such as 0.171.0. Pass <agent> or <agent>@<version>.`);
   }
-  const agent = await loadAgent({ name });
-  const bootstrap = agent.bootstrap;
-  const split = bootstrap === undefined ? -1 : bootstrap.lastIndexOf("@");
-  if (bootstrap === undefined || split <= 0) {
+  const agent = await agentDescriptor(name);
+  if (agent.cli === undefined) {
     throw new OutpostError("configuration", `${name} has no npm package to install (its plugin names none), so it cannot be put in an image. Install its CLI into your base image yourself.`);
   }
   const executable = agent.executable;
   if (!/^[A-Za-z0-9._-]+$/.test(executable)) throw new OutpostError("configuration", `${name}'s executable ${JSON.stringify(executable)} is not a plain command name.`);
-  return { name, npmPackage: bootstrap.slice(0, split), version: chosen ?? bootstrap.slice(split + 1), executable };
+  return { name, npmPackage: agent.cli.npmPackage, version: chosen ?? agent.cli.version, executable };
 }

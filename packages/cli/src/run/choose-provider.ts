@@ -1,58 +1,52 @@
-import { connect } from "node:net";
-import { OutpostError, type SandboxProvider } from "@outpost/core";
+import { OutpostError, type ProviderDescriptor, type SandboxProvider } from "@outpost/core";
+import { findPlugins, type InstalledPlugin } from "../plugins/find-plugins.js";
+import { installedPlugin } from "../plugins/installed-plugin.js";
+import { loadDescriptor } from "../plugins/load-descriptor.js";
 
 export interface ProviderChoice {
-  readonly provider?: "local" | "docker";
-  /** Local provider: pass the whole invoking environment instead of the allow-list. */
-  readonly inheritEnvironment?: boolean;
-  readonly image?: string;
-  readonly network?: string;
-  readonly user?: { readonly uid: number; readonly gid: number };
-  readonly volumes?: ReadonlyArray<{ source: string; target: string; readOnly: boolean }>;
-  /** Docker: overrides of the provider's default limits. */
-  readonly limits?: { readonly cpus?: number; readonly memoryMb?: number; readonly pidsLimit?: number; readonly writableRootFilesystem?: boolean };
+  /** Omitted: the first installed provider that reports itself available (e.g. a container engine answers). */
+  readonly provider?: string;
+  /** Provider options from the command line, by the names descriptors use; undefined entries are not given. */
+  readonly options: Readonly<Record<string, unknown>>;
 }
 
-/** The provider named on the command line, else Docker when an engine answers, else an explanation. */
+/** The provider named on the command line, else the first available one, built from its descriptor. */
 export async function chooseProvider(choice: ProviderChoice): Promise<SandboxProvider> {
-  const name = choice.provider ?? ((await dockerReachable()) ? "docker" : undefined);
-  if (name === undefined) {
-    throw new OutpostError("configuration", "No Docker engine is reachable (DOCKER_HOST or /var/run/docker.sock), so there is no default sandbox. Start Docker, or pass --provider local to run the agent directly on this machine.");
+  const descriptor = choice.provider === undefined ? await firstAvailable() : await providerDescriptor(installedPlugin("provider", choice.provider));
+  const given = Object.fromEntries(Object.entries(choice.options).filter(([, value]) => value !== undefined));
+  const read = new Set(descriptor.options.map((option) => option.name));
+  const foreign = Object.keys(given).filter((name) => !read.has(name));
+  if (foreign.length > 0) {
+    const flags = foreign.map(flagName).join(", ");
+    const accepted = descriptor.options.map((option) => flagName(option.name)).join(", ") || "none";
+    throw new OutpostError("configuration", `${flags} ${foreign.length === 1 ? "does" : "do"} not apply to --provider ${descriptor.name} (it reads: ${accepted}). Drop the flag, or choose a provider that reads it.`, {
+      details: { provider: descriptor.name, options: foreign },
+    });
   }
-  if (name === "local") {
-    const { localProvider } = await import("@outpost/provider-local");
-    return localProvider(choice.inheritEnvironment ? { environment: { inherit: "all" } } : {});
+  return descriptor.createProvider(given);
+}
+
+function providerDescriptor(plugin: InstalledPlugin): Promise<ProviderDescriptor> {
+  return loadDescriptor(plugin as InstalledPlugin & { kind: "provider" });
+}
+
+async function firstAvailable(): Promise<ProviderDescriptor> {
+  const installed = findPlugins("provider");
+  const unavailable: string[] = [];
+  for (const plugin of installed) {
+    const descriptor = await providerDescriptor(plugin);
+    if (descriptor.available === undefined) continue;
+    if (await descriptor.available()) return descriptor;
+    const check = await descriptor.check?.();
+    unavailable.push(`${descriptor.name}: ${check?.detail ?? "not available"}`);
   }
-  if (choice.inheritEnvironment) {
-    throw new OutpostError("configuration", "--inherit-environment applies to --provider local only: a container never gets your environment. Pass the variables the agent needs through the agent's own options instead.");
-  }
-  const { dockerProvider } = await import("@outpost/provider-docker");
-  return dockerProvider({
-    ...(choice.image ? { image: choice.image } : {}),
-    ...(choice.network ? { network: choice.network } : {}),
-    // As root, your worktrees are root's: the container runs as you (capabilities dropped) so it can write them.
-    ...(choice.user ? { user: choice.user } : process.getuid?.() === 0 ? { user: { uid: 0, gid: 0 } } : {}),
-    ...(choice.volumes ? { volumes: choice.volumes } : {}),
-    ...(choice.limits?.cpus ? { cpus: choice.limits.cpus } : {}),
-    ...(choice.limits?.memoryMb ? { memoryMb: choice.limits.memoryMb } : {}),
-    ...(choice.limits?.pidsLimit ? { pidsLimit: choice.limits.pidsLimit } : {}),
-    ...(choice.limits?.writableRootFilesystem ? { readOnlyRootFilesystem: false } : {}),
+  const names = installed.map((plugin) => plugin.name).join(", ") || "none";
+  throw new OutpostError("configuration", `No sandbox provider is available by default (${unavailable.join("; ") || "none offers itself"}), so there is no default sandbox. Fix that, or pass --provider <name> (installed: ${names}).`, {
+    details: { installed: installed.map((plugin) => plugin.name) },
   });
 }
 
-/** True when the Docker socket accepts a connection within 300 ms. */
-export function dockerReachable(): Promise<boolean> {
-  const host = process.env.DOCKER_HOST;
-  const path = host?.startsWith("unix://") ? host.slice("unix://".length) : host ? undefined : "/var/run/docker.sock";
-  const url = host && !path ? new URL(host.replace(/^tcp:/, "http:")) : undefined;
-  return new Promise((done) => {
-    const socket = path ? connect({ path }) : connect({ host: url!.hostname, port: Number(url!.port || 2375) });
-    const finish = (value: boolean): void => {
-      socket.destroy();
-      done(value);
-    };
-    socket.setTimeout(300, () => finish(false));
-    socket.once("connect", () => finish(true));
-    socket.once("error", () => finish(false));
-  });
+/** `memoryMb` → `--memory-mb`. */
+function flagName(option: string): string {
+  return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }

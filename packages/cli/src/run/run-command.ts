@@ -29,8 +29,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
     const [{ dispatch, dispatchAbortError }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({ name: flags.agent ?? "", model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
-      chooseProvider({ provider: flags.provider, inheritEnvironment: flags.inheritEnvironment, image: flags.image, network: flags.network, user: flags.user, volumes: flags.volume,
-        limits: { cpus: flags.cpus, memoryMb: flags.memoryMb, pidsLimit: flags.pidsLimit, writableRootFilesystem: flags.writableRootFilesystem } }),
+      chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
     ]);
     abortError = dispatchAbortError;
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
@@ -70,6 +69,12 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
   } finally {
     signals.dispose();
   }
+}
+
+/** The provider flags, by the option names provider descriptors declare (each provider refuses what it does not read). */
+function providerOptions(flags: RunFlags): Record<string, unknown> {
+  const { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem } = flags;
+  return { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem };
 }
 
 /** `current`, `integrate`, or any other text as the name of a branch in a managed worktree. */

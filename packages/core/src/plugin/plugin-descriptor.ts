@@ -20,6 +20,8 @@ export interface AgentFactoryOptions {
   readonly model?: string;
   readonly executable?: string;
   readonly endpoint?: AgentEndpoint;
+  /** The key for the vendor's own API, when no endpoint is given (sent as the vendor's key variable). */
+  readonly apiKey?: string;
   readonly storage?: ConversationStore;
 }
 

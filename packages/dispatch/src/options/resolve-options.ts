@@ -50,6 +50,11 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
     settleMs: checkMilliseconds("settleMs", options.settleMs ?? DISPATCH_DEFAULTS.settleMs, 0),
     deadlineMs: checkMilliseconds("deadlineMs", options.deadlineMs ?? DISPATCH_DEFAULTS.deadlineMs, 1),
   };
+  // A warning interval that can never elapse before the idle stop is a mistake when both are given;
+  // when only idleMs is, dispatch() says once that no idle warning will come.
+  if (options.idleWarningMs !== undefined && options.idleMs !== undefined && timers.idleWarningMs >= timers.idleMs) {
+    throw configuration(`idleWarningMs (${timers.idleWarningMs}) must be less than idleMs (${timers.idleMs}), or no idle warning could ever be emitted. Lower idleWarningMs or raise idleMs.`);
+  }
   const expansionMs = checkMilliseconds("expansionMs", options.expansionMs ?? DISPATCH_DEFAULTS.expansionMs, 1);
   // Hook deadlines are timers too: refused now rather than after the worktree exists.
   for (const [phase, hooks] of Object.entries(options.hooks ?? {})) {

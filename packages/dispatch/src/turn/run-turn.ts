@@ -53,6 +53,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   let usage: Usage = {};
   let conversationId = turn.resume?.id ?? turn.conversationId;
   const started = Date.now();
+  const longestMarker = Math.max(0, ...input.markers.map((marker) => marker.length));
 
   const timers = new TurnTimers(input.timers, {
     onIdleWarning: input.onIdleWarning,
@@ -80,7 +81,9 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     else if (event.type === "finished") finished = event;
     else if (event.type === "failure") failure = event;
     input.onEvent(event);
-    if ((event.type === "text" || event.type === "finished") && findMarker(event.text ?? "", input.markers)) timers.markerSeen();
+    // A marker split across deltas is found in the message streamed so far (only its tail can be new).
+    if (event.type === "text" && findMarker(texts[texts.length - 1]!.slice(-(event.text.length + longestMarker)), input.markers)) timers.markerSeen();
+    if (event.type === "finished" && findMarker(event.text ?? "", input.markers)) timers.markerSeen();
   };
   const decode = (line: string): void => {
     if (line.trim() === "") return;
@@ -128,6 +131,10 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   }
   if (stop === "deadline") {
     throw new OutpostError("timeout", `${agent.name} ran past its ${input.timers.deadlineMs} ms deadline and was stopped with its whole process tree. Raise deadlineMs or give it a smaller task.${unfinished}`, { details: { ...details, timer: "deadline" } });
+  }
+  // An agent that owes a final event did not finish without it: its markers do not count, even after a settle.
+  if (stop === "settled" && agent.requiresFinishedEvent && !finished) {
+    throw new OutpostError("process", `${agent.name} printed an end marker but no final event, and was stopped ${input.timers.settleMs} ms later; without its final event the answer is incomplete. Check the CLI version and its output format.`, { details: { ...details, timer: "settle" } });
   }
   const marker = findMarker(text, input.markers) ?? (stop === "settled" ? findMarker(joinTexts(texts), input.markers) : undefined);
   if (stop === "settled") return { text, usage: finished?.usage ?? usage, conversationId, marker, settled: true, status, durationMs };

@@ -17,11 +17,13 @@ function doctor(env: Record<string, string>): Array<Record<string, unknown>> {
 describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
   it("shows installed vs pinned vs tested for every agent", () => {
     const reports = doctor({ PATH: pathWithClis() });
-    expect(reports.map((report) => report["agent"])).toEqual(["claude", "codex", "copilot", "gemini", "opencode", "kimi"]);
-    for (const report of reports.slice(0, 5)) {
+    const agents = reports.filter((report) => report["type"] === "agent-cli");
+    expect(agents.map((report) => report["agent"])).toEqual(["claude", "codex", "copilot", "gemini", "kimi", "opencode"]);
+    for (const report of agents.filter((entry) => entry["agent"] !== "kimi")) {
       expect(report, String(report["agent"])).toMatchObject({ status: "ok", installed: report["pinned"], tested: { newest: report["pinned"] } });
     }
-    expect(reports[5]).toMatchObject({ agent: "kimi", status: "untracked" });
+    expect(agents.find((report) => report["agent"] === "kimi")).toMatchObject({ status: "untracked" });
+    expect(reports.filter((report) => report["type"] === "provider").map((report) => report["provider"])).toEqual(["docker", "local"]);
   }, 120_000);
 
   it.skipIf(codex?.missing !== undefined)("names the release a chosen executable has, and a missing one as not found", () => {

@@ -1,0 +1,81 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { gitIn } from "../src/index.js";
+
+// The CLI runs from its TypeScript sources, as in cli-run.test.ts.
+const packages = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = join(packages, "cli/src/bin.ts");
+const tsxLoader = pathToFileURL(join(packages, "../node_modules/tsx/dist/loader.mjs")).href;
+
+function outpost(args: readonly string[], cwd: string) {
+  const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * A third-party agent plugin, installed as a package in a scratch node_modules: its package.json declares
+ * `"outpost": { "kind": "agent", "descriptor": "./descriptor" }`, resolved through its own exports map.
+ */
+function installThirdPartyAgent(root: string, descriptor: Record<string, string>): void {
+  const directory = join(root, "node_modules", "@acme", "outpost-agent-echo");
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, "package.json"), JSON.stringify({
+    name: "@acme/outpost-agent-echo", version: "1.0.0", type: "module",
+    exports: { "./descriptor": { import: "./descriptor.mjs" } },
+    outpost: { kind: "agent", descriptor: "./descriptor" },
+  }));
+  writeFileSync(join(directory, "descriptor.mjs"), [
+    `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
+    "export const descriptor = {",
+    `  specificationVersion: ${JSON.stringify(descriptor.specificationVersion ?? "v1")}, kind: "agent", name: "echo", description: "a third-party test agent",`,
+    `  executable: "node", variables: {},`,
+    `  createAgent: () => scriptAgent({ directory: ${JSON.stringify(root)}, behaviour: { FILE: "echo.txt" } }),`,
+    "};",
+  ].join("\n"));
+}
+
+function projectWithPlugin(descriptor: Record<string, string> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), "outpost-plugin-"));
+  installThirdPartyAgent(root, descriptor);
+  const repository = join(root, "repo");
+  mkdirSync(repository);
+  gitIn(repository, "init", "--quiet", "--initial-branch=main");
+  writeFileSync(join(repository, "README.md"), "# scratch\n");
+  gitIn(repository, "add", "README.md");
+  gitIn(repository, "commit", "--quiet", "-m", "initial commit");
+  return repository;
+}
+
+describe("third-party plugins installed beside the project", () => {
+  it("show up in outpost --help and outpost agents, and run with --agent <theirs>, without a CLI change", () => {
+    const repository = projectWithPlugin();
+    const help = outpost(["--help"], repository);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/Installed agents: .*\becho\b/);
+    expect(outpost(["agents"], repository).stdout.split("\n")).toContain("echo\t@acme/outpost-agent-echo");
+    const run = outpost(["run", "--agent", "echo", "--provider", "local", "--json", "write echo.txt"], repository);
+    expect(run.status, run.stderr).toBe(0);
+    const last = JSON.parse(run.stdout.trim().split("\n").pop()!) as { type: string; completed: boolean; commits: string[] };
+    expect(last).toMatchObject({ type: "result", completed: true });
+    expect(last.commits).toEqual([gitIn(repository, "rev-parse", "main")]);
+    expect(gitIn(repository, "show", "--name-only", "--format=", "main")).toBe("echo.txt");
+  });
+
+  it("a descriptor of another specification version is refused by name", () => {
+    const repository = projectWithPlugin({ specificationVersion: "v99" });
+    const run = outpost(["run", "--agent", "echo", "--provider", "local", "brief"], repository);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('@acme/outpost-agent-echo has a descriptor of specificationVersion "v99"');
+  });
+
+  it("a flag the chosen provider does not read is refused, naming what it reads", () => {
+    const repository = projectWithPlugin();
+    const run = outpost(["run", "--agent", "echo", "--provider", "local", "--image", "x", "brief"], repository);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--image does not apply to --provider local (it reads: --inherit-environment)");
+  });
+});
