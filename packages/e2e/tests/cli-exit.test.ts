@@ -1,18 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { scratchRepository } from "../src/index.js";
+import { outpostArguments, scriptAgentModule } from "./support/cli-process.js";
 
 // A finished run must not be kept alive by a timer, socket or handle (issue 19: a 250 ms pipe-drain timer
 // once held every `outpost run` open after the agent exited). The CLI runs as a fresh process with a probe
 // preloaded that reports what still kept its event loop alive once its output stopped.
 const here = dirname(fileURLToPath(import.meta.url));
-const packages = resolve(here, "../..");
-const bin = join(packages, "cli/src/bin.ts");
-const tsxLoader = pathToFileURL(join(packages, "../node_modules/tsx/dist/loader.mjs")).href;
 const probe = pathToFileURL(join(here, "fixtures/linger-probe.mjs")).href;
 
 interface ProbeReport {
@@ -21,7 +17,7 @@ interface ProbeReport {
 }
 
 function runCli(args: readonly string[], cwd: string): { status: number | null; report: ProbeReport; stderr: string } {
-  const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, "--import", probe, bin, ...args], {
+  const result = spawnSync(process.execPath, outpostArguments(args, [probe]), {
     cwd, encoding: "utf8", timeout: 60_000, env: { ...process.env, LINGER_PROBE_MS: "120" },
   });
   const line = result.stderr.split("\n").find((text) => text.startsWith("linger-probe "));
@@ -29,21 +25,10 @@ function runCli(args: readonly string[], cwd: string): { status: number | null; 
   return { status: result.status, report: JSON.parse(line.slice("linger-probe ".length)) as ProbeReport, stderr: result.stderr };
 }
 
-/** A module the CLI loads with --agent-module: the script agent, a real process speaking JSON lines. */
-function scriptAgentModule(behaviour: Record<string, string>): string {
-  const directory = mkdtempSync(join(tmpdir(), "outpost-exit-agent-"));
-  const module = join(directory, "agent.mjs");
-  writeFileSync(module, [
-    `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
-    `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)} }); }`,
-  ].join("\n"));
-  return module;
-}
-
 describe("a finished CLI run exits at once", () => {
   it("nothing keeps `outpost run --json` alive after its last output (local provider)", () => {
     const repository = scratchRepository();
-    const module = scriptAgentModule({ FILE: "exit.txt" });
+    const { module } = scriptAgentModule({ FILE: "exit.txt" });
     const { status, report, stderr } = runCli(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "write exit.txt"], repository);
     expect(status, stderr).toBe(0);
     // Timers and sockets still ref'd once output stopped are named here. Pipes of the exited agent may still

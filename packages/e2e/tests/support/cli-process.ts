@@ -9,9 +9,14 @@ export const PACKAGES = resolve(dirname(fileURLToPath(import.meta.url)), "../../
 const bin = join(PACKAGES, "cli/src/bin.ts");
 const tsxLoader = pathToFileURL(join(PACKAGES, "../node_modules/tsx/dist/loader.mjs")).href;
 
+/** Node's arguments that run `outpost <args>` from sources, with extra modules preloaded first. */
+export function outpostArguments(args: readonly string[], preload: readonly string[] = []): string[] {
+  return ["--conditions=outpost-source", "--import", tsxLoader, ...preload.flatMap((module) => ["--import", module]), bin, ...args];
+}
+
 /** Starts `outpost <args>` as a real process. */
 export function startOutpost(args: readonly string[], cwd: string): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], { cwd, stdio: "pipe" });
+  return spawn(process.execPath, outpostArguments(args), { cwd, stdio: "pipe" });
 }
 
 /** A module the CLI loads with --agent-module: the script agent, a real process speaking JSON lines. */
