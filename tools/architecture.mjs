@@ -1,5 +1,7 @@
 // Checks the dependency rule over every package of a monorepo: imports in src/ and the package.json
-// dependency fields. Returns violations as readable strings; an empty list means the rule holds.
+// dependency fields; and in tests/ and bench/, that every workspace package imported is declared in the
+// package.json and that no relative import reaches into another package's folder. Returns violations as
+// readable strings; an empty list means the rule holds.
 import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { ruleFor } from "./architecture-rules.mjs";
@@ -19,7 +21,7 @@ export function checkArchitecture(root) {
       violations.push(`packages/${folder}: no dependency rule covers this package; add one to tools/architecture-rules.mjs`);
       continue;
     }
-    violations.push(...checkManifest(folder, packageDir, rule), ...checkSources(folder, packageDir, rule));
+    violations.push(...checkManifest(folder, packageDir, rule), ...checkSources(folder, packageDir, rule), ...checkTestSources(folder, packageDir));
   }
   return violations;
 }
@@ -64,13 +66,34 @@ function checkSources(folder, packageDir, rule) {
   return found;
 }
 
+// Tests and benchmarks may use any workspace package, but only one the package.json declares (so a
+// clean install of that package alone has it), and never another package's files by relative path.
+function checkTestSources(folder, packageDir) {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  const declared = new Set(["dependencies", "devDependencies", "peerDependencies"].flatMap((field) => Object.keys(manifest[field] ?? {})));
+  const found = [];
+  for (const file of ["tests", "bench"].flatMap((name) => [...walk(join(packageDir, name))])) {
+    const where = `packages/${folder}/${relative(packageDir, file)}`;
+    for (const match of readFileSync(file, "utf8").matchAll(SPECIFIER)) {
+      const specifier = match[1];
+      if (specifier.startsWith(SCOPE)) {
+        const name = specifier.split("/").slice(0, 2).join("/");
+        if (name !== manifest.name && !declared.has(name)) found.push(`${where}: imports ${name}, which packages/${folder}/package.json does not declare; add it to devDependencies`);
+      } else if (specifier.startsWith(".") && !resolve(dirname(file), specifier).startsWith(packageDir + "/")) {
+        found.push(`${where}: relative import ${specifier} reaches into another package's folder; move what is shared into @outpost/testkit`);
+      }
+    }
+  }
+  return found;
+}
+
 function describe(rule) {
   return rule.allowed.length === 0 ? "no other @outpost package" : rule.allowed.map((name) => SCOPE + name).join(", ");
 }
 
 function* walk(dir) {
   if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir)) {
+  for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* walk(path);
     else if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith(".d.ts")) yield path;

@@ -18,12 +18,19 @@ afterEach(() => {
   for (const directory of scratches.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-function monorepo(packages: Record<string, { src?: Record<string, string>; manifest?: object }>): string {
+type Files = Record<string, string>;
+
+function monorepo(packages: Record<string, { src?: Files; tests?: Files; bench?: Files; manifest?: object }>): string {
   const root = scratch("outpost-arch-");
-  for (const [folder, { src = {}, manifest = {} }] of Object.entries(packages)) {
+  for (const [folder, { manifest = {}, ...folders }] of Object.entries(packages)) {
     mkdirSync(join(root, "packages", folder, "src"), { recursive: true });
     writeFileSync(join(root, "packages", folder, "package.json"), JSON.stringify({ name: `@outpost/${folder}`, ...manifest }));
-    for (const [file, text] of Object.entries(src)) writeFileSync(join(root, "packages", folder, "src", file), text);
+    for (const [name, files] of Object.entries(folders)) {
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(join(root, "packages", folder, name, file, ".."), { recursive: true });
+        writeFileSync(join(root, "packages", folder, name, file), text);
+      }
+    }
   }
   return root;
 }
@@ -40,6 +47,33 @@ describe("architecture check", () => {
       "agent-y": { src: { "index.ts": 'import { a } from "@outpost/conversations";\nimport type { B } from "@outpost/core";' } },
     });
     expect(checkArchitecture(root)).toEqual([]);
+  });
+
+  it("in tests/ and bench/, accepts declared workspace imports and the package's own files", () => {
+    const root = monorepo({
+      core: {},
+      "agent-y": {
+        manifest: { devDependencies: { "@outpost/provider-local": "^0.1.0" }, peerDependencies: { "@outpost/core": "^0.1.0" } },
+        tests: { "a.test.ts": 'import { localProvider } from "@outpost/provider-local";\nimport "@outpost/core";\nimport "@outpost/agent-y";\nimport "../src/index.js";\nimport "./fixtures/x.js";' },
+        bench: { "b.bench.ts": 'import "../tests/support.js";' },
+      },
+    });
+    expect(checkArchitecture(root)).toEqual([]);
+  });
+
+  it("in tests/ and bench/, catches an undeclared workspace import and reaching into another package", () => {
+    const root = monorepo({
+      core: {},
+      "agent-y": {
+        tests: { "store.test.ts": 'import { localProvider } from "@outpost/provider-local";', "deep/b.test.ts": 'import { fixturePair } from "../../../conversations/tests/fixtures/session-fixture.js";' },
+        bench: { "x.bench.ts": 'const m = await import("@outpost/testkit/gates");' },
+      },
+    });
+    expect(checkArchitecture(root)).toEqual([
+      expect.stringContaining("agent-y/tests/deep/b.test.ts: relative import ../../../conversations/tests/fixtures/session-fixture.js reaches into another package's folder"),
+      expect.stringContaining("agent-y/tests/store.test.ts: imports @outpost/provider-local, which packages/agent-y/package.json does not declare"),
+      expect.stringContaining("agent-y/bench/x.bench.ts: imports @outpost/testkit, which packages/agent-y/package.json does not declare"),
+    ]);
   });
 
   it("catches a plugin importing another plugin, statically or dynamically", () => {
