@@ -100,6 +100,8 @@ async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
   let conversationId = options.continuation?.id;
   const turns: DispatchTurn[] = [];
   let claim: FileLock | undefined;
+  // Set while releasing, importing and closing, and when the failure path could not release the sandbox.
+  let cleanupFailed = false;
   try {
     if (resolved.branch.mode === "named") claim = await claimNamedBranch(root, resolved.branch.name, dispatchId);
     workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal });
@@ -176,18 +178,22 @@ async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
         const rescued = await captureConversation(agent, conversationId, rescue, (message) => observers.warn(message)).catch((): { record?: ConversationRecord } => ({}));
         conversation = rescued.record;
       }
-      await lease.release().catch(() => undefined);
-      await closeBoundary().catch((closing: unknown) => observers.warn(`After the failure, ${String(closing)}`));
-      await activity.fail(phase, describe(error)).catch(() => undefined);
+      await lease.release().catch((releasing: unknown) => {
+        cleanupFailed = true;
+        observers.warn(`After the failure, the sandbox could not be released: ${String(releasing)}`);
+      });
+      await closeBoundary().catch((closing: unknown) => {
+        cleanupFailed = true;
+        observers.warn(`After the failure, ${String(closing)}`);
+      });
       throw error;
     }
     enter("release");
-    await lease.release().catch(async (error: unknown) => {
-      await activity.fail("release", describe(error)).catch(() => undefined);
-      throw error;
-    });
+    cleanupFailed = true;
+    await lease.release();
     enter("import");
     await closeBoundary();
+    cleanupFailed = false;
 
     // Listing the agent's commits and integrating them are independent: an integration with nothing to
     // merge returns "up-to-date" at once.
@@ -198,7 +204,9 @@ async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
     ]);
     const branch = ws.mode === "integrate" ? ws.target : ws.branch;
     enter("close");
+    cleanupFailed = true;
     const closed = ws.mode === "current" ? { kept: false } : await closeWorkspace(ws, { deleteBranch: ws.mode === "integrate" });
+    cleanupFailed = false;
     if (closed.kept && ws.created && "reason" in closed && closed.reason) observers.warn(`Kept the worktree ${ws.directory}: ${closed.reason}.`);
     // A kept worktree stays listed (`outpost ps`) until it is recovered or cleaned; otherwise nothing is left to find.
     await (closed.kept && ws.created ? note(activity.update({ state: "finished", phase: "close" })) : activity.remove().catch((error: unknown) => observers.warn(`Could not remove the activity record: ${String(error)}.`)));
@@ -218,7 +226,8 @@ async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
       await activity.remove().catch(() => undefined);
       throw error;
     }
-    await activity.fail(phase, describe(error)).catch(() => undefined);
+    // The record outlives the dispatch only when cleaning up failed: then something may still need `outpost clean`.
+    await (cleanupFailed ? activity.fail(phase, describe(error)) : activity.remove()).catch(() => undefined);
     const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
     throw withRecovery(error, { dispatchId, branch: workspace.branch, directory: workspace.directory, commits, conversation, conversationId, phase });
   } finally {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dispatch, type DispatchRecovery } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { isOutpostError, type OutpostError } from "@outpost/core";
+import { isOutpostError, OutpostError, type SandboxProvider } from "@outpost/core";
 import { fsTransport } from "@outpost/transport-fs";
 import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
 
@@ -164,13 +164,43 @@ describe("dispatch activity record", () => {
     expect(await keys()).toEqual([]);
   });
 
-  it("is kept with the failed phase otherwise (default local storage under .outpost/storage)", async () => {
+  it("is removed after a failed turn whose sandbox was released cleanly (default local storage and a transport)", async () => {
     const repository = scratchRepository();
-    const error = await failure(dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider() }));
-    const recovery = error.details.recovery as DispatchRecovery;
-    const record = JSON.parse(readFileSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`), "utf8"));
-    expect(record).toMatchObject({ state: "failed", phase: "turn 1", agent: "script-agent", provider: "local", error: { code: "process" } });
+    const transport = fsTransport({ directory: mkdtempSync(join(tmpdir(), "outpost-activity-")) });
+    for (const activityTransport of [undefined, transport]) {
+      const error = await failure(dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport }));
+      const recovery = error.details.recovery as DispatchRecovery;
+      expect(recovery.phase).toBe("turn 1");
+      expect(existsSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`))).toBe(false);
+      expect(await transport.read(`activity/${recovery.dispatchId}.json`)).toBeUndefined();
+    }
     expect(gitIn(repository, "status", "--porcelain")).toBe("");
+  });
+
+  it("is kept with the failed phase when cleanup fails: a release that throws, after a failed or a successful turn", async () => {
+    const repository = scratchRepository();
+    const provider = localProvider();
+    // A provider whose release ends the sandbox but then reports a failure.
+    const failingRelease: SandboxProvider = {
+      ...provider,
+      acquire: async (context) => {
+        const lease = await provider.acquire(context);
+        const release = async (): Promise<void> => { await lease.release(); throw new OutpostError("provider", "release failed on purpose"); };
+        return new Proxy(lease, {
+          get: (target, property) => {
+            if (property === "release") return release;
+            const value: unknown = Reflect.get(target, property, target);
+            return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        });
+      },
+    };
+    for (const [behaviour, phase, code] of [[{ EXIT: "2" }, "turn 1", "process"], [{}, "release", "provider"]] as const) {
+      const error = await failure(dispatch({ agent: agentWith(behaviour), brief: "work", repository, sandboxProvider: failingRelease }));
+      const recovery = error.details.recovery as DispatchRecovery;
+      const record = JSON.parse(readFileSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`), "utf8"));
+      expect(record).toMatchObject({ state: "failed", phase, agent: "script-agent", provider: "local", error: { code } });
+    }
   });
 });
 
