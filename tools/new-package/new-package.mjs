@@ -58,6 +58,8 @@ const manifest = {
     ".": { "outpost-source": "./src/index.ts", types: "./dist/index.d.ts", import: "./dist/index.js" },
     "./package.json": "./package.json",
   },
+  // How the outpost CLI finds the plugin when it is installed beside it (read without importing anything).
+  ...(kind.plugin ? { outpost: { kind: kind.plugin, descriptor: "." } } : {}),
   files: ["dist", "README.md"],
   scripts: { build: "tsc -p tsconfig.lib.json", test: "vitest run" },
   peerDependencies: peers,

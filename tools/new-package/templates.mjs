@@ -15,7 +15,8 @@ export const KINDS = {
     factory: (name) => `${camel(name)}Provider`,
     summary: "a sandbox provider: hands out SandboxLeases",
     peers: ["@outpost/core"],
-    source: (name, factory) => `import { OutpostError, type SandboxContext, type SandboxLease, type SandboxProvider } from "@outpost/core";
+    plugin: "provider",
+    source: (name, factory) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type ProviderDescriptor, type SandboxContext, type SandboxLease, type SandboxProvider } from "@outpost/core";
 
 export interface ${pascal(factory)}Options {
   /** Settings your sandbox backend needs (region, credentials variable names…). */
@@ -35,6 +36,19 @@ export function ${factory}(options: ${pascal(factory)}Options = {}): SandboxProv
     },
   };
 }
+
+/** What hosts (the outpost CLI) read to list, check and build this provider; package.json points at it. */
+export const descriptor: ProviderDescriptor = {
+  specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+  kind: "provider",
+  name: ${JSON.stringify(name)},
+  description: ${JSON.stringify(`a sandbox provider for ${name}`)},
+  placement: "remote",
+  // The command-line options it reads (by name); the CLI refuses the others for this provider.
+  options: [],
+  capabilities: [],
+  createProvider: () => ${factory}(),
+};
 `,
     test: (name, factory, folder) => `import { describeSandboxProvider } from "@outpost/testkit";
 import { ${factory} } from "../src/index.js";
@@ -96,7 +110,8 @@ describeTransport({
     factory: (name) => `${camel(name)}Agent`,
     summary: "an agent plugin: the CLI's command line and its stream decoder",
     peers: ["@outpost/core", "@outpost/conversations"],
-    source: (name, factory) => `import { OutpostError, type AgentAdapter, type AgentCommand, type AgentEvent, type AgentTurn } from "@outpost/core";
+    plugin: "agent",
+    source: (name, factory) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type AgentAdapter, type AgentCommand, type AgentDescriptor, type AgentEvent, type AgentTurn } from "@outpost/core";
 
 export interface ${pascal(factory)}Options {
   /** The CLI to run instead of ${JSON.stringify(name)} on PATH. */
@@ -124,6 +139,18 @@ export function ${factory}(options: ${pascal(factory)}Options = {}): AgentAdapte
     createDecoder: () => ({ decode: decode${pascal(name)}Line }),
   };
 }
+
+/** What hosts (the outpost CLI) read to list, check and build this agent; package.json points at it. */
+export const descriptor: AgentDescriptor = {
+  specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+  kind: "agent",
+  name: ${JSON.stringify(name)},
+  description: ${JSON.stringify(`the ${name} agent`)},
+  executable: ${JSON.stringify(name)},
+  // The variable holding the vendor's key (e.g. "ACME_API_KEY"), when there is one.
+  variables: {},
+  createAgent: (options) => ${factory}(options.executable === undefined ? {} : { executable: options.executable }),
+};
 `,
     test: (name, factory, folder) => `import { describeAgentDecoder } from "@outpost/testkit";
 import { ${factory} } from "../src/index.js";

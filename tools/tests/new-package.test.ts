@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 // `npm run new` is tested by generating each kind into a scratch copy of the repository's shape: the package
@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // until the plugin is implemented.
 const repository = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const generator = join(repository, "tools/new-package/new-package.mjs");
+const tsxLoader = pathToFileURL(join(repository, "node_modules/tsx/dist/loader.mjs")).href;
 const scratch = mkdtempSync(join(tmpdir(), "outpost-new-package-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -57,6 +58,13 @@ describe("npm run new", () => {
     const output = conformance.stdout + conformance.stderr;
     expect(conformance.status, output).not.toBe(0);
     expect(output).toContain("is not implemented yet");
+
+    // Installed beside the project (a link in its node_modules), the CLI lists it without a change.
+    if (kind === "transport") return;
+    symlinkSync(directory, join(root, "node_modules/@outpost", folder));
+    const listed = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, join(repository, "packages/cli/src/bin.ts"), `${kind}s`], { encoding: "utf8", cwd: root, timeout: 60_000 });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout.split("\n")).toContain(`${name}\t@outpost/${folder}`);
   }, 180_000);
 
   it("refuses an existing package, a bad name and an unknown kind, with the usage", () => {
