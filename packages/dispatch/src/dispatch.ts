@@ -29,6 +29,7 @@ import { writeHomeFiles } from "./turn/home-files.js";
 import { runTurn } from "./turn/run-turn.js";
 import { assertArgumentsFit } from "./turn/argument-limit.js";
 import { agentVariables } from "./turn/agent-variables.js";
+import { readEnvFile } from "./turn/env-file.js";
 import { withRecovery } from "./errors/with-recovery.js";
 import { rejectionFor } from "./errors/abort-reason.js";
 import { openGitBoundary } from "./git/git-boundary.js";
@@ -59,13 +60,14 @@ async function runDispatch(options: DispatchOptions): Promise<DispatchResult> {
   const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);
   const repository = await findRepository(resolved.repository);
   const root = repository.root;
-  const [prompt, continued, identity] = await Promise.all([
+  const [prompt, continued, identity, envFile] = await Promise.all([
     resolveBrief({ brief: options.brief, root, expansionMs: resolved.expansionMs, signal, diagnostic: (message) => observers.diagnostic(message) }),
     options.continuation ? locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined,
     identityLookup,
+    readEnvFile(root),
   ]);
   // Every agent process carries the dispatch's id, so `outpost clean` finds its orphans after a crash.
-  const variables = { ...agentVariables(agent, provider, identity), [DISPATCH_ID_VARIABLE]: dispatchId };
+  const variables = { ...agentVariables(agent, provider, identity, envFile), [DISPATCH_ID_VARIABLE]: dispatchId };
   assertArgumentsFit(agent, prompt);
   throwIfAborted(signal, "The dispatch");
 
