@@ -48,3 +48,5 @@ export type { FixtureReader } from "./agent/fixture-reader.js";
 
 export { fixturePair, filesMentioning, readTree, slug } from "./conversation/session-fixture.js";
 export type { FixturePair, FixturePairOptions, FixtureSandbox, Recording } from "./conversation/session-fixture.js";
+export { describeConversationStore, HOSTILE_SESSION_IDS } from "./conversation/describe-conversation-store.js";
+export type { DescribeConversationStoreOptions } from "./conversation/describe-conversation-store.js";

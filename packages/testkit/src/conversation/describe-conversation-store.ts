@@ -1,0 +1,63 @@
+import { access } from "node:fs/promises";
+import { isOutpostError, type ConversationStore, type NativeConversationStore } from "@outpost/core";
+import { vitestRunner, type SuiteRunner } from "../shared/suite-runner.js";
+import { filesMentioning, fixturePair, type FixturePairOptions } from "./session-fixture.js";
+
+export interface DescribeConversationStoreOptions extends FixturePairOptions {
+  readonly store: ConversationStore;
+  /** A recorded session folder (see `fixturePair`). */
+  readonly fixture: string;
+  readonly runner?: SuiteRunner;
+}
+
+/** Ids that name no single session: each must be refused with an OutpostError, never resolved to a path. */
+export const HOSTILE_SESSION_IDS = ["", ".", "..", "../escape", "a/b", "/etc/passwd", "x\0y", "..\\escape"] as const;
+
+/**
+ * Conformance for an agent's conversation store: a recorded session captured in one sandbox is located
+ * on the host, restored into another sandbox (other workspace, other home) of the author's provider, and
+ * nothing there still names the sandbox it came from; hostile ids are refused with OutpostErrors.
+ */
+export function describeConversationStore(options: DescribeConversationStoreOptions): void {
+  const runner = options.runner ?? vitestRunner;
+  const { store } = options;
+  runner.describe(`conversation store conformance: ${store.name}`, () => {
+    runner.it("capture → locate → restore into another workspace and home leaves no stale path", async () => {
+      const pair = await fixturePair(options.fixture, options);
+      try {
+        const { recording, source, target } = pair;
+        const record = await store.capture(recording.id, source.context());
+        const located = await store.locate(recording.id, source.lease.root, source.context().home);
+        if (JSON.stringify(located) !== JSON.stringify(record)) throw new Error(`locate returned ${JSON.stringify(located)}, capture ${JSON.stringify(record)}`);
+        await store.restore(located, target.context());
+        if (isNative(store)) await access(store.destination(recording.id, target.lease, record.file));
+        const stale = await filesMentioning(target.lease.home, [source.base, "/tmp/outpost-fixture"]);
+        if (stale.length > 0) throw new Error(`restored files still name the source sandbox: ${stale.join(", ")}`);
+      } finally {
+        await pair.dispose();
+      }
+    }, 60_000);
+
+    runner.it("refuses hostile session ids on capture and locate with OutpostErrors", async () => {
+      const pair = await fixturePair(options.fixture, options);
+      try {
+        for (const id of HOSTILE_SESSION_IDS) {
+          await expectRefused(`capture(${JSON.stringify(id)})`, () => store.capture(id, pair.source.context()));
+          await expectRefused(`locate(${JSON.stringify(id)})`, () => store.locate(id, pair.source.lease.root, pair.source.context().home));
+        }
+      } finally {
+        await pair.dispose();
+      }
+    }, 60_000);
+  });
+}
+
+function isNative(store: ConversationStore): store is NativeConversationStore {
+  return typeof (store as Partial<NativeConversationStore>).destination === "function";
+}
+
+async function expectRefused(what: string, call: () => Promise<unknown>): Promise<void> {
+  const outcome = await call().then(() => undefined, (error: unknown) => error);
+  if (outcome === undefined) throw new Error(`${what} succeeded; a hostile id must be refused`);
+  if (!isOutpostError(outcome)) throw new Error(`${what} failed without an OutpostError: ${String(outcome)}`);
+}
