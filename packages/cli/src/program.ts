@@ -37,6 +37,8 @@ export interface RunFlags {
   readonly user?: { readonly uid: number; readonly gid: number };
   readonly volume?: Array<{ source: string; target: string; readOnly: boolean }>;
   readonly agentModule?: string;
+  /** `name=value` options handed to the provider as strings, for options without a flag of their own. */
+  readonly providerOption?: string[];
   readonly copy?: string[];
 }
 
@@ -82,6 +84,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--writable-root-filesystem", "container providers: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)")
     .option("--user <uid:gid>", "container providers: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
     .option("--volume <host:container[:ro]>", "container providers: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
+    .option("--provider-option <name=value>", "an option for the chosen provider, by the name its descriptor declares (repeatable; see `outpost doctor`)", collect)
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {

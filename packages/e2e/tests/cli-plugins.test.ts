@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -38,6 +38,24 @@ function installThirdPartyAgent(root: string, descriptor: Record<string, string>
   ].join("\n"));
 }
 
+/** A third-party provider (unscoped, descriptor at the main export) that runs on the host and records its options. */
+function installThirdPartyProvider(root: string): string {
+  const directory = join(root, "node_modules", "outpost-provider-hostbox");
+  const record = join(root, "hostbox-options.json");
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, "package.json"), JSON.stringify({ name: "outpost-provider-hostbox", version: "1.0.0", type: "module", main: "index.mjs", outpost: { kind: "provider", descriptor: "." } }));
+  writeFileSync(join(directory, "index.mjs"), [
+    'import { writeFileSync } from "node:fs";',
+    `import { localProvider } from ${JSON.stringify(join(packages, "provider-local/src/index.ts"))};`,
+    "export const descriptor = {",
+    '  specificationVersion: "v1", kind: "provider", name: "hostbox", description: "a third-party test provider", placement: "host",',
+    '  options: [{ name: "region", description: "where" }], capabilities: [],',
+    `  createProvider: (options) => { writeFileSync(${JSON.stringify(record)}, JSON.stringify(options)); return localProvider(); },`,
+    "};",
+  ].join("\n"));
+  return record;
+}
+
 function projectWithPlugin(descriptor: Record<string, string> = {}): string {
   const root = mkdtempSync(join(tmpdir(), "outpost-plugin-"));
   installThirdPartyAgent(root, descriptor);
@@ -63,6 +81,19 @@ describe("third-party plugins installed beside the project", () => {
     expect(last).toMatchObject({ type: "result", completed: true });
     expect(last.commits).toEqual([gitIn(repository, "rev-parse", "main")]);
     expect(gitIn(repository, "show", "--name-only", "--format=", "main")).toBe("echo.txt");
+  });
+
+  it("a third-party provider is listed, chosen with --provider <theirs>, and gets its --provider-option values", () => {
+    const repository = projectWithPlugin();
+    const record = installThirdPartyProvider(dirname(repository));
+    expect(outpost(["--help"], repository).stdout).toMatch(/Installed providers: .*\bhostbox\b/);
+    const run = outpost(["run", "--agent", "echo", "--provider", "hostbox", "--provider-option", "region=eu-1", "--json", "write echo.txt"], repository);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(record, "utf8"))).toEqual({ region: "eu-1" });
+    expect(JSON.parse(run.stdout.trim().split("\n").pop()!)).toMatchObject({ type: "result", completed: true });
+    const foreign = outpost(["run", "--agent", "echo", "--provider", "hostbox", "--provider-option", "zone=x", "brief"], repository);
+    expect(foreign.status).toBe(2);
+    expect(foreign.stderr).toContain("--zone does not apply to --provider hostbox (it reads: --region)");
   });
 
   it("a descriptor of another specification version is refused by name", () => {

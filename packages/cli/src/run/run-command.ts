@@ -74,7 +74,12 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
 /** The provider flags, by the option names provider descriptors declare (each provider refuses what it does not read). */
 function providerOptions(flags: RunFlags): Record<string, unknown> {
   const { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem } = flags;
-  return { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem };
+  const named = Object.fromEntries((flags.providerOption ?? []).map((entry) => {
+    const equals = entry.indexOf("=");
+    if (equals <= 0) throw new OutpostError("configuration", `--provider-option ${JSON.stringify(entry)} is not name=value. Pass e.g. --provider-option region=eu-west-1.`);
+    return [entry.slice(0, equals), entry.slice(equals + 1)];
+  }));
+  return { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem, ...named };
 }
 
 /** `current`, `integrate`, or any other text as the name of a branch in a managed worktree. */
