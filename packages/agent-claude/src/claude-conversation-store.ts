@@ -37,7 +37,8 @@ export function claudeConversationStore(options: ClaudeConversationStoreOptions 
       // Paths under ~/.claude/projects/<slug>/ (memory, sub-agents) name the project by its slug.
       plan: ({ origin, workspace }) => ({ pairs: [{ from: claudeProjectSlug(origin.workspace), to: claudeProjectSlug(workspace) }] }),
     },
-    options,
+    // Your transcripts follow you across checkouts, as the CLI keeps them: under your home by default.
+    { defaultHome: "user", ...options },
   );
 }
 

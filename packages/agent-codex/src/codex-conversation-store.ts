@@ -16,6 +16,7 @@ export function codexConversationStore(options: CodexConversationStoreOptions = 
       transcriptPattern: (id) => `^\\d{4}/\\d{2}/\\d{2}/rollout-[^/]+-${id.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\.jsonl$`,
       destination: ({ original }) => original,
     },
-    options,
+    // Your transcripts follow you across checkouts, as the CLI keeps them: under your home by default.
+    { defaultHome: "user", ...options },
   );
 }

@@ -74,7 +74,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--deadline-ms <ms>", "longest run of each agent process", positiveInteger)
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
-    .option("--conversation-home <dir>", "where captured conversations are stored, under <dir>/.outpost/conversations (default: the repository)")
+    .option("--conversation-home <dir>", "where captured conversations are stored, under <dir>/.outpost/conversations (default: your home for Claude and Codex, the repository for Copilot and Kimi)")
     .option("--inherit-environment", "host providers: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
     .option("--image <image>", "container providers: image to run")
     .option("--network <network>", "container providers: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")

@@ -51,7 +51,8 @@ export interface DispatchOptions {
   readonly sandboxProvider: SandboxProvider;
   /**
    * Host directory under which captured native conversations are stored and found
-   * (`<conversationHome>/.outpost/conversations/<format>`); default the checkout root.
+   * (`<conversationHome>/.outpost/conversations/<format>`); default: your home for Claude and Codex transcripts,
+   * the checkout root for Copilot and Kimi bundles (each store decides; see `TranscriptStoreOptions.defaultHome`).
    */
   readonly conversationHome?: string;
   /** Where the activity record of this sandbox lives; default a file under `.outpost/storage`. */

@@ -1,4 +1,5 @@
 import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import type { ConversationContext, ConversationRecord, SandboxLease } from "@outpost/core";
 import { OutpostError } from "@outpost/core";
@@ -26,7 +27,13 @@ import {
   type PreparedRestore,
 } from "./transcript-programs.js";
 
-export type TranscriptStoreOptions = CaptureLimits;
+export interface TranscriptStoreOptions extends CaptureLimits {
+  /**
+   * Where conversations go when the dispatch gives no `conversationHome`: `"user"` is your home directory
+   * (a CLI's transcripts belong to you, across checkouts), `"repository"` the checkout root. Default repository.
+   */
+  readonly defaultHome?: "user" | "repository";
+}
 
 /**
  * A `NativeConversationStore` for agents that keep one transcript file per conversation. On the host a
@@ -42,7 +49,8 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     ...(context.local ? { local: true, variables: format.root.variable ? [format.root.variable] : [] } : {}),
   });
 
-  const directory = (repository: string, home?: string) => conversationDirectory(format.format, repository, home);
+  const directory = (repository: string, home?: string) =>
+    conversationDirectory(format.format, repository, home ?? (options.defaultHome === "user" ? homedir() : undefined));
 
   async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
     assertConversationId(id);

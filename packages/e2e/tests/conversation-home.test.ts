@@ -1,0 +1,28 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { claudeConversationStore } from "@outpost/agent-claude";
+import { codexConversationStore } from "@outpost/agent-codex";
+import { copilotConversationStore } from "@outpost/agent-copilot";
+import { kimiConversationStore } from "@outpost/agent-kimi";
+
+describe("conversationHome default", () => {
+  const repository = "/work/some-checkout";
+
+  it("keeps Claude and Codex transcripts under your home, Copilot and Kimi bundles under the repository", () => {
+    expect(claudeConversationStore().directory(repository)).toBe(join(homedir(), ".outpost", "conversations", "claude"));
+    expect(codexConversationStore().directory(repository)).toBe(join(homedir(), ".outpost", "conversations", "codex"));
+    expect(copilotConversationStore().directory(repository)).toBe(join(repository, ".outpost", "conversations", "copilot"));
+    expect(kimiConversationStore().directory(repository)).toBe(join(repository, ".outpost", "conversations", "kimi"));
+  });
+
+  it("an explicit conversationHome wins for every format", () => {
+    for (const store of [claudeConversationStore(), codexConversationStore(), copilotConversationStore(), kimiConversationStore()]) {
+      expect(store.directory(repository, "/elsewhere").startsWith(join("/elsewhere", ".outpost", "conversations"))).toBe(true);
+    }
+  });
+
+  it("a Claude store can still be told to keep its transcripts in the repository", () => {
+    expect(claudeConversationStore({ defaultHome: "repository" }).directory(repository)).toBe(join(repository, ".outpost", "conversations", "claude"));
+  });
+});
