@@ -21,7 +21,11 @@ export function checkArchitecture(root) {
       violations.push(`packages/${folder}: no dependency rule covers this package; add one to tools/architecture-rules.mjs`);
       continue;
     }
-    violations.push(...checkManifest(folder, packageDir, rule), ...checkSources(folder, packageDir, rule), ...checkTestSources(folder, packageDir));
+    violations.push(
+      ...checkManifest(folder, packageDir, rule),
+      ...checkSources(folder, packageDir, rule),
+      ...checkTestSources(folder, packageDir),
+    );
   }
   return violations;
 }
@@ -40,7 +44,8 @@ function checkManifest(folder, packageDir, rule) {
     for (const name of Object.keys(manifest[field] ?? {})) {
       if (!name.startsWith(SCOPE)) continue;
       const target = name.slice(SCOPE.length);
-      if (!allowedTarget(rule, target, folder)) found.push(`packages/${folder}/package.json: ${field} names ${name}, which ${folder} may not depend on`);
+      if (!allowedTarget(rule, target, folder))
+        found.push(`packages/${folder}/package.json: ${field} names ${name}, which ${folder} may not depend on`);
     }
   }
   return found;
@@ -59,7 +64,8 @@ function checkSources(folder, packageDir, rule) {
         if (!allowedTarget(rule, target, folder)) found.push(`${where}: imports ${specifier}; ${folder} may import only ${describe(rule)}`);
       } else if (specifier.startsWith(".")) {
         const target = resolve(dirname(file), specifier);
-        if (!target.startsWith(packageDir + "/")) found.push(`${where}: relative import ${specifier} leaves the package; import the other package by name`);
+        if (!target.startsWith(packageDir + "/"))
+          found.push(`${where}: relative import ${specifier} leaves the package; import the other package by name`);
       }
     }
   }
@@ -78,9 +84,12 @@ function checkTestSources(folder, packageDir) {
       const specifier = match[1];
       if (specifier.startsWith(SCOPE)) {
         const name = specifier.split("/").slice(0, 2).join("/");
-        if (name !== manifest.name && !declared.has(name)) found.push(`${where}: imports ${name}, which packages/${folder}/package.json does not declare; add it to devDependencies`);
+        if (name !== manifest.name && !declared.has(name))
+          found.push(`${where}: imports ${name}, which packages/${folder}/package.json does not declare; add it to devDependencies`);
       } else if (specifier.startsWith(".") && !resolve(dirname(file), specifier).startsWith(packageDir + "/")) {
-        found.push(`${where}: relative import ${specifier} reaches into another package's folder; move what is shared into @outpost/testkit`);
+        found.push(
+          `${where}: relative import ${specifier} reaches into another package's folder; move what is shared into @outpost/testkit`,
+        );
       }
     }
   }

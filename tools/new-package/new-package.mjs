@@ -24,7 +24,10 @@ function fail(message) {
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { description: { type: "string" }, root: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { description: { type: "string" }, root: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
 } catch (error) {
   fail(error.message);
 }
@@ -34,9 +37,11 @@ if (parsed.values.help) {
 }
 const [kindName, name, ...rest] = parsed.positionals;
 const kind = KINDS[kindName];
-if (!kind) fail(kindName ? `Unknown kind ${JSON.stringify(kindName)}: choose provider, agent or transport.` : "Missing the kind and the name.");
+if (!kind)
+  fail(kindName ? `Unknown kind ${JSON.stringify(kindName)}: choose provider, agent or transport.` : "Missing the kind and the name.");
 if (!name || rest.length > 0) fail("Give exactly one name after the kind.");
-if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) fail(`${JSON.stringify(name)} is not a package name: use lowercase letters, digits and single dashes, starting with a letter.`);
+if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name))
+  fail(`${JSON.stringify(name)} is not a package name: use lowercase letters, digits and single dashes, starting with a letter.`);
 
 const root = resolve(parsed.values.root ?? process.cwd());
 const folder = kind.folder(name);

@@ -16,7 +16,10 @@ export const KINDS = {
     summary: "a sandbox provider: hands out SandboxLeases",
     peers: ["@outpost/core"],
     plugin: "provider",
-    source: (name, factory) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type ProviderDescriptor, type SandboxContext, type SandboxLease, type SandboxProvider } from "@outpost/core";
+    source: (
+      name,
+      factory,
+    ) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type ProviderDescriptor, type SandboxContext, type SandboxLease, type SandboxProvider } from "@outpost/core";
 
 export interface ${pascal(factory)}Options {
   /** Settings your sandbox backend needs (region, credentials variable names…). */
@@ -111,7 +114,10 @@ describeTransport({
     summary: "an agent plugin: the CLI's command line and its stream decoder",
     peers: ["@outpost/core", "@outpost/conversations"],
     plugin: "agent",
-    source: (name, factory) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type AgentAdapter, type AgentCommand, type AgentDescriptor, type AgentEvent, type AgentTurn } from "@outpost/core";
+    source: (
+      name,
+      factory,
+    ) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type AgentAdapter, type AgentCommand, type AgentDescriptor, type AgentEvent, type AgentTurn } from "@outpost/core";
 
 export interface ${pascal(factory)}Options {
   /** The CLI to run instead of ${JSON.stringify(name)} on PATH. */

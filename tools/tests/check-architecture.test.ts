@@ -54,7 +54,10 @@ describe("architecture check", () => {
       core: {},
       "agent-y": {
         manifest: { devDependencies: { "@outpost/provider-local": "^0.1.0" }, peerDependencies: { "@outpost/core": "^0.1.0" } },
-        tests: { "a.test.ts": 'import { localProvider } from "@outpost/provider-local";\nimport "@outpost/core";\nimport "@outpost/agent-y";\nimport "../src/index.js";\nimport "./fixtures/x.js";' },
+        tests: {
+          "a.test.ts":
+            'import { localProvider } from "@outpost/provider-local";\nimport "@outpost/core";\nimport "@outpost/agent-y";\nimport "../src/index.js";\nimport "./fixtures/x.js";',
+        },
         bench: { "b.bench.ts": 'import "../tests/support.js";' },
       },
     });
@@ -65,13 +68,20 @@ describe("architecture check", () => {
     const root = monorepo({
       core: {},
       "agent-y": {
-        tests: { "store.test.ts": 'import { localProvider } from "@outpost/provider-local";', "deep/b.test.ts": 'import { fixturePair } from "../../../conversations/tests/fixtures/session-fixture.js";' },
+        tests: {
+          "store.test.ts": 'import { localProvider } from "@outpost/provider-local";',
+          "deep/b.test.ts": 'import { fixturePair } from "../../../conversations/tests/fixtures/session-fixture.js";',
+        },
         bench: { "x.bench.ts": 'const m = await import("@outpost/testkit/gates");' },
       },
     });
     expect(checkArchitecture(root)).toEqual([
-      expect.stringContaining("agent-y/tests/deep/b.test.ts: relative import ../../../conversations/tests/fixtures/session-fixture.js reaches into another package's folder"),
-      expect.stringContaining("agent-y/tests/store.test.ts: imports @outpost/provider-local, which packages/agent-y/package.json does not declare"),
+      expect.stringContaining(
+        "agent-y/tests/deep/b.test.ts: relative import ../../../conversations/tests/fixtures/session-fixture.js reaches into another package's folder",
+      ),
+      expect.stringContaining(
+        "agent-y/tests/store.test.ts: imports @outpost/provider-local, which packages/agent-y/package.json does not declare",
+      ),
       expect.stringContaining("agent-y/bench/x.bench.ts: imports @outpost/testkit, which packages/agent-y/package.json does not declare"),
     ]);
   });
@@ -91,7 +101,10 @@ describe("architecture check", () => {
   it("catches core importing anything of ours, core runtime dependencies, and the engine importing a plugin", () => {
     const root = monorepo({
       core: { src: { "index.ts": 'export { x } from "@outpost/testkit";' }, manifest: { dependencies: { lodash: "1" } } },
-      dispatch: { src: { "index.ts": 'import "@outpost/provider-local";' }, manifest: { peerDependencies: { "@outpost/agent-claude": "^0.1.0" } } },
+      dispatch: {
+        src: { "index.ts": 'import "@outpost/provider-local";' },
+        manifest: { peerDependencies: { "@outpost/agent-claude": "^0.1.0" } },
+      },
     });
     const violations = checkArchitecture(root).join("\n");
     expect(violations).toContain("packages/core/src/index.ts: imports @outpost/testkit");

@@ -23,7 +23,8 @@ function scratchRepository(): string {
   for (const entry of readdirSync(join(repository, "node_modules"))) {
     if (entry !== "@outpost") symlinkSync(join(repository, "node_modules", entry), join(scratch, "node_modules", entry));
   }
-  for (const name of ["core", "testkit", "conversations"]) symlinkSync(join(repository, "packages", name), join(scratch, "node_modules/@outpost", name));
+  for (const name of ["core", "testkit", "conversations"])
+    symlinkSync(join(repository, "packages", name), join(scratch, "node_modules/@outpost", name));
   return scratch;
 }
 const root = scratchRepository();
@@ -37,35 +38,61 @@ describe("npm run new", () => {
     ["provider", "my-cloud", "provider-my-cloud", "myCloudProvider"],
     ["transport", "tape", "transport-tape", "tapeTransport"],
     ["agent", "parrot", "agent-parrot", "parrotAgent"],
-  ])("%s %s builds, has a README and core as a peer, and its conformance test fails until implemented", (kind, name, folder, factory) => {
-    const created = generate(kind, name);
-    expect(created.status, created.stderr).toBe(0);
-    const directory = join(root, "packages", folder);
-    const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { name: string; peerDependencies: Record<string, string> };
-    expect(manifest.name).toBe(`@outpost/${folder}`);
-    expect(manifest.peerDependencies["@outpost/core"]).toMatch(/^\^\d/);
-    expect(readFileSync(join(directory, "README.md"), "utf8")).toContain(factory);
+  ])(
+    "%s %s builds, has a README and core as a peer, and its conformance test fails until implemented",
+    (kind, name, folder, factory) => {
+      const created = generate(kind, name);
+      expect(created.status, created.stderr).toBe(0);
+      const directory = join(root, "packages", folder);
+      const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
+        name: string;
+        peerDependencies: Record<string, string>;
+      };
+      expect(manifest.name).toBe(`@outpost/${folder}`);
+      expect(manifest.peerDependencies["@outpost/core"]).toMatch(/^\^\d/);
+      expect(readFileSync(join(directory, "README.md"), "utf8")).toContain(factory);
 
-    const build = spawnSync(process.execPath, [join(repository, "node_modules/typescript/bin/tsc"), "-p", join(directory, "tsconfig.lib.json")], { encoding: "utf8" });
-    expect(build.status, build.stdout + build.stderr).toBe(0);
-    expect(existsSync(join(directory, "dist/index.js"))).toBe(true);
-    const typecheck = spawnSync(process.execPath, [join(repository, "node_modules/typescript/bin/tsc"), "-p", join(directory, "tsconfig.json")], { encoding: "utf8" });
-    expect(typecheck.status, typecheck.stdout + typecheck.stderr).toBe(0);
+      const build = spawnSync(
+        process.execPath,
+        [join(repository, "node_modules/typescript/bin/tsc"), "-p", join(directory, "tsconfig.lib.json")],
+        { encoding: "utf8" },
+      );
+      expect(build.status, build.stdout + build.stderr).toBe(0);
+      expect(existsSync(join(directory, "dist/index.js"))).toBe(true);
+      const typecheck = spawnSync(
+        process.execPath,
+        [join(repository, "node_modules/typescript/bin/tsc"), "-p", join(directory, "tsconfig.json")],
+        { encoding: "utf8" },
+      );
+      expect(typecheck.status, typecheck.stdout + typecheck.stderr).toBe(0);
 
-    const conformance = spawnSync(process.execPath, [join(repository, "node_modules/vitest/vitest.mjs"), "run", "--root", directory, "--config", join(directory, "vitest.config.ts")], {
-      encoding: "utf8", cwd: directory, env: { ...process.env, CI: "", FORCE_COLOR: "0", NO_COLOR: "1" }, timeout: 120_000,
-    });
-    const output = conformance.stdout + conformance.stderr;
-    expect(conformance.status, output).not.toBe(0);
-    expect(output).toContain("is not implemented yet");
+      const conformance = spawnSync(
+        process.execPath,
+        [join(repository, "node_modules/vitest/vitest.mjs"), "run", "--root", directory, "--config", join(directory, "vitest.config.ts")],
+        {
+          encoding: "utf8",
+          cwd: directory,
+          env: { ...process.env, CI: "", FORCE_COLOR: "0", NO_COLOR: "1" },
+          timeout: 120_000,
+        },
+      );
+      const output = conformance.stdout + conformance.stderr;
+      expect(conformance.status, output).not.toBe(0);
+      expect(output).toContain("is not implemented yet");
 
-    // Installed beside the project (a link in its node_modules), the CLI lists it without a change.
-    if (kind === "transport") return;
-    symlinkSync(directory, join(root, "node_modules/@outpost", folder));
-    const listed = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, join(repository, "packages/cli/src/bin.ts"), `${kind}s`], { encoding: "utf8", cwd: root, timeout: 60_000 });
-    expect(listed.status, listed.stderr).toBe(0);
-    expect(listed.stdout.split("\n")).toContain(`${name}\t@outpost/${folder}`);
-  }, 180_000);
+      // Installed beside the project (a link in its node_modules), the CLI lists it without a change.
+      if (kind === "transport") return;
+      symlinkSync(directory, join(root, "node_modules/@outpost", folder));
+      const listed = spawnSync(
+        process.execPath,
+        ["--conditions=outpost-source", "--import", tsxLoader, join(repository, "packages/cli/src/bin.ts"), `${kind}s`],
+        { encoding: "utf8", cwd: root, timeout: 60_000 },
+      );
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(listed.stdout.split("\n")).toContain(`${name}\t@outpost/${folder}`);
+    },
+    180_000,
+  );
 
   it("refuses an existing package, a bad name and an unknown kind, with the usage", () => {
     expect(generate("provider", "my-cloud").stderr).toContain("exists already");

@@ -9,8 +9,5 @@ const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", 
 runDecodeBench({
   name: "claude",
   createDecoder: () => new ClaudeDecoder(),
-  recorded: [
-    ...fixtureLines("streams", "claude-2.1.332-write-file.jsonl"),
-    ...fixtureLines("streams", "claude-2.1.332-tool-errors.jsonl"),
-  ],
+  recorded: [...fixtureLines("streams", "claude-2.1.332-write-file.jsonl"), ...fixtureLines("streams", "claude-2.1.332-tool-errors.jsonl")],
 });

@@ -43,7 +43,11 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
   const options = flattenEndpoint(given);
   const variables = Object.freeze(claudeVariables(options));
   const executable = options.executable ?? "claude";
-  const release = cliReleaseResolver(CLAUDE_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
+  const release = cliReleaseResolver(CLAUDE_FEATURES, {
+    executable,
+    variables,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   return {
     kind: "cli",
     specificationVersion: "v1",
@@ -78,7 +82,8 @@ function claudeCommand(turn: AgentTurn, options: ClaudeAgentOptions, variables: 
     if (turn.resume.fork) args.push("--fork-session");
   }
   // A pre-assigned id names the new session (for a fork: the copy).
-  if (turn.conversationId !== undefined && (!turn.resume || turn.resume.fork)) args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
+  if (turn.conversationId !== undefined && (!turn.resume || turn.resume.fork))
+    args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
   return { executable: options.executable ?? "claude", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
 }
 
@@ -103,9 +108,13 @@ export function claudeHomeFiles(given: ClaudeAgentOptions): AgentHomeFile[] {
 
 function sessionId(id: string, field: string): string {
   if (!SESSION_ID.test(id)) {
-    throw new OutpostError("configuration", `Claude Code session ids are UUIDs; ${field} ${JSON.stringify(id.slice(0, 80))} is not one. Pass the id from the turn's conversation event.`, {
-      details: { field },
-    });
+    throw new OutpostError(
+      "configuration",
+      `Claude Code session ids are UUIDs; ${field} ${JSON.stringify(id.slice(0, 80))} is not one. Pass the id from the turn's conversation event.`,
+      {
+        details: { field },
+      },
+    );
   }
   return id;
 }

@@ -1,4 +1,10 @@
-import { COMMON_CREDENTIAL_FILES, credentialFiles, transcriptStore, type PortableConversationStore, type TranscriptStoreOptions } from "@outpost/conversations";
+import {
+  COMMON_CREDENTIAL_FILES,
+  credentialFiles,
+  transcriptStore,
+  type PortableConversationStore,
+  type TranscriptStoreOptions,
+} from "@outpost/conversations";
 
 /** Never captured from a session's sidecar folder: the common credential names plus Claude's own. */
 export const CLAUDE_CREDENTIAL_FILES = credentialFiles([...COMMON_CREDENTIAL_FILES, ".claude.json"]);

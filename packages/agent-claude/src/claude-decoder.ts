@@ -3,7 +3,15 @@ import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
 
 /** `system` lines with nothing to normalize: kept raw without a diagnostic. */
-const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(["init", "api_retry", "compact_boundary", "status", "hook_response", "hook_started", "hook_progress"]);
+const KNOWN_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set([
+  "init",
+  "api_retry",
+  "compact_boundary",
+  "status",
+  "hook_response",
+  "hook_started",
+  "hook_progress",
+]);
 
 /**
  * Decodes `claude -p --output-format stream-json --verbose` lines: `system/init` → conversation, `assistant`
@@ -26,7 +34,8 @@ export class ClaudeDecoder implements AgentLineDecoder {
     if (!value) return line.trim() === "" ? [] : [{ type: "raw", line }];
     switch (value["type"]) {
       case "system":
-        if (value["subtype"] === "init" && typeof value["session_id"] === "string") return [{ type: "conversation", id: value["session_id"] }];
+        if (value["subtype"] === "init" && typeof value["session_id"] === "string")
+          return [{ type: "conversation", id: value["session_id"] }];
         if (!KNOWN_SYSTEM_SUBTYPES.has(String(value["subtype"]))) this.unknown.seen(`system/${String(value["subtype"])}`);
         return [{ type: "raw", line, value }];
       case "assistant":
@@ -117,7 +126,7 @@ export function claudeUsage(value: Record<string, unknown>): Usage | undefined {
     costUsd: jsonNumber(value["total_cost_usd"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
-  return present.length > 0 ? (Object.fromEntries(present)) : undefined;
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }
 
 function contentBlocks(content: unknown): Record<string, unknown>[] {

@@ -26,16 +26,32 @@ describe("claudeAgent", () => {
   it("runs `claude -p` unattended with stream-json, the prompt on stdin and the workspace as cwd", () => {
     const command = agent.command(turn);
     expect(command).toMatchObject({ executable: "claude", stdin: "Create hello.txt", directory: "/work/repo" });
-    expect(command.arguments).toEqual(["-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--model", "claude-test"]);
+    expect(command.arguments).toEqual([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--dangerously-skip-permissions",
+      "--model",
+      "claude-test",
+    ]);
     expect(command.arguments.join(" ")).not.toContain("Create hello.txt");
   });
 
   it("resumes, forks and pre-assigns session ids", () => {
-    expect(agent.command({ ...turn, model: "other", resume: { id: ID } }).arguments.slice(-4)).toEqual(["--model", "other", "--resume", ID]);
+    expect(agent.command({ ...turn, model: "other", resume: { id: ID } }).arguments.slice(-4)).toEqual([
+      "--model",
+      "other",
+      "--resume",
+      ID,
+    ]);
     expect(agent.command({ ...turn, resume: { id: ID, fork: true } }).arguments.slice(-3)).toEqual(["--resume", ID, "--fork-session"]);
     const fresh = "11111111-2222-4333-8444-555555555555";
     expect(agent.command({ ...turn, conversationId: fresh }).arguments.slice(-2)).toEqual(["--session-id", fresh]);
-    expect(agent.command({ ...turn, resume: { id: ID, fork: true }, conversationId: fresh }).arguments.slice(-2)).toEqual(["--session-id", fresh]);
+    expect(agent.command({ ...turn, resume: { id: ID, fork: true }, conversationId: fresh }).arguments.slice(-2)).toEqual([
+      "--session-id",
+      fresh,
+    ]);
   });
 
   it("refuses ids that are not session UUIDs with `configuration` (no option injection)", () => {
@@ -52,7 +68,11 @@ describe("claudeAgent", () => {
 
   it("passes credentials as variables only, never in home files", () => {
     const command = agent.command(turn);
-    expect(command.variables).toMatchObject({ ANTHROPIC_API_KEY: "sk-ant-secret-key", ANTHROPIC_BASE_URL: "http://127.0.0.1:18181", IS_SANDBOX: "1" });
+    expect(command.variables).toMatchObject({
+      ANTHROPIC_API_KEY: "sk-ant-secret-key",
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:18181",
+      IS_SANDBOX: "1",
+    });
     expect(agent.variables).toEqual(command.variables);
     const files = agent.homeFiles?.(turn) ?? [];
     expect(files.map((file) => file.path)).toEqual([".claude/settings.json"]);
@@ -62,7 +82,12 @@ describe("claudeAgent", () => {
   it("switches telemetry, error reporting and auto-update off in variables and settings", () => {
     const settings = JSON.parse(agent.homeFiles?.(turn)[0]?.content ?? "{}") as { env: Record<string, string> };
     for (const source of [agent.variables ?? {}, settings.env]) {
-      expect(source).toMatchObject({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_ERROR_REPORTING: "1", DISABLE_AUTOUPDATER: "1" });
+      expect(source).toMatchObject({
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_TELEMETRY: "1",
+        DISABLE_ERROR_REPORTING: "1",
+        DISABLE_AUTOUPDATER: "1",
+      });
     }
     expect(settings.env["ANTHROPIC_BASE_URL"]).toBe("http://127.0.0.1:18181");
   });

@@ -35,7 +35,9 @@ describe("claudeConversationStore with a recorded Claude Code session", () => {
     const id = recording.id;
     const record = await store.capture(id, source.context());
     const hostHome = source.context().home!;
-    expect(record.file).toBe(join(hostHome, ".outpost", "conversations", "claude", id, "files", claudeProjectSlug(recording.workspace), `${id}.jsonl`));
+    expect(record.file).toBe(
+      join(hostHome, ".outpost", "conversations", "claude", id, "files", claudeProjectSlug(recording.workspace), `${id}.jsonl`),
+    );
 
     const located = await store.locate(id, source.lease.root, hostHome);
     expect(located).toEqual(record);
@@ -43,17 +45,28 @@ describe("claudeConversationStore with a recorded Claude Code session", () => {
 
     const destination = join(target.lease.home, ".claude", "projects", claudeProjectSlug(target.lease.root), `${id}.jsonl`);
     expect(store.destination(id, target.lease, record.file)).toBe(destination);
-    expect(Object.keys(await readTree(join(target.lease.home, ".claude")))).toEqual([`projects/${claudeProjectSlug(target.lease.root)}/${id}.jsonl`]);
+    expect(Object.keys(await readTree(join(target.lease.home, ".claude")))).toEqual([
+      `projects/${claudeProjectSlug(target.lease.root)}/${id}.jsonl`,
+    ]);
 
-    const original = await readFile(join(recording.home, ".claude", "projects", claudeProjectSlug(recording.workspace), `${id}.jsonl`), "utf8");
+    const original = await readFile(
+      join(recording.home, ".claude", "projects", claudeProjectSlug(recording.workspace), `${id}.jsonl`),
+      "utf8",
+    );
     const restored = await readFile(destination, "utf8");
     // Exactly the recorded bytes with the three recorded names moved: nothing else changed.
     const expected = original
-      .split(recording.workspace).join(target.lease.root)
-      .split(recording.home).join(target.lease.home)
-      .split(claudeProjectSlug(recording.workspace)).join(claudeProjectSlug(target.lease.root));
+      .split(recording.workspace)
+      .join(target.lease.root)
+      .split(recording.home)
+      .join(target.lease.home)
+      .split(claudeProjectSlug(recording.workspace))
+      .join(claudeProjectSlug(target.lease.root));
     expect(restored).toBe(expected);
-    const records = restored.trimEnd().split("\n").map((line) => JSON.parse(line) as { cwd?: string; sessionId?: string });
+    const records = restored
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { cwd?: string; sessionId?: string });
     expect(records.filter((line) => line.cwd !== undefined).every((line) => line.cwd === target.lease.root)).toBe(true);
     expect(records.some((line) => line.cwd !== undefined)).toBe(true);
     expect(await filesMentioning(target.lease.home, [source.base, "/tmp/outpost-fixture"])).toEqual([]);
@@ -66,16 +79,33 @@ describe("claudeConversationStore with a recorded Claude Code session", () => {
     try {
       const result = await target.lease.invoke({
         executable: CLAUDE,
-        arguments: ["-p", "TURN2: what did you do?", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--resume", recording.id],
+        arguments: [
+          "-p",
+          "TURN2: what did you do?",
+          "--output-format",
+          "stream-json",
+          "--verbose",
+          "--dangerously-skip-permissions",
+          "--resume",
+          recording.id,
+        ],
         variables: {
-          ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: "sk-ant-fake-key", IS_SANDBOX: "1",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_TELEMETRY: "1", DISABLE_ERROR_REPORTING: "1", DISABLE_AUTOUPDATER: "1",
+          ANTHROPIC_BASE_URL: server.url,
+          ANTHROPIC_API_KEY: "sk-ant-fake-key",
+          IS_SANDBOX: "1",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          DISABLE_TELEMETRY: "1",
+          DISABLE_ERROR_REPORTING: "1",
+          DISABLE_AUTOUPDATER: "1",
         },
         deadlineMs: 120_000,
       });
       expect(result.stderr + result.stdout).toContain("MARKER_TURN2_DONE history_has_turn1=true");
       expect(result.status).toBe(0);
-      const requests = server.turns().map((request) => request.body).join("\n");
+      const requests = server
+        .turns()
+        .map((request) => request.body)
+        .join("\n");
       expect(requests).not.toContain(source.base);
     } finally {
       await server.close();
@@ -89,7 +119,15 @@ describe("claudeConversationStore with a recorded Claude Code session", () => {
     await mkdir(sidecar, { recursive: true });
     await writeFile(join(sidecar, "agent-1.jsonl"), `${JSON.stringify({ cwd: recording.workspace })}\n`);
     await store.restore(await store.capture(recording.id, source.context()), target.context());
-    const restored = join(target.lease.home, ".claude", "projects", claudeProjectSlug(target.lease.root), recording.id, "subagents", "agent-1.jsonl");
+    const restored = join(
+      target.lease.home,
+      ".claude",
+      "projects",
+      claudeProjectSlug(target.lease.root),
+      recording.id,
+      "subagents",
+      "agent-1.jsonl",
+    );
     expect(JSON.parse(await readFile(restored, "utf8"))).toEqual({ cwd: target.lease.root });
 
     await symlink("/etc/passwd", join(sidecar, "leak"));

@@ -40,7 +40,9 @@ describe("claudeConversationStore and credential files in a session's sidecar", 
     const restored = await readTree(projects);
     expect(Object.values(restored).join("\n")).not.toContain(MARKER);
     expect(await readdir(projects)).toEqual([claudeProjectSlug(target.lease.root)]);
-    expect(await readFile(join(projects, claudeProjectSlug(target.lease.root), recording.id, "subagents", "agent-1.jsonl"), "utf8")).toBe("{}\n");
+    expect(await readFile(join(projects, claudeProjectSlug(target.lease.root), recording.id, "subagents", "agent-1.jsonl"), "utf8")).toBe(
+      "{}\n",
+    );
   });
 
   it("lists the credential names explicitly", () => {

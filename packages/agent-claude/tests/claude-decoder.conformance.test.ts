@@ -15,12 +15,19 @@ describeAgentDecoder({
   name: "claude",
   createDecoder: () => new ClaudeDecoder(),
   // Every tested release: the pinned one and the oldest of the version matrix (e2e cli-matrix/versions.txt).
-  recorded: ["claude-2.1.332-write-file.jsonl", "claude-2.1.332-tool-errors.jsonl", "claude-2.1.197-turn1-tool-call.jsonl", "claude-2.1.197-turn2-resume.jsonl"].flatMap((file) => fixtureLines("streams", file)),
+  recorded: [
+    "claude-2.1.332-write-file.jsonl",
+    "claude-2.1.332-tool-errors.jsonl",
+    "claude-2.1.197-turn1-tool-call.jsonl",
+    "claude-2.1.197-turn2-resume.jsonl",
+  ].flatMap((file) => fixtureLines("streams", file)),
   malformed: MALFORMED,
 });
 
 describe("ClaudeDecoder on malformed known types", () => {
   it("keeps an assistant line without a message object as raw, with its value", () => {
-    expect(new ClaudeDecoder().decode('{"type":"assistant","message":5}')).toEqual([{ type: "raw", line: '{"type":"assistant","message":5}', value: { type: "assistant", message: 5 } }]);
+    expect(new ClaudeDecoder().decode('{"type":"assistant","message":5}')).toEqual([
+      { type: "raw", line: '{"type":"assistant","message":5}', value: { type: "assistant", message: 5 } },
+    ]);
   });
 });

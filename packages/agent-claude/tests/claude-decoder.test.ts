@@ -15,10 +15,22 @@ describe("ClaudeDecoder on recorded 2.1.332 streams", () => {
     const events = decodeAll(fixtureLines("streams", "claude-2.1.332-write-file.jsonl"));
     expect(events.map((event) => event.type)).toEqual(["conversation", "tool-call", "tool-result", "text", "usage", "finished"]);
     expect(events[0]).toEqual({ type: "conversation", id: "a1cda014-f4ae-4fa0-9958-c0b51a02a8f5" });
-    expect(events[1]).toMatchObject({ type: "tool-call", name: "Write", input: { file_path: "/tmp/f1/w1/hello.txt", content: "hi" }, id: expect.stringMatching(/^toolu_/) });
-    expect(events[2]).toMatchObject({ type: "tool-result", id: (events[1] as { id: string }).id, output: expect.stringContaining("File created successfully") });
+    expect(events[1]).toMatchObject({
+      type: "tool-call",
+      name: "Write",
+      input: { file_path: "/tmp/f1/w1/hello.txt", content: "hi" },
+      id: expect.stringMatching(/^toolu_/),
+    });
+    expect(events[2]).toMatchObject({
+      type: "tool-result",
+      id: (events[1] as { id: string }).id,
+      output: expect.stringContaining("File created successfully"),
+    });
     expect(events[3]).toEqual({ type: "text", text: "MARKER_TURN1_DONE" });
-    expect(events[4]).toEqual({ type: "usage", usage: { inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: expect.any(Number) } });
+    expect(events[4]).toEqual({
+      type: "usage",
+      usage: { inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: expect.any(Number) },
+    });
     expect(events[5]).toMatchObject({ type: "finished", text: "MARKER_TURN1_DONE", usage: { inputTokens: 24 } });
     expect((events[5] as { isError?: boolean }).isError).toBeUndefined();
   });
@@ -42,7 +54,9 @@ describe("ClaudeDecoder on recorded 2.1.332 streams", () => {
     expect(events.filter((event) => event.type === "failure")).toEqual([
       { type: "failure", message: expect.stringContaining("API Error: Request rejected (429)"), classification: "quota" },
     ]);
-    expect(events.filter((event) => event.type === "raw").map((event) => (event as { value: { subtype: string } }).value.subtype)).toEqual(["api_retry"]);
+    expect(events.filter((event) => event.type === "raw").map((event) => (event as { value: { subtype: string } }).value.subtype)).toEqual([
+      "api_retry",
+    ]);
     expect(events.at(-1)).toMatchObject({ type: "finished", isError: true });
     expect(events.some((event) => event.type === "text")).toBe(false);
   });
@@ -56,7 +70,7 @@ describe("ClaudeDecoder on recorded 2.1.332 streams", () => {
       const splitter = new LineSplitter();
       const decoder = new ClaudeDecoder();
       const events: AgentEvent[] = [];
-      for (let offset = 0; offset < text.length; ) {
+      for (let offset = 0; offset < text.length;) {
         const size = 1 + Math.floor(random() * 400);
         for (const line of splitter.push(text.slice(offset, offset + size))) events.push(...decoder.decode(line));
         offset += size;
@@ -69,14 +83,20 @@ describe("ClaudeDecoder on recorded 2.1.332 streams", () => {
   it("keeps thinking blocks and unknown system lines as raw", () => {
     const decoder = new ClaudeDecoder();
     const thinking = '{"type":"assistant","message":{"content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"hi"}]}}';
-    expect(decoder.decode(thinking)).toEqual([{ type: "text", text: "hi" }, { type: "raw", line: thinking, value: JSON.parse(thinking) }]);
+    expect(decoder.decode(thinking)).toEqual([
+      { type: "text", text: "hi" },
+      { type: "raw", line: thinking, value: JSON.parse(thinking) },
+    ]);
     const status = '{"type":"system","subtype":"status","status":"compacting"}';
     expect(decoder.decode(status)).toEqual([{ type: "raw", line: status, value: JSON.parse(status) }]);
-    expect(decoder.decode('{"type":"user","message":{"role":"user","content":"replayed prompt"}}')).toEqual([{ type: "prompt", text: "replayed prompt" }]);
+    expect(decoder.decode('{"type":"user","message":{"role":"user","content":"replayed prompt"}}')).toEqual([
+      { type: "prompt", text: "replayed prompt" },
+    ]);
   });
 
   it("reports an error result without an API error message as a failure", () => {
-    const line = '{"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","usage":{"input_tokens":1,"output_tokens":2}}';
+    const line =
+      '{"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s","usage":{"input_tokens":1,"output_tokens":2}}';
     expect(new ClaudeDecoder().decode(line)).toEqual([
       { type: "usage", usage: { inputTokens: 1, outputTokens: 2 } },
       { type: "failure", message: "error_max_turns" },

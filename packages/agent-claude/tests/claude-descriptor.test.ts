@@ -4,7 +4,12 @@ import { descriptor, claudeAgent } from "../src/index.js";
 
 describe("the claude descriptor", () => {
   it("describes this plugin and pins the release its feature table pins", () => {
-    expect(descriptor).toMatchObject({ specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION, kind: "agent", name: "claude", executable: "claude" });
+    expect(descriptor).toMatchObject({
+      specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+      kind: "agent",
+      name: "claude",
+      executable: "claude",
+    });
     expect(descriptor.cli?.version).toBe(descriptor.features?.pinned);
     expect(descriptor.createAgent({}).name).toBe("claude");
   });

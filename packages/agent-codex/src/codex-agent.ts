@@ -35,7 +35,11 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
   const options = flattenEndpoint(given);
   const variables = Object.freeze(codexVariables(options));
   const executable = options.executable ?? "codex";
-  const release = cliReleaseResolver(CODEX_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
+  const release = cliReleaseResolver(CODEX_FEATURES, {
+    executable,
+    variables,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   return {
     kind: "cli",
     specificationVersion: "v1",
@@ -72,11 +76,19 @@ function forkUnsupported(release: CliRelease<CodexFeatures>): string | undefined
   return `codex ${release.version ?? "(unknown version)"} has no \`exec fork\`; fork needs codex ${CODEX_FORK_SINCE} or newer. Upgrade the CLI, or continue the conversation without fork: true.`;
 }
 
-function codexCommand(turn: AgentTurn, options: CodexAgentOptions, variables: Readonly<Record<string, string>>, release: CliRelease<CodexFeatures>): AgentCommand {
+function codexCommand(
+  turn: AgentTurn,
+  options: CodexAgentOptions,
+  variables: Readonly<Record<string, string>>,
+  release: CliRelease<CodexFeatures>,
+): AgentCommand {
   const refused = turn.resume?.fork ? forkUnsupported(release) : undefined;
   if (refused !== undefined) throw new OutpostError("configuration", refused, { details: { agent: "codex", version: release.version } });
   if (turn.conversationId !== undefined) {
-    throw new OutpostError("configuration", "Codex picks its own thread ids and cannot start a conversation with a given id. Omit conversationId and read the id from the turn's conversation event.");
+    throw new OutpostError(
+      "configuration",
+      "Codex picks its own thread ids and cannot start a conversation with a given id. Omit conversationId and read the id from the turn's conversation event.",
+    );
   }
   const args = ["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
   const model = turn.model ?? options.model;
@@ -96,7 +108,10 @@ function codexVariables(options: CodexAgentOptions): Record<string, string> {
 function threadId(id: string): string {
   // An id starting with `-` would be read as an option; codex ids are UUIDs or thread names.
   if (id.length === 0 || id.startsWith("-") || /[\s\0]/.test(id)) {
-    throw new OutpostError("configuration", `${JSON.stringify(id.slice(0, 80))} is not a Codex thread id. Pass the id from the turn's conversation event.`);
+    throw new OutpostError(
+      "configuration",
+      `${JSON.stringify(id.slice(0, 80))} is not a Codex thread id. Pass the id from the turn's conversation event.`,
+    );
   }
   return id;
 }

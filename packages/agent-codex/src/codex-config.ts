@@ -30,7 +30,10 @@ export function codexConfig(options: CodexConfigOptions): AgentHomeFile {
       `wire_api = "responses"`,
     );
     if (options.maxRetries !== undefined) {
-      lines.push(`request_max_retries = ${Math.max(0, Math.floor(options.maxRetries))}`, `stream_max_retries = ${Math.max(0, Math.floor(options.maxRetries))}`);
+      lines.push(
+        `request_max_retries = ${Math.max(0, Math.floor(options.maxRetries))}`,
+        `stream_max_retries = ${Math.max(0, Math.floor(options.maxRetries))}`,
+      );
     }
   }
   return { path: ".codex/config.toml", content: `${lines.join("\n")}\n` };

@@ -124,7 +124,12 @@ function toolCall(item: Record<string, unknown>): ToolCallEvent | undefined {
     case "file_change":
       return { type: "tool-call", ...id, name: "apply_patch", input: { changes: item["changes"] } };
     case "mcp_tool_call":
-      return { type: "tool-call", ...id, name: `${jsonString(item["server"]) ?? "mcp"}.${jsonString(item["tool"]) ?? "tool"}`, input: item["arguments"] ?? {} };
+      return {
+        type: "tool-call",
+        ...id,
+        name: `${jsonString(item["server"]) ?? "mcp"}.${jsonString(item["tool"]) ?? "tool"}`,
+        input: item["arguments"] ?? {},
+      };
     case "web_search":
       return { type: "tool-call", ...id, name: "web_search", input: { query: item["query"] } };
     default:
@@ -134,7 +139,8 @@ function toolCall(item: Record<string, unknown>): ToolCallEvent | undefined {
 
 function toolResult(item: Record<string, unknown>): AgentEvent {
   const id = typeof item["id"] === "string" ? { id: item["id"] } : {};
-  const failed = item["status"] === "failed" || (typeof item["exit_code"] === "number" && item["exit_code"] !== 0) || isJsonObject(item["error"]);
+  const failed =
+    item["status"] === "failed" || (typeof item["exit_code"] === "number" && item["exit_code"] !== 0) || isJsonObject(item["error"]);
   const output =
     jsonString(item["aggregated_output"]) ??
     jsonString(jsonObject(item["error"])["message"]) ??
@@ -154,5 +160,5 @@ export function codexUsage(usage: Record<string, unknown>): Usage | undefined {
     reasoningTokens: jsonNumber(usage["reasoning_output_tokens"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
-  return present.length > 0 ? (Object.fromEntries(present)) : undefined;
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }

@@ -27,7 +27,9 @@ export function codexTranscriptUsage(text: string): Usage | undefined {
 
 function difference(total: Record<string, unknown>, before: Record<string, unknown>): Record<string, unknown> {
   // A total below the earlier one means the count restarted with this run: the total is then the turn's own.
-  const restarted = Object.entries(total).some(([key, value]) => typeof value === "number" && typeof before[key] === "number" && value < (before[key]));
+  const restarted = Object.entries(total).some(
+    ([key, value]) => typeof value === "number" && typeof before[key] === "number" && value < before[key],
+  );
   if (restarted) return total;
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(total)) {

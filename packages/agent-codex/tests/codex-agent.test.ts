@@ -18,14 +18,30 @@ describe("codexAgent", () => {
   const agent = codexAgent({ baseUrl: "http://127.0.0.1:18181/v1", apiKey: "secret-codex-key", model: "gpt-5.5" });
 
   it("declares its features", () => {
-    expect(agent).toMatchObject({ name: "codex", executable: "codex", bootstrap: CODEX_BOOTSTRAP_PACKAGE, requiresFinishedEvent: true, usage: "events", resumable: true, forkable: true });
+    expect(agent).toMatchObject({
+      name: "codex",
+      executable: "codex",
+      bootstrap: CODEX_BOOTSTRAP_PACKAGE,
+      requiresFinishedEvent: true,
+      usage: "events",
+      resumable: true,
+      forkable: true,
+    });
     expect(CODEX_BOOTSTRAP_PACKAGE).toBe("@openai/codex@0.171.0");
   });
 
   it("runs `codex exec --json` unattended with the prompt on stdin", () => {
     const command = agent.command(turn);
     expect(command).toMatchObject({ executable: "codex", stdin: "Create hello.txt", directory: "/work/repo" });
-    expect(command.arguments).toEqual(["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5.5", "-"]);
+    expect(command.arguments).toEqual([
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
+      "--model",
+      "gpt-5.5",
+      "-",
+    ]);
   });
 
   it("resumes with `exec resume <id>` and forks with `exec fork <id>`", () => {

@@ -29,7 +29,9 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
     // Credentials, history and the SQLite state codex rebuilds are never captured.
     for (const name of ["auth.json", "history.jsonl", "state_5.sqlite"]) await writeFile(join(recording.home, ".codex", name), "secret");
     const record = await store.capture(recording.id, source.context());
-    expect(Object.keys(await readTree(join(source.context().home!, ".outpost", "conversations", "codex", recording.id)))).toEqual(["files/" + relative, "origin.json"].sort());
+    expect(Object.keys(await readTree(join(source.context().home!, ".outpost", "conversations", "codex", recording.id)))).toEqual(
+      ["files/" + relative, "origin.json"].sort(),
+    );
     await store.restore(await store.locate(recording.id, source.lease.root, source.context().home), target.context());
     expect(await rolloutOf(target.lease.home)).toEqual([relative]);
     expect(relative).toMatch(/^\d{4}\/\d{2}\/\d{2}\/rollout-.+-01a23662-c293-73d2-8ce8-928ce6fb5c1b\.jsonl$/);
@@ -51,14 +53,28 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
     // Under the lease home: a transfer may only name paths under the lease root or home.
     const codexHome = join(base, "home", "codex-state");
     await mkdir(join(base, "w"));
-    const lease = await localProvider({ home: join(base, "home") }).acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { CODEX_HOME: codexHome } });
+    const lease = await localProvider({ home: join(base, "home") }).acquire({
+      repository: join(base, "w"),
+      directory: join(base, "w"),
+      gitDirectories: [],
+      variables: { CODEX_HOME: codexHome },
+    });
     try {
-      await store.restore(await store.capture(recording.id, source.context()), { repository: lease.root, sandbox: lease, staging: join(base, "staging") });
+      await store.restore(await store.capture(recording.id, source.context()), {
+        repository: lease.root,
+        sandbox: lease,
+        staging: join(base, "staging"),
+      });
       const restored = Object.keys(await readTree(join(codexHome, "sessions")));
       expect(restored).toHaveLength(1);
       expect(await readTree(lease.home).then((tree) => Object.keys(tree).filter((path) => path.startsWith(".codex")))).toEqual([]);
       // And captures from there again.
-      const again = await store.capture(recording.id, { repository: lease.root, sandbox: lease, staging: join(base, "staging"), home: join(base, "host") });
+      const again = await store.capture(recording.id, {
+        repository: lease.root,
+        sandbox: lease,
+        staging: join(base, "staging"),
+        home: join(base, "host"),
+      });
       expect(again.file).toContain(restored[0]!);
     } finally {
       await lease.release();
@@ -71,17 +87,33 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
     await store.restore(await store.capture(recording.id, source.context()), target.context());
     const server = await startModelServer();
     try {
-      await writeFile(join(target.lease.home, ".codex", "config.toml"), `model = "gpt-5.5"\nmodel_provider = "fake"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n[features]\nplugins = false\n[model_providers.fake]\nname = "Fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n`);
+      await writeFile(
+        join(target.lease.home, ".codex", "config.toml"),
+        `model = "gpt-5.5"\nmodel_provider = "fake"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n[features]\nplugins = false\n[model_providers.fake]\nname = "Fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n`,
+      );
       const result = await target.lease.invoke({
         executable: CODEX,
-        arguments: ["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "resume", recording.id, "TURN2: what did you do?"],
+        arguments: [
+          "exec",
+          "--json",
+          "--skip-git-repo-check",
+          "--dangerously-bypass-approvals-and-sandbox",
+          "resume",
+          recording.id,
+          "TURN2: what did you do?",
+        ],
         variables: { FAKE_API_KEY: "fake-key" },
         stdin: "",
         deadlineMs: 120_000,
       });
       expect(result.stdout).toContain("MARKER_TURN2_DONE history_has_turn1=true");
       expect(result.status).toBe(0);
-      expect(server.turns().map((request) => request.body).join("\n")).not.toContain(source.base);
+      expect(
+        server
+          .turns()
+          .map((request) => request.body)
+          .join("\n"),
+      ).not.toContain(source.base);
     } finally {
       await server.close();
     }

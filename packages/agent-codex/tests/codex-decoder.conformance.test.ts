@@ -17,11 +17,13 @@ describeAgentDecoder({
   createDecoder: () => new CodexDecoder(),
   // Every tested release: the pinned one and the oldest of the version matrix (cli-matrix/versions.txt).
   recorded: [
-    "codex-0.171.0-write-file.jsonl", "codex-0.171.0-turn2-resume.jsonl", "codex-0.171.0-tool-failure-and-patch.jsonl", "codex-0.171.0-turn-failed-400.jsonl",
-    "codex-0.147.0-write-file.jsonl", "codex-0.147.0-turn2-resume.jsonl",
-  ].flatMap((file) =>
-    fixtureLines("streams", file),
-  ),
+    "codex-0.171.0-write-file.jsonl",
+    "codex-0.171.0-turn2-resume.jsonl",
+    "codex-0.171.0-tool-failure-and-patch.jsonl",
+    "codex-0.171.0-turn-failed-400.jsonl",
+    "codex-0.147.0-write-file.jsonl",
+    "codex-0.147.0-turn2-resume.jsonl",
+  ].flatMap((file) => fixtureLines("streams", file)),
   malformed: MALFORMED,
 });
 

@@ -15,7 +15,12 @@ describe("CodexDecoder on recorded 0.171.0 streams", () => {
     const events = decodeAll(fixtureLines("streams", "codex-0.171.0-write-file.jsonl"));
     expect(events.map((event) => event.type)).toEqual(["conversation", "raw", "tool-call", "tool-result", "text", "usage", "finished"]);
     expect(events[0]).toEqual({ type: "conversation", id: "01a23658-19d0-76f1-95c5-035c5d7db102" });
-    expect(events[2]).toEqual({ type: "tool-call", id: "item_0", name: "shell", input: { command: `/bin/bash -lc "printf '%s' 'hi' > 'hello.txt'"` } });
+    expect(events[2]).toEqual({
+      type: "tool-call",
+      id: "item_0",
+      name: "shell",
+      input: { command: `/bin/bash -lc "printf '%s' 'hi' > 'hello.txt'"` },
+    });
     expect(events[3]).toEqual({ type: "tool-result", id: "item_0", output: "" });
     expect(events[4]).toEqual({ type: "text", text: "MARKER_TURN1_DONE" });
     const usage = { inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
@@ -43,9 +48,14 @@ describe("CodexDecoder on recorded 0.171.0 streams", () => {
 
   it("reports a failed turn as a failure and an error finish, keeping the `error` line raw", () => {
     const events = decodeAll(fixtureLines("streams", "codex-0.171.0-turn-failed-400.jsonl"));
-    expect(events.filter((event) => event.type === "failure")).toEqual([{ type: "failure", message: expect.stringContaining("invalid_request_error") }]);
+    expect(events.filter((event) => event.type === "failure")).toEqual([
+      { type: "failure", message: expect.stringContaining("invalid_request_error") },
+    ]);
     expect(events.at(-1)).toMatchObject({ type: "finished", isError: true });
-    expect(events.filter((event) => event.type === "raw").map((event) => (event as { value?: { type: string } }).value?.type)).toEqual(["turn.started", "error"]);
+    expect(events.filter((event) => event.type === "raw").map((event) => (event as { value?: { type: string } }).value?.type)).toEqual([
+      "turn.started",
+      "error",
+    ]);
   });
 
   it("decodes the same events whatever the chunk boundaries", () => {
@@ -57,7 +67,7 @@ describe("CodexDecoder on recorded 0.171.0 streams", () => {
       const splitter = new LineSplitter();
       const decoder = new CodexDecoder();
       const events: AgentEvent[] = [];
-      for (let offset = 0; offset < text.length; ) {
+      for (let offset = 0; offset < text.length;) {
         const size = 1 + Math.floor(random() * 200);
         for (const line of splitter.push(text.slice(offset, offset + size))) events.push(...decoder.decode(line));
         offset += size;
@@ -69,9 +79,11 @@ describe("CodexDecoder on recorded 0.171.0 streams", () => {
 
   it("names MCP and web-search calls after their tool", () => {
     const decoder = new CodexDecoder();
-    const mcp = '{"type":"item.started","item":{"id":"m1","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"q":"x"},"status":"in_progress"}}';
+    const mcp =
+      '{"type":"item.started","item":{"id":"m1","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"q":"x"},"status":"in_progress"}}';
     expect(decoder.decode(mcp)).toEqual([{ type: "tool-call", id: "m1", name: "docs.search", input: { q: "x" } }]);
-    const done = '{"type":"item.completed","item":{"id":"m1","type":"mcp_tool_call","server":"docs","tool":"search","error":{"message":"denied"},"status":"failed"}}';
+    const done =
+      '{"type":"item.completed","item":{"id":"m1","type":"mcp_tool_call","server":"docs","tool":"search","error":{"message":"denied"},"status":"failed"}}';
     expect(decoder.decode(done)).toEqual([{ type: "tool-result", id: "m1", output: "denied", isError: true }]);
   });
 

@@ -4,7 +4,12 @@ import { descriptor, codexAgent } from "../src/index.js";
 
 describe("the codex descriptor", () => {
   it("describes this plugin and pins the release its feature table pins", () => {
-    expect(descriptor).toMatchObject({ specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION, kind: "agent", name: "codex", executable: "codex" });
+    expect(descriptor).toMatchObject({
+      specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+      kind: "agent",
+      name: "codex",
+      executable: "codex",
+    });
     expect(descriptor.cli?.version).toBe(descriptor.features?.pinned);
     expect(descriptor.createAgent({}).name).toBe("codex");
   });

@@ -22,7 +22,9 @@ describe("Codex failure rules", () => {
       const output = `${fixtureText("failures", file)}\n${fixtureText("failures", file.replace(".stdout.jsonl", ".stderr.txt"))}`;
       expect(classifyFailure(CODEX_FAILURE_RULES, output)?.rule.id).toBe(expected.rule);
       const decoder = new CodexDecoder();
-      const failures = fixtureLines("failures", file).flatMap((line) => decoder.decode(line)).filter((event) => event.type === "failure");
+      const failures = fixtureLines("failures", file)
+        .flatMap((line) => decoder.decode(line))
+        .filter((event) => event.type === "failure");
       expect(failures).toEqual([expect.objectContaining({ classification: expected.classification })]);
     });
   }
@@ -32,7 +34,11 @@ describe("Codex failure rules", () => {
   });
 
   it("does not classify successful turns or a 400", () => {
-    for (const file of ["codex-0.171.0-write-file.jsonl", "codex-0.171.0-tool-failure-and-patch.jsonl", "codex-0.171.0-turn-failed-400.jsonl"]) {
+    for (const file of [
+      "codex-0.171.0-write-file.jsonl",
+      "codex-0.171.0-tool-failure-and-patch.jsonl",
+      "codex-0.171.0-turn-failed-400.jsonl",
+    ]) {
       expect(classifyFailure(CODEX_FAILURE_RULES, fixtureText("streams", file))).toBeUndefined();
     }
   });

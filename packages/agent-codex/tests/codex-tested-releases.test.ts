@@ -12,7 +12,10 @@ const recordings = [
 describe("codex decoder on the tested releases", () => {
   it("has recorded output of the oldest tested and the pinned release", () => {
     for (const version of [CODEX_FEATURES.tested.oldest, CODEX_FEATURES.pinned]) {
-      expect(recordings.some(([, file]) => file.startsWith(`codex-${version}-`)), version).toBe(true);
+      expect(
+        recordings.some(([, file]) => file.startsWith(`codex-${version}-`)),
+        version,
+      ).toBe(true);
     }
   });
 

@@ -6,14 +6,24 @@ const SINGLE = "codex/home/.codex/sessions/2026/12/02/rollout-2026-12-02T10-52-5
 
 describe("codexTranscriptUsage", () => {
   it("is the whole total for a rollout of one turn", () => {
-    expect(codexTranscriptUsage(fixtureText("sessions", SINGLE))).toEqual({ inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    expect(codexTranscriptUsage(fixtureText("sessions", SINGLE))).toEqual({
+      inputTokens: 24,
+      outputTokens: 14,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it("is the continued turn's own usage, not the thread's running total (recorded: 0.147.0 and 0.171.0)", () => {
     // Turn 2 of these rollouts sent 12 input tokens and got 7 back; its turn.completed said 36 and 21.
     for (const version of ["0.147.0", "0.171.0"]) {
       expect(codexTranscriptUsage(fixtureText("rollouts", `codex-${version}-two-turns.jsonl`)), version).toEqual({
-        inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0,
+        inputTokens: 12,
+        outputTokens: 7,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        reasoningTokens: 0,
       });
     }
   });

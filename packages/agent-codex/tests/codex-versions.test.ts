@@ -37,12 +37,19 @@ describe("codexAgent across CLI versions", () => {
 });
 
 describe("CodexDecoder usage and unknown kinds", () => {
-  const completed = '{"type":"turn.completed","usage":{"input_tokens":48,"cached_input_tokens":0,"output_tokens":28,"reasoning_output_tokens":0}}';
+  const completed =
+    '{"type":"turn.completed","usage":{"input_tokens":48,"cached_input_tokens":0,"output_tokens":28,"reasoning_output_tokens":0}}';
 
   it("takes turn.completed as the turn's usage on a new thread only: on a continued one it is the thread's total", () => {
-    expect(new CodexDecoder().decode(completed)[0]).toEqual({ type: "usage", usage: { inputTokens: 48, outputTokens: 28, cacheReadTokens: 0, reasoningTokens: 0 } });
+    expect(new CodexDecoder().decode(completed)[0]).toEqual({
+      type: "usage",
+      usage: { inputTokens: 48, outputTokens: 28, cacheReadTokens: 0, reasoningTokens: 0 },
+    });
     const continued = new CodexDecoder(undefined, { continued: true }).decode(completed);
-    expect(continued).toEqual([{ type: "usage", usage: { incomplete: true } }, { type: "finished", usage: { incomplete: true } }]);
+    expect(continued).toEqual([
+      { type: "usage", usage: { incomplete: true } },
+      { type: "finished", usage: { incomplete: true } },
+    ]);
   });
 
   it("reports an unknown kind once per turn, keeps every line raw, and stays quiet for known ones", () => {

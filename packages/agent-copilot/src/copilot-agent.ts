@@ -40,7 +40,11 @@ export interface CopilotAgentOptions {
 export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
   const variables = Object.freeze(copilotVariables(options));
   const executable = options.executable ?? "copilot";
-  const release = cliReleaseResolver(COPILOT_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
+  const release = cliReleaseResolver(COPILOT_FEATURES, {
+    executable,
+    variables,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   return {
     kind: "cli",
     specificationVersion: "v1",
@@ -56,7 +60,10 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
     resumable: true,
     // No tested release has a fork option.
     forkable: false,
-    unsupported: (feature) => (feature === "fork" ? `Copilot CLI ${release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.` : undefined),
+    unsupported: (feature) =>
+      feature === "fork"
+        ? `Copilot CLI ${release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.`
+        : undefined,
     storage: options.storage ?? copilotConversationStore(),
     failureRules: COPILOT_FAILURE_RULES,
     command(turn: AgentTurn): AgentCommand {
@@ -69,11 +76,20 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
   };
 }
 
-function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, variables: Readonly<Record<string, string>>, release: CliRelease<CopilotFeatures>): AgentCommand {
+function copilotCommand(
+  turn: AgentTurn,
+  options: CopilotAgentOptions,
+  variables: Readonly<Record<string, string>>,
+  release: CliRelease<CopilotFeatures>,
+): AgentCommand {
   if (turn.resume?.fork) {
-    throw new OutpostError("configuration", `Copilot CLI ${release.version ?? COPILOT_FEATURES.pinned} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). Continue the conversation instead, or use an agent that supports fork.`, {
-      details: { agent: "copilot", id: turn.resume.id, version: release.version },
-    });
+    throw new OutpostError(
+      "configuration",
+      `Copilot CLI ${release.version ?? COPILOT_FEATURES.pinned} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). Continue the conversation instead, or use an agent that supports fork.`,
+      {
+        details: { agent: "copilot", id: turn.resume.id, version: release.version },
+      },
+    );
   }
   // No `-p`: the prompt goes on stdin, so it never shows up in the process list or hits argv limits.
   const args = ["--output-format", "json", "--allow-all-tools", "--no-ask-user", "--no-auto-update", "--no-color"];
@@ -89,9 +105,13 @@ function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, variables
 // Copilot session ids are UUIDs; anything else could be read as another option or a session name.
 function assertSessionId(id: string): string {
   if (!/^[0-9a-fA-F-]{7,64}$/.test(id)) {
-    throw new OutpostError("configuration", `${JSON.stringify(id)} is not a Copilot session id (a UUID such as 0cb916db-26aa-40f2-86b5-1ba81b225fd2). Pass the id reported by the previous turn.`, {
-      details: { agent: "copilot" },
-    });
+    throw new OutpostError(
+      "configuration",
+      `${JSON.stringify(id)} is not a Copilot session id (a UUID such as 0cb916db-26aa-40f2-86b5-1ba81b225fd2). Pass the id reported by the previous turn.`,
+      {
+        details: { agent: "copilot" },
+      },
+    );
   }
   return id;
 }

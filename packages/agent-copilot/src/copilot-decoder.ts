@@ -1,19 +1,49 @@
-import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField, UnknownKinds } from "@outpost/core";
+import {
+  classifyFailure,
+  parseJsonLine,
+  leadingJsonType,
+  lazyRawEvent,
+  jsonObjectField,
+  jsonStringField,
+  jsonNumberField,
+  UnknownKinds,
+} from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
 
 /** Event types that map to normalized events; every other line is kept as `raw` without being parsed. */
 const MAPPED_TYPES: ReadonlySet<string> = new Set([
-  "user.message", "assistant.message_delta", "assistant.message", "tool.execution_start", "tool.execution_complete",
-  "session.usage_record", "assistant.usage", "session.start", "session.resume", "session.error", "result",
+  "user.message",
+  "assistant.message_delta",
+  "assistant.message",
+  "tool.execution_start",
+  "tool.execution_complete",
+  "session.usage_record",
+  "assistant.usage",
+  "session.start",
+  "session.resume",
+  "session.error",
+  "result",
 ]);
 
 /** Kinds recorded from 1.0.92 and 1.0.102 that carry nothing to normalize: kept raw without a diagnostic. */
 const KNOWN_RAW_TYPES: ReadonlySet<string> = new Set([
-  "session.skills_loaded", "session.mcp_servers_loaded", "session.tools_updated", "session.info", "session.shutdown",
-  "system.message", "assistant.turn_start", "assistant.turn_end", "assistant.turn_retry", "assistant.idle",
-  "assistant.message_start", "assistant.tool_call_delta", "model.call_start", "model.call_finished",
-  "model.call_final_result", "model.call_failure",
+  "session.skills_loaded",
+  "session.mcp_servers_loaded",
+  "session.tools_updated",
+  "session.info",
+  "session.shutdown",
+  "system.message",
+  "assistant.turn_start",
+  "assistant.turn_end",
+  "assistant.turn_retry",
+  "assistant.idle",
+  "assistant.message_start",
+  "assistant.tool_call_delta",
+  "model.call_start",
+  "model.call_finished",
+  "model.call_final_result",
+  "model.call_failure",
 ]);
 
 /**
@@ -145,5 +175,5 @@ export function usageOf(record: Record<string, unknown> | undefined): Usage | un
   if (output !== undefined) usage["outputTokens"] = output;
   if (cacheRead !== undefined) usage["cacheReadTokens"] = cacheRead;
   if (cacheWrite !== undefined) usage["cacheWriteTokens"] = cacheWrite;
-  return Object.keys(usage).length > 0 ? (usage) : undefined;
+  return Object.keys(usage).length > 0 ? usage : undefined;
 }

@@ -39,7 +39,7 @@ export function copilotTranscriptUsage(text: string, prefer: CopilotFeatures["us
     }
   }
   if (shutdown !== undefined && baseline !== undefined) shutdown = subtract(shutdown, baseline);
-  const found = prefer === "usage-records" ? records ?? shutdown : shutdown ?? records;
+  const found = prefer === "usage-records" ? (records ?? shutdown) : (shutdown ?? records);
   return found ?? { incomplete: true };
 }
 

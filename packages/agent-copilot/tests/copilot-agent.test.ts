@@ -30,8 +30,15 @@ describe("copilotAgent", () => {
     expect(command.stdin).toBe(turn.prompt);
     expect(command.directory).toBe("/work/repo");
     expect(command.arguments).toEqual([
-      "--output-format", "json", "--allow-all-tools", "--no-ask-user", "--no-auto-update", "--no-color", "--disable-client-telemetry",
-      "--model", "fake-model",
+      "--output-format",
+      "json",
+      "--allow-all-tools",
+      "--no-ask-user",
+      "--no-auto-update",
+      "--no-color",
+      "--disable-client-telemetry",
+      "--model",
+      "fake-model",
     ]);
     expect(command.variables).toMatchObject({
       COPILOT_OFFLINE: "true",
@@ -88,7 +95,17 @@ describe("copilotAgent", () => {
   });
 
   it("passes a storage through when given", () => {
-    const storage = { specificationVersion: "v1" as const, name: "copilot", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
+    const storage = {
+      specificationVersion: "v1" as const,
+      name: "copilot",
+      locate: async () => {
+        throw new Error("unused");
+      },
+      capture: async () => {
+        throw new Error("unused");
+      },
+      restore: async () => {},
+    };
     expect(copilotAgent({ storage }).storage).toBe(storage);
   });
 });

@@ -10,7 +10,15 @@ import { fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/copilot", import.meta.url));
 const MARKER = "credential-marker-3d9f";
 // Inside the folders Copilot's profile captures whole, where an agent's own files land.
-const PLANTED = ["files/.env", "files/deploy/id_ed25519", "research/credentials.json", "checkpoints/hosts.json", "rewind-file-snapshots/server.pem", "files/credentials/token", "files/.env.production"];
+const PLANTED = [
+  "files/.env",
+  "files/deploy/id_ed25519",
+  "research/credentials.json",
+  "checkpoints/hosts.json",
+  "rewind-file-snapshots/server.pem",
+  "files/credentials/token",
+  "files/.env.production",
+];
 
 describe("copilotConversationStore and credential files in a session folder", () => {
   let pair: FixturePair;
@@ -44,16 +52,22 @@ describe("copilotConversationStore and credential files in a session folder", ()
     const { recording, source } = pair;
     const store = copilotConversationStore();
     const record = await store.capture(recording.id, source.context());
-    const bundle = JSON.parse(await readFile(record.file, "utf8")) as { files: { path: string; mode: number; encoding: string; data: string }[] };
+    const bundle = JSON.parse(await readFile(record.file, "utf8")) as {
+      files: { path: string; mode: number; encoding: string; data: string }[];
+    };
     bundle.files.push({ path: "files/.env", mode: 0o600, encoding: "utf8", data: `TOKEN=${MARKER}` });
     await writeFile(record.file, JSON.stringify(bundle));
-    const error = await store.locate(recording.id, source.lease.root, source.context().home).then(() => undefined, (caught: unknown) => caught);
+    const error = await store.locate(recording.id, source.lease.root, source.context().home).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(isOutpostError(error, "session"), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/files\/\.env.* is not a file this format captures/);
   });
 
   it("lists the credential names explicitly", () => {
     for (const path of PLANTED) expect(COPILOT_CREDENTIAL_FILES.test(path), path).toBe(true);
-    for (const path of ["events.jsonl", "files/notes.md", "files/envelope.txt", "research/key-points.md"]) expect(COPILOT_CREDENTIAL_FILES.test(path), path).toBe(false);
+    for (const path of ["events.jsonl", "files/notes.md", "files/envelope.txt", "research/key-points.md"])
+      expect(COPILOT_CREDENTIAL_FILES.test(path), path).toBe(false);
   });
 });

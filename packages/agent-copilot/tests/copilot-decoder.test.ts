@@ -27,7 +27,12 @@ describe("copilot decoder on recorded Copilot CLI 1.0.102 output", () => {
   it("decodes the resumed turn 2 with the same conversation id", () => {
     const events = knownEvents(decodeChunks(copilotAgent().createDecoder(), [fixture("streams/copilot-1.0.102-turn2-resume.jsonl")]));
     expect(events).toContainEqual({ type: "conversation", id: "4adfb677-3a6c-4138-9a61-137e9e079af9" });
-    expect(events.at(-1)).toEqual({ type: "finished", text: "MARKER_TURN2_DONE history_has_turn1=true", usage: { incomplete: true }, isError: false });
+    expect(events.at(-1)).toEqual({
+      type: "finished",
+      text: "MARKER_TURN2_DONE history_has_turn1=true",
+      usage: { incomplete: true },
+      isError: false,
+    });
   });
 
   it("gives the same events whatever the chunking, down to one byte at a time", () => {
@@ -45,13 +50,22 @@ describe("copilot decoder on recorded Copilot CLI 1.0.102 output", () => {
   });
 
   it("decodes the ephemeral assistant.usage event (shape taken from the 1.0.102 CLI source, not recorded)", () => {
-    const line = JSON.stringify({ type: "assistant.usage", data: { model: "m", inputTokens: 5, outputTokens: 2, cacheReadTokens: 1 }, ephemeral: true });
-    expect(copilotAgent().createDecoder().decode(line)).toEqual([{ type: "usage", usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1 } }]);
+    const line = JSON.stringify({
+      type: "assistant.usage",
+      data: { model: "m", inputTokens: 5, outputTokens: 2, cacheReadTokens: 1 },
+      ephemeral: true,
+    });
+    expect(copilotAgent().createDecoder().decode(line)).toEqual([
+      { type: "usage", usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1 } },
+    ]);
   });
 
   it("reports a failed tool as an error result", () => {
     const decoder = copilotAgent().createDecoder();
-    const line = JSON.stringify({ type: "tool.execution_complete", data: { toolCallId: "c9", success: false, error: { message: "Permission denied" } } });
+    const line = JSON.stringify({
+      type: "tool.execution_complete",
+      data: { toolCallId: "c9", success: false, error: { message: "Permission denied" } },
+    });
     expect(decoder.decode(line)).toEqual([{ type: "tool-result", id: "c9", output: "Permission denied", isError: true }]);
   });
 

@@ -16,7 +16,8 @@ describe("copilot failure rules (recorded from Copilot CLI 1.0.102)", () => {
       {
         type: "failure",
         classification: "quota",
-        message: "Failed to get response from the AI model; retried 5 times (total retry wait time: 5.00 seconds) Last error: 429 Rate limit reached for requests",
+        message:
+          "Failed to get response from the AI model; retried 5 times (total retry wait time: 5.00 seconds) Last error: 429 Rate limit reached for requests",
       },
     ]);
   });

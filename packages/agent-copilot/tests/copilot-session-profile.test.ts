@@ -31,7 +31,14 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
     const indexFile = join(sessionOf(recording.home, recording.id), "rewind-file-snapshots", "index.json");
     const recordedIndex = await readFile(indexFile, "utf8");
     const keyOf = (path: string) => createHash("sha256").update(path).digest("hex").slice(0, 32);
-    await writeFile(indexFile, recordedIndex.split(hex("/tmp/outpost-fixture/work/repo")).join(hex(recording.workspace)).split(keyOf("/tmp/outpost-fixture/work/repo/hello.txt")).join(keyOf(`${recording.workspace}/hello.txt`)));
+    await writeFile(
+      indexFile,
+      recordedIndex
+        .split(hex("/tmp/outpost-fixture/work/repo"))
+        .join(hex(recording.workspace))
+        .split(keyOf("/tmp/outpost-fixture/work/repo/hello.txt"))
+        .join(keyOf(`${recording.workspace}/hello.txt`)),
+    );
 
     // Credentials, caches and indexes next to the session are never captured.
     const { mkdir } = await import("node:fs/promises");
@@ -46,14 +53,22 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
     expect(store.destination(recording.id, target.lease, record.file)).toBe(restoredFolder);
 
     const tree = await readTree(restoredFolder);
-    expect(Object.keys(tree).sort()).toEqual(["checkpoints/index.md", "events.jsonl", "rewind-file-snapshots/index.json", "rewind-file-snapshots/tracking.json", "workspace.yaml"]);
+    expect(Object.keys(tree).sort()).toEqual([
+      "checkpoints/index.md",
+      "events.jsonl",
+      "rewind-file-snapshots/index.json",
+      "rewind-file-snapshots/tracking.json",
+      "workspace.yaml",
+    ]);
     expect(tree["workspace.yaml"]).toContain(`cwd: ${target.lease.root}\n`);
     expect(tree["workspace.yaml"]).toContain(`git_root: ${target.lease.root}\n`);
     const start = JSON.parse(tree["events.jsonl"]!.split("\n")[0]!) as { type: string; data: { context: { cwd: string } } };
     expect(start.type).toBe("session.start");
     expect(start.data.context.cwd).toBe(target.lease.root);
 
-    const index = JSON.parse(tree["rewind-file-snapshots/index.json"]!) as { snapshots: { files: Record<string, { path: string; postimage: { resolvedPath: string; encodedPath: { data: string } } }> }[] };
+    const index = JSON.parse(tree["rewind-file-snapshots/index.json"]!) as {
+      snapshots: { files: Record<string, { path: string; postimage: { resolvedPath: string; encodedPath: { data: string } } }> }[];
+    };
     const [key, file] = Object.entries(index.snapshots[0]!.files)[0]!;
     expect(key).toBe(createHash("sha256").update(`${target.lease.root}/hello.txt`).digest("hex").slice(0, 32));
     expect(file.path).toBe(`${target.lease.root}/hello.txt`);
@@ -79,16 +94,33 @@ describe("copilotConversationStore with a recorded Copilot CLI session", () => {
     try {
       const result = await target.lease.invoke({
         executable: COPILOT,
-        arguments: ["-p", "TURN2: what did you do?", "--allow-all-tools", "--output-format", "json", "--disable-client-telemetry", "--resume", recording.id],
+        arguments: [
+          "-p",
+          "TURN2: what did you do?",
+          "--allow-all-tools",
+          "--output-format",
+          "json",
+          "--disable-client-telemetry",
+          "--resume",
+          recording.id,
+        ],
         variables: {
-          COPILOT_OFFLINE: "true", COPILOT_AUTO_UPDATE: "false", COPILOT_PROVIDER_BASE_URL: `${server.url}/v1`, COPILOT_PROVIDER_TYPE: "openai",
-          COPILOT_PROVIDER_API_KEY: "fake-key", COPILOT_MODEL: "fake-model", XDG_CACHE_HOME: "/tmp/outpost-copilot-cache",
+          COPILOT_OFFLINE: "true",
+          COPILOT_AUTO_UPDATE: "false",
+          COPILOT_PROVIDER_BASE_URL: `${server.url}/v1`,
+          COPILOT_PROVIDER_TYPE: "openai",
+          COPILOT_PROVIDER_API_KEY: "fake-key",
+          COPILOT_MODEL: "fake-model",
+          XDG_CACHE_HOME: "/tmp/outpost-copilot-cache",
         },
         deadlineMs: 120_000,
       });
       expect(result.stdout).toContain("MARKER_TURN2_DONE history_has_turn1=true");
       expect(result.status).toBe(0);
-      const bodies = server.turns().map((request) => request.body).join("\n");
+      const bodies = server
+        .turns()
+        .map((request) => request.body)
+        .join("\n");
       expect(bodies).toContain(target.lease.root);
       expect(bodies).not.toContain(source.base);
     } finally {

@@ -10,15 +10,31 @@ describe("copilotTranscriptUsage", () => {
   });
 
   it("sums every request of a turn (turn 1 made two model calls)", () => {
-    const turn1 = events.split("\n").slice(0, events.split("\n").findIndex((line) => line.includes('"type":"session.resume"'))).join("\n");
+    const turn1 = events
+      .split("\n")
+      .slice(
+        0,
+        events.split("\n").findIndex((line) => line.includes('"type":"session.resume"')),
+      )
+      .join("\n");
     expect(copilotTranscriptUsage(turn1)).toEqual({ inputTokens: 200, outputTokens: 40, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
 
   it("reads events.jsonl out of a captured session bundle, utf8 or base64", () => {
-    for (const [encoding, data] of [["utf8", events], ["base64", Buffer.from(events).toString("base64")]] as const) {
+    for (const [encoding, data] of [
+      ["utf8", events],
+      ["base64", Buffer.from(events).toString("base64")],
+    ] as const) {
       const bundle = JSON.stringify({
-        outpost: "session-bundle", version: 1, format: "copilot", id: "x", bucket: null,
-        files: [{ path: "workspace.yaml", mode: 0o600, encoding: "utf8", data: "id: x\n" }, { path: "events.jsonl", mode: 0o600, encoding, data }],
+        outpost: "session-bundle",
+        version: 1,
+        format: "copilot",
+        id: "x",
+        bucket: null,
+        files: [
+          { path: "workspace.yaml", mode: 0o600, encoding: "utf8", data: "id: x\n" },
+          { path: "events.jsonl", mode: 0o600, encoding, data },
+        ],
       });
       expect(copilotTranscriptUsage(bundle)).toEqual({ inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 });
     }

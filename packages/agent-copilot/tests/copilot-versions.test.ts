@@ -30,10 +30,31 @@ describe("copilotAgent across CLI versions", () => {
   it("reads 1.0.92's usage from its shutdown totals: the continued run's own, not the session's running total", () => {
     // Recorded from 1.0.92: two model calls in turn 1 (24/14), one in the resumed turn 2 (its shutdown says 36/21).
     const events = fixture("transcripts", "copilot-1.0.92-two-turns.events.jsonl");
-    expect(copilotTranscriptUsage(events, "shutdown-totals")).toEqual({ inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 });
-    expect(copilotAgent({ version: "1.0.92" }).transcriptUsage?.(events)).toEqual({ inputTokens: 12, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0 });
-    const firstRun = events.split("\n").filter((line) => line !== "").slice(0, events.split("\n").findIndex((line) => line.includes('"session.resume"')));
-    expect(copilotTranscriptUsage(firstRun.join("\n"))).toEqual({ inputTokens: 24, outputTokens: 14, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(copilotTranscriptUsage(events, "shutdown-totals")).toEqual({
+      inputTokens: 12,
+      outputTokens: 7,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+    expect(copilotAgent({ version: "1.0.92" }).transcriptUsage?.(events)).toEqual({
+      inputTokens: 12,
+      outputTokens: 7,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+    const firstRun = events
+      .split("\n")
+      .filter((line) => line !== "")
+      .slice(
+        0,
+        events.split("\n").findIndex((line) => line.includes('"session.resume"')),
+      );
+    expect(copilotTranscriptUsage(firstRun.join("\n"))).toEqual({
+      inputTokens: 24,
+      outputTokens: 14,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
   });
 
   it("warns with the tested range for a release outside it", () => {
@@ -45,7 +66,12 @@ describe("copilotAgent across CLI versions", () => {
   it("knows every event kind 1.0.92 and 1.0.102 print: no diagnostic, and unknown kinds are reported once per turn", () => {
     const messages: string[] = [];
     const decoder = copilotAgent({ version: "1.0.102" }).createDecoder({ turn, diagnostic: (message) => messages.push(message) });
-    for (const file of ["copilot-1.0.92-turn1-tool-call.jsonl", "copilot-1.0.92-turn2-resume.jsonl", "copilot-1.0.102-turn1-tool-call.jsonl", "copilot-1.0.102-turn2-resume.jsonl"]) {
+    for (const file of [
+      "copilot-1.0.92-turn1-tool-call.jsonl",
+      "copilot-1.0.92-turn2-resume.jsonl",
+      "copilot-1.0.102-turn1-tool-call.jsonl",
+      "copilot-1.0.102-turn2-resume.jsonl",
+    ]) {
       for (const line of fixture("streams", file).split("\n")) if (line !== "") decoder.decode(line);
     }
     for (const line of fixture("failures", "copilot-1.0.102-http-429.jsonl").split("\n")) if (line !== "") decoder.decode(line);

@@ -9,8 +9,5 @@ const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", 
 runDecodeBench({
   name: "gemini",
   createDecoder: () => new GeminiDecoder(),
-  recorded: [
-    ...fixtureLines("streams", "gemini-0.61.0-write-file.jsonl"),
-    ...fixtureLines("streams", "gemini-0.61.0-tool-errors.jsonl"),
-  ],
+  recorded: [...fixtureLines("streams", "gemini-0.61.0-write-file.jsonl"), ...fixtureLines("streams", "gemini-0.61.0-tool-errors.jsonl")],
 });

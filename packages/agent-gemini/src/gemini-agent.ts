@@ -32,7 +32,11 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
   const options = flattenEndpoint(given);
   const variables = Object.freeze(geminiVariables(options));
   const executable = options.executable ?? "gemini";
-  const release = cliReleaseResolver(GEMINI_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
+  const release = cliReleaseResolver(GEMINI_FEATURES, {
+    executable,
+    variables,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   return {
     kind: "cli",
     specificationVersion: "v1",
@@ -47,7 +51,10 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
     get forkable() {
       return release().features.fork;
     },
-    unsupported: (feature) => (feature === "fork" && !release().features.fork ? `Gemini CLI ${release().version ?? GEMINI_FEATURES.pinned} cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork.` : undefined),
+    unsupported: (feature) =>
+      feature === "fork" && !release().features.fork
+        ? `Gemini CLI ${release().version ?? GEMINI_FEATURES.pinned} cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork.`
+        : undefined,
     storage: options.storage ?? geminiConversationStore(),
     failureRules: GEMINI_FAILURE_RULES,
     command: (turn) => geminiCommand(turn, options, variables),
@@ -61,7 +68,10 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
 
 function geminiCommand(turn: AgentTurn, options: GeminiAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
   if (turn.resume?.fork) {
-    throw new OutpostError("configuration", `Gemini CLI cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork, or use an agent that supports fork.`);
+    throw new OutpostError(
+      "configuration",
+      `Gemini CLI cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork, or use an agent that supports fork.`,
+    );
   }
   const args = ["--output-format", "stream-json", "--yolo"];
   const model = turn.model ?? options.model;
@@ -84,9 +94,13 @@ function geminiVariables(options: GeminiAgentOptions): Record<string, string> {
 
 function sessionId(id: string, field: string): string {
   if (!SESSION_ID.test(id)) {
-    throw new OutpostError("configuration", `Gemini CLI session ids are UUIDs; ${field} ${JSON.stringify(id.slice(0, 80))} is not one. Pass the id from the turn's conversation event.`, {
-      details: { field },
-    });
+    throw new OutpostError(
+      "configuration",
+      `Gemini CLI session ids are UUIDs; ${field} ${JSON.stringify(id.slice(0, 80))} is not one. Pass the id from the turn's conversation event.`,
+      {
+        details: { field },
+      },
+    );
   }
   return id;
 }

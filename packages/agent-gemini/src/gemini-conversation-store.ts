@@ -9,7 +9,13 @@ const PROJECTS = "projects.json";
 /** Gemini CLI's project short name for a root it has not seen: the slug of its last segment. */
 export function geminiProjectSlug(root: string): string {
   const base = posix.basename(posix.resolve(root)) || "project";
-  return base.toLowerCase().replace(/[^a-z0-9]/g, "-").replace(/-+/g, "-").replace(/^-|-$/g, "") || "project";
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "-")
+      .replace(/-+/g, "-")
+      .replace(/^-|-$/g, "") || "project"
+  );
 }
 
 /**
@@ -44,7 +50,8 @@ export function geminiConversationStore(options: GeminiConversationStoreOptions 
       transcriptPattern: (id) => `^[^/]+/chats/session-[^/]+-${id.slice(0, 8).replace(/[^A-Za-z0-9_-]/g, "")}\\.jsonl$`,
       firstLineField: "sessionId",
       probes: [PROJECTS],
-      destination: ({ original, workspace, probes }) => `${geminiShortName(workspace, probes[PROJECTS] ?? null)}/chats/${posix.basename(original)}`,
+      destination: ({ original, workspace, probes }) =>
+        `${geminiShortName(workspace, probes[PROJECTS] ?? null)}/chats/${posix.basename(original)}`,
       plan({ origin, workspace, probes, destination }) {
         const short = destination.split("/")[0]!;
         const projects = parseProjects(probes[PROJECTS] ?? null);

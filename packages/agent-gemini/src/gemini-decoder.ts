@@ -22,7 +22,9 @@ export class GeminiDecoder implements AgentLineDecoder {
     if (!value) return line.trim() === "" ? [] : [{ type: "raw", line }];
     switch (value["type"]) {
       case "init":
-        return typeof value["session_id"] === "string" ? [{ type: "conversation", id: value["session_id"] }] : [{ type: "raw", line, value }];
+        return typeof value["session_id"] === "string"
+          ? [{ type: "conversation", id: value["session_id"] }]
+          : [{ type: "raw", line, value }];
       case "message":
         return this.message(line, value);
       case "tool_use":
@@ -64,7 +66,12 @@ export class GeminiDecoder implements AgentLineDecoder {
     const finalText = isError ? message : this.text;
     // A stream may hold several turns: each result closes one.
     this.text = "";
-    events.push({ type: "finished", ...(finalText ? { text: finalText } : {}), ...(usage ? { usage } : {}), ...(isError ? { isError: true } : {}) });
+    events.push({
+      type: "finished",
+      ...(finalText ? { text: finalText } : {}),
+      ...(usage ? { usage } : {}),
+      ...(isError ? { isError: true } : {}),
+    });
     return events;
   }
 
@@ -77,7 +84,12 @@ export class GeminiDecoder implements AgentLineDecoder {
 function toolResult(value: Record<string, unknown>): AgentEvent {
   const error = jsonObject(value["error"]);
   const output = jsonString(value["output"]) ?? jsonString(error["message"]) ?? jsonString(value["status"]) ?? "";
-  return { type: "tool-result", ...optionalId(value["tool_id"]), output, ...(value["status"] === "error" || isJsonObject(value["error"]) ? { isError: true } : {}) };
+  return {
+    type: "tool-result",
+    ...optionalId(value["tool_id"]),
+    output,
+    ...(value["status"] === "error" || isJsonObject(value["error"]) ? { isError: true } : {}),
+  };
 }
 
 /** Turn totals from the `result` line's `stats` (all models, the router's call included). */
@@ -88,7 +100,7 @@ export function geminiUsage(stats: Record<string, unknown>): Usage | undefined {
     cacheReadTokens: jsonNumber(stats["cached"]),
   };
   const present = Object.entries(fields).filter(([, field]) => field !== undefined);
-  return present.length > 0 ? (Object.fromEntries(present)) : undefined;
+  return present.length > 0 ? Object.fromEntries(present) : undefined;
 }
 
 function optionalId(id: unknown): { id?: string } {

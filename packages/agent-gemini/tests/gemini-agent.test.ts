@@ -18,7 +18,15 @@ describe("geminiAgent", () => {
   const agent = geminiAgent({ baseUrl: "http://127.0.0.1:18181", apiKey: "secret-gemini-key", model: "gemini-2.5-flash" });
 
   it("declares its features: resumable, not forkable", () => {
-    expect(agent).toMatchObject({ name: "gemini", executable: "gemini", bootstrap: GEMINI_BOOTSTRAP_PACKAGE, requiresFinishedEvent: true, usage: "events", resumable: true, forkable: false });
+    expect(agent).toMatchObject({
+      name: "gemini",
+      executable: "gemini",
+      bootstrap: GEMINI_BOOTSTRAP_PACKAGE,
+      requiresFinishedEvent: true,
+      usage: "events",
+      resumable: true,
+      forkable: false,
+    });
     expect(GEMINI_BOOTSTRAP_PACKAGE).toBe("@google/gemini-cli@0.61.0");
   });
 
@@ -40,7 +48,11 @@ describe("geminiAgent", () => {
   });
 
   it("passes endpoint and key as variables, never in settings", () => {
-    expect(agent.variables).toEqual({ GEMINI_CLI_NO_RELAUNCH: "true", GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:18181", GEMINI_API_KEY: "secret-gemini-key" });
+    expect(agent.variables).toEqual({
+      GEMINI_CLI_NO_RELAUNCH: "true",
+      GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:18181",
+      GEMINI_API_KEY: "secret-gemini-key",
+    });
     for (const file of agent.homeFiles?.(turn) ?? []) expect(file.content).not.toContain("secret-gemini-key");
   });
 

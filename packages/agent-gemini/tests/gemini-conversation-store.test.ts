@@ -42,7 +42,9 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
     const tree = await readTree(join(target.lease.home, ".gemini"));
     const chat = Object.keys(tree).find((path) => path.includes("/chats/"))!;
     expect(chat).toMatch(/^tmp\/project-1\/chats\/session-[^/]+-773b1bc5\.jsonl$/);
-    expect(Object.keys(tree).sort()).toEqual(["history/project-1/.project_root", chat, "projects.json", "tmp/project-1/.project_root"].sort());
+    expect(Object.keys(tree).sort()).toEqual(
+      ["history/project-1/.project_root", chat, "projects.json", "tmp/project-1/.project_root"].sort(),
+    );
     expect(JSON.parse(tree["projects.json"]!)).toEqual({ projects: { "/somewhere/project": "project", [target.lease.root]: "project-1" } });
     expect(tree["tmp/project-1/.project_root"]).toBe(target.lease.root);
 
@@ -50,7 +52,9 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
     expect(header).toMatchObject({ sessionId: recording.id, projectHash: sha256(target.lease.root) });
     expect(tree[chat]).toContain(target.lease.root);
     expect(await filesMentioning(target.lease.home, [source.base, "/tmp/outpost-fixture", sha256(recording.workspace)])).toEqual([]);
-    expect(store.destination(recording.id, target.lease, record.file)).toMatch(/\/\.gemini\/tmp\/project\/chats\/session-.+-773b1bc5\.jsonl$/);
+    expect(store.destination(recording.id, target.lease, record.file)).toMatch(
+      /\/\.gemini\/tmp\/project\/chats\/session-.+-773b1bc5\.jsonl$/,
+    );
   });
 
   it("finds the chat by its full id, not only the 8-character prefix in the file name", async () => {
@@ -71,9 +75,18 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
     const base = await mkdtemp(join(tmpdir(), "outpost-gemini-home-"));
     await mkdir(join(base, "w"));
     // Under the lease home: a transfer may only name paths under the lease root or home.
-    const lease = await localProvider({ home: join(base, "home") }).acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { GEMINI_CLI_HOME: join(base, "home", "gh") } });
+    const lease = await localProvider({ home: join(base, "home") }).acquire({
+      repository: join(base, "w"),
+      directory: join(base, "w"),
+      gitDirectories: [],
+      variables: { GEMINI_CLI_HOME: join(base, "home", "gh") },
+    });
     try {
-      await store.restore(await store.capture(recording.id, source.context()), { repository: lease.root, sandbox: lease, staging: join(base, "staging") });
+      await store.restore(await store.capture(recording.id, source.context()), {
+        repository: lease.root,
+        sandbox: lease,
+        staging: join(base, "staging"),
+      });
       const tree = Object.keys(await readTree(join(base, "home", "gh", ".gemini")));
       expect(tree.some((path) => /^tmp\/w\/chats\/session-.+-773b1bc5\.jsonl$/.test(path))).toBe(true);
       expect(tree).toContain("projects.json");
@@ -88,19 +101,39 @@ describe("geminiConversationStore with a recorded Gemini CLI chat", () => {
     await store.restore(await store.capture(recording.id, source.context()), target.context());
     const server = await startModelServer();
     try {
-      await writeFile(join(target.lease.home, ".gemini", "settings.json"), JSON.stringify({
-        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false }, privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false }, security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
-      }));
+      await writeFile(
+        join(target.lease.home, ".gemini", "settings.json"),
+        JSON.stringify({
+          general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+        }),
+      );
       const result = await target.lease.invoke({
         executable: GEMINI,
-        arguments: ["-p", "TURN2: what did you do?", "--output-format", "stream-json", "--yolo", "-m", "gemini-2.5-flash", "--resume", recording.id],
+        arguments: [
+          "-p",
+          "TURN2: what did you do?",
+          "--output-format",
+          "stream-json",
+          "--yolo",
+          "-m",
+          "gemini-2.5-flash",
+          "--resume",
+          recording.id,
+        ],
         variables: { GOOGLE_GEMINI_BASE_URL: server.url, GEMINI_API_KEY: "fake-key", GEMINI_CLI_NO_RELAUNCH: "true" },
         deadlineMs: 120_000,
       });
       expect(result.stdout).toContain("MARKER_TURN2_DONE history_has_turn1=true");
       expect(result.status).toBe(0);
-      expect(server.turns().map((request) => request.body).join("\n")).not.toContain(source.base);
+      expect(
+        server
+          .turns()
+          .map((request) => request.body)
+          .join("\n"),
+      ).not.toContain(source.base);
     } finally {
       await server.close();
     }

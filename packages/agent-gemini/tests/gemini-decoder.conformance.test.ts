@@ -16,7 +16,12 @@ describeAgentDecoder({
   name: "gemini",
   createDecoder: () => new GeminiDecoder(),
   // Every tested release: the pinned one and the oldest of the version matrix (e2e cli-matrix/versions.txt).
-  recorded: ["gemini-0.61.0-write-file.jsonl", "gemini-0.61.0-tool-errors.jsonl", "gemini-0.55.1-turn1-tool-call.jsonl", "gemini-0.55.1-turn2-resume.jsonl"].flatMap((file) => fixtureLines("streams", file)),
+  recorded: [
+    "gemini-0.61.0-write-file.jsonl",
+    "gemini-0.61.0-tool-errors.jsonl",
+    "gemini-0.55.1-turn1-tool-call.jsonl",
+    "gemini-0.55.1-turn2-resume.jsonl",
+  ].flatMap((file) => fixtureLines("streams", file)),
   malformed: MALFORMED,
 });
 

@@ -16,7 +16,12 @@ describe("GeminiDecoder on recorded 0.61.0 streams", () => {
     expect(events.map((event) => event.type)).toEqual(["conversation", "prompt", "tool-call", "tool-result", "text", "usage", "finished"]);
     expect(events[0]).toEqual({ type: "conversation", id: "9119d341-62ba-4d07-ab97-cb4bc2b38ed2" });
     expect(events[1]).toEqual({ type: "prompt", text: "Create hello.txt containing hi\n" });
-    expect(events[2]).toMatchObject({ type: "tool-call", name: "write_file", input: { file_path: "hello.txt", content: "hi" }, id: expect.stringMatching(/^write_file__/) });
+    expect(events[2]).toMatchObject({
+      type: "tool-call",
+      name: "write_file",
+      input: { file_path: "hello.txt", content: "hi" },
+      id: expect.stringMatching(/^write_file__/),
+    });
     expect(events[3]).toMatchObject({ type: "tool-result", id: (events[2] as { id: string }).id, output: "success" });
     expect(events[4]).toEqual({ type: "text", text: "MARKER_TURN1_DONE", delta: true });
     expect(events[5]).toEqual({ type: "usage", usage: { inputTokens: 29, outputTokens: 17, cacheReadTokens: 0 } });
@@ -50,7 +55,7 @@ describe("GeminiDecoder on recorded 0.61.0 streams", () => {
       const splitter = new LineSplitter();
       const decoder = new GeminiDecoder();
       const events: AgentEvent[] = [];
-      for (let offset = 0; offset < text.length; ) {
+      for (let offset = 0; offset < text.length;) {
         const size = 1 + Math.floor(random() * 300);
         for (const line of splitter.push(text.slice(offset, offset + size))) events.push(...decoder.decode(line));
         offset += size;
@@ -61,7 +66,9 @@ describe("GeminiDecoder on recorded 0.61.0 streams", () => {
   });
 
   it("reports `error` lines as failures", () => {
-    expect(new GeminiDecoder().decode('{"type":"error","severity":"error","message":"Loop detected"}')).toEqual([{ type: "failure", message: "Loop detected" }]);
+    expect(new GeminiDecoder().decode('{"type":"error","severity":"error","message":"Loop detected"}')).toEqual([
+      { type: "failure", message: "Loop detected" },
+    ]);
   });
 
   it("reports each turn on its own when one decoder reads several turns (nothing carried over)", () => {

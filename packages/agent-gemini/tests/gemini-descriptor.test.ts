@@ -4,7 +4,12 @@ import { descriptor, geminiAgent } from "../src/index.js";
 
 describe("the gemini descriptor", () => {
   it("describes this plugin and pins the release its feature table pins", () => {
-    expect(descriptor).toMatchObject({ specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION, kind: "agent", name: "gemini", executable: "gemini" });
+    expect(descriptor).toMatchObject({
+      specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+      kind: "agent",
+      name: "gemini",
+      executable: "gemini",
+    });
     expect(descriptor.cli?.version).toBe(descriptor.features?.pinned);
     expect(descriptor.createAgent({}).name).toBe("gemini");
   });

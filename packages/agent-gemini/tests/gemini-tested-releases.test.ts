@@ -12,14 +12,19 @@ const recordings = [
 describe("gemini decoder on the tested releases", () => {
   it("has recorded output of the oldest tested and the pinned release", () => {
     for (const version of [GEMINI_FEATURES.tested.oldest, GEMINI_FEATURES.pinned]) {
-      expect(recordings.some(([, file]) => file.startsWith(`gemini-${version}-`)), version).toBe(true);
+      expect(
+        recordings.some(([, file]) => file.startsWith(`gemini-${version}-`)),
+        version,
+      ).toBe(true);
     }
   });
 
   it("knows every event kind they print: no unknown-kind diagnostic for any recorded line", () => {
     for (const [folder, file] of recordings) {
       const diagnostics: string[] = [];
-      const decoder = geminiAgent({ version: GEMINI_FEATURES.pinned }).createDecoder({ diagnostic: (message) => diagnostics.push(message) });
+      const decoder = geminiAgent({ version: GEMINI_FEATURES.pinned }).createDecoder({
+        diagnostic: (message) => diagnostics.push(message),
+      });
       for (const line of fixtureLines(folder, file)) decoder.decode(line);
       expect(diagnostics, file).toEqual([]);
     }

@@ -9,8 +9,5 @@ const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", 
 runDecodeBench({
   name: "kimi",
   createDecoder: () => kimiAgent().createDecoder(),
-  recorded: [
-    ...fixtureLines("streams", "kimi-documented-print-mode.jsonl"),
-    ...fixtureLines("streams", "kimi-constructed-parts.jsonl"),
-  ],
+  recorded: [...fixtureLines("streams", "kimi-documented-print-mode.jsonl"), ...fixtureLines("streams", "kimi-constructed-parts.jsonl")],
 });

@@ -46,9 +46,13 @@ export function kimiAgent(options: KimiAgentOptions = {}): AgentAdapter {
     failureRules: [],
     command(turn: AgentTurn): AgentCommand {
       if (turn.resume?.fork) {
-        throw new OutpostError("configuration", "Kimi Code cannot fork a session (its CLI has no fork option). Continue the conversation instead, or use an agent that supports fork.", {
-          details: { agent: "kimi", id: turn.resume.id },
-        });
+        throw new OutpostError(
+          "configuration",
+          "Kimi Code cannot fork a session (its CLI has no fork option). Continue the conversation instead, or use an agent that supports fork.",
+          {
+            details: { agent: "kimi", id: turn.resume.id },
+          },
+        );
       }
       const model = turn.model ?? options.model;
       const args = ["--output-format", "stream-json"];
@@ -67,9 +71,13 @@ export function kimiAgent(options: KimiAgentOptions = {}): AgentAdapter {
 // A leading dash would be read as another option.
 function assertSessionId(id: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) {
-    throw new OutpostError("configuration", `${JSON.stringify(id)} is not a Kimi session id. Pass the id of a session found under the Kimi home (sessions/<bucket>/<id>/).`, {
-      details: { agent: "kimi" },
-    });
+    throw new OutpostError(
+      "configuration",
+      `${JSON.stringify(id)} is not a Kimi session id. Pass the id of a session found under the Kimi home (sessions/<bucket>/<id>/).`,
+      {
+        details: { agent: "kimi" },
+      },
+    );
   }
   return id;
 }

@@ -11,6 +11,7 @@ export const descriptor: AgentDescriptor = {
   executable: "kimi",
   variables: { apiKey: "KIMI_API_KEY" },
   // Kimi Code takes a key with every endpoint; an endpoint without one sends an empty key.
-  createAgent: ({ endpoint, ...options }) => kimiAgent({ ...options, ...(endpoint ? { endpoint: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey ?? "" } } : {}) }),
+  createAgent: ({ endpoint, ...options }) =>
+    kimiAgent({ ...options, ...(endpoint ? { endpoint: { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey ?? "" } } : {}) }),
   createStore: () => kimiConversationStore(),
 };

@@ -40,7 +40,12 @@ export const kimiSessionProfile: SessionBundleProfile = {
   },
   bucket(cwd, helpers) {
     const normalized = helpers.normalize(cwd);
-    const slug = helpers.basename(normalized).toLowerCase().replace(/[^a-z0-9._-]/g, "").slice(0, 40) || "workspace";
+    const slug =
+      helpers
+        .basename(normalized)
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]/g, "")
+        .slice(0, 40) || "workspace";
     return `wd_${slug}_${helpers.sha256(normalized).slice(0, 12)}`;
   },
   relocate(path, text, relocation) {

@@ -9,7 +9,15 @@ const endpoint = { baseUrl: "http://127.0.0.1:18181/v1", apiKey: "sk-secret-valu
 describe("kimiAgent", () => {
   it("declares its features: no usage in the stream, resumable, not forkable, no bootstrap package", () => {
     const agent = kimiAgent({ endpoint });
-    expect(agent).toMatchObject({ kind: "cli", name: "kimi", executable: "kimi", requiresFinishedEvent: false, usage: "unavailable", resumable: true, forkable: false });
+    expect(agent).toMatchObject({
+      kind: "cli",
+      name: "kimi",
+      executable: "kimi",
+      requiresFinishedEvent: false,
+      usage: "unavailable",
+      resumable: true,
+      forkable: false,
+    });
     expect(agent.bootstrap).toBeUndefined();
   });
 
@@ -39,7 +47,12 @@ describe("kimiAgent", () => {
   it("resumes with --session and refuses fork with code configuration", () => {
     const agent = kimiAgent();
     expect(agent.command({ ...turn, resume: { id: "01HZABCXYZ" } }).arguments).toEqual([
-      "--output-format", "stream-json", "--session", "01HZABCXYZ", "--prompt", turn.prompt,
+      "--output-format",
+      "stream-json",
+      "--session",
+      "01HZABCXYZ",
+      "--prompt",
+      turn.prompt,
     ]);
     let thrown: unknown;
     try {

@@ -10,7 +10,16 @@ import { fixturePair, readTree, type FixturePair } from "@outpost/testkit";
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/kimi", import.meta.url));
 const MARKER = "credential-marker-7b21";
 // Kimi's session folder is captured whole: a credential anywhere in it must stay behind.
-const PLANTED = ["credentials/kimi-code.json", "config.toml", "oauth.json", ".env", "agents/main/.netrc", "agents/explore-1/auth.json", "tools/id_rsa", "agents/main/client.key"];
+const PLANTED = [
+  "credentials/kimi-code.json",
+  "config.toml",
+  "oauth.json",
+  ".env",
+  "agents/main/.netrc",
+  "agents/explore-1/auth.json",
+  "tools/id_rsa",
+  "agents/main/client.key",
+];
 const bucketOf = (cwd: string) => `wd_repo_${createHash("sha256").update(cwd).digest("hex").slice(0, 12)}`;
 
 describe("kimiConversationStore and credential files in a session folder", () => {
@@ -42,6 +51,7 @@ describe("kimiConversationStore and credential files in a session folder", () =>
 
   it("lists the credential names explicitly", () => {
     for (const path of PLANTED) expect(KIMI_CREDENTIAL_FILES.test(path), path).toBe(true);
-    for (const path of ["state.json", "agents/main/wire.jsonl", "agents/main/keys.md", "environment.json"]) expect(KIMI_CREDENTIAL_FILES.test(path), path).toBe(false);
+    for (const path of ["state.json", "agents/main/wire.jsonl", "agents/main/keys.md", "environment.json"])
+      expect(KIMI_CREDENTIAL_FILES.test(path), path).toBe(false);
   });
 });

@@ -7,8 +7,5 @@ const { fixtureLines } = fixtureReader(join(import.meta.dirname, "fixtures"));
 describeAgentDecoder({
   name: "kimi",
   createDecoder: () => kimiAgent().createDecoder(),
-  recorded: [
-    ...fixtureLines("streams", "kimi-documented-print-mode.jsonl"),
-    ...fixtureLines("streams", "kimi-constructed-parts.jsonl"),
-  ],
+  recorded: [...fixtureLines("streams", "kimi-documented-print-mode.jsonl"), ...fixtureLines("streams", "kimi-constructed-parts.jsonl")],
 });

@@ -29,7 +29,11 @@ describe("kimi decoder", () => {
   });
 
   it("keeps tool arguments that are not JSON as the original string", () => {
-    const line = JSON.stringify({ role: "assistant", content: "", tool_calls: [{ id: "t", function: { name: "Shell", arguments: "{broken" } }] });
+    const line = JSON.stringify({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "t", function: { name: "Shell", arguments: "{broken" } }],
+    });
     expect(kimiAgent().createDecoder().decode(line)).toEqual([{ type: "tool-call", id: "t", name: "Shell", input: "{broken" }]);
   });
 

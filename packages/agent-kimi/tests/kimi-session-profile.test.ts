@@ -15,7 +15,10 @@ const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/kimi", import.meta.ur
 const bucketOf = (cwd: string, slug: string) => `wd_${slug}_${createHash("sha256").update(cwd).digest("hex").slice(0, 12)}`;
 
 async function expectCode(promise: Promise<unknown>, code: string, text: RegExp): Promise<void> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(isOutpostError(error, code as never), String(error)).toBe(true);
   expect((error as Error).message).toMatch(text);
 }
@@ -61,7 +64,12 @@ describe("kimiConversationStore with a Kimi Code session", () => {
     expect(await readdir(sessions(target.lease.home))).toEqual([bucket]);
     const restored = join(sessions(target.lease.home), bucket, recording.id);
     expect(store.destination(recording.id, target.lease, record.file)).toBe(restored);
-    const state = JSON.parse(await readFile(join(restored, "state.json"), "utf8")) as { id: string; cwd: string; version: number; agents: Record<string, { homedir: string }> };
+    const state = JSON.parse(await readFile(join(restored, "state.json"), "utf8")) as {
+      id: string;
+      cwd: string;
+      version: number;
+      agents: Record<string, { homedir: string }>;
+    };
     expect(state).toMatchObject({ id: recording.id, version: 2, cwd: target.lease.root });
     expect(Object.values(state.agents).map((agent) => agent.homedir)).toEqual([target.lease.home, target.lease.home]);
     const wire = (await readFile(join(restored, "agents", "main", "wire.jsonl"), "utf8")).split("\n");
@@ -116,11 +124,24 @@ describe("kimiConversationStore with a Kimi Code session", () => {
     const { recording, source } = pair;
     const base = await mkdtemp(join(tmpdir(), "outpost-kimi-home-"));
     await mkdir(join(base, "w"));
-    const lease = await localProvider().acquire({ repository: join(base, "w"), directory: join(base, "w"), gitDirectories: [], variables: { KIMI_CODE_HOME: join(base, "kimi") } });
+    const lease = await localProvider().acquire({
+      repository: join(base, "w"),
+      directory: join(base, "w"),
+      gitDirectories: [],
+      variables: { KIMI_CODE_HOME: join(base, "kimi") },
+    });
     try {
-      await store.restore(await store.capture(recording.id, source.context()), { repository: lease.root, sandbox: lease, staging: join(base, "staging") });
+      await store.restore(await store.capture(recording.id, source.context()), {
+        repository: lease.root,
+        sandbox: lease,
+        staging: join(base, "staging"),
+      });
       const tree = Object.keys(await readTree(join(base, "kimi", "sessions")));
-      expect(tree.sort()).toEqual([`${bucketOf(lease.root, "w")}/${recording.id}/agents/explore-1/wire.jsonl`, `${bucketOf(lease.root, "w")}/${recording.id}/agents/main/wire.jsonl`, `${bucketOf(lease.root, "w")}/${recording.id}/state.json`]);
+      expect(tree.sort()).toEqual([
+        `${bucketOf(lease.root, "w")}/${recording.id}/agents/explore-1/wire.jsonl`,
+        `${bucketOf(lease.root, "w")}/${recording.id}/agents/main/wire.jsonl`,
+        `${bucketOf(lease.root, "w")}/${recording.id}/state.json`,
+      ]);
     } finally {
       await lease.release();
       await rm(base, { recursive: true, force: true });

@@ -31,7 +31,11 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
   const variables = Object.freeze(opencodeVariables(options));
   const provider = options.endpoint?.provider ?? DEFAULT_OPENCODE_PROVIDER;
   const executable = options.executable ?? "opencode";
-  const release = cliReleaseResolver(OPENCODE_FEATURES, { executable, variables, ...(options.version === undefined ? {} : { version: options.version }) });
+  const release = cliReleaseResolver(OPENCODE_FEATURES, {
+    executable,
+    variables,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  });
   return {
     kind: "cli",
     specificationVersion: "v1",
@@ -75,9 +79,13 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
 // opencode session ids look like `ses_dc9aa0550ffeSQs24veX6XrWYC`; anything else could be read as an option.
 function assertSessionId(id: string): string {
   if (!/^ses_[A-Za-z0-9]{1,64}$/.test(id)) {
-    throw new OutpostError("configuration", `${JSON.stringify(id)} is not an opencode session id (ses_…). Pass the id reported by the previous turn.`, {
-      details: { agent: "opencode" },
-    });
+    throw new OutpostError(
+      "configuration",
+      `${JSON.stringify(id)} is not an opencode session id (ses_…). Pass the id reported by the previous turn.`,
+      {
+        details: { agent: "opencode" },
+      },
+    );
   }
   return id;
 }

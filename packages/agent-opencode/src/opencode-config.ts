@@ -19,7 +19,11 @@ export const OPENCODE_API_KEY_VARIABLE = "OUTPOST_OPENCODE_API_KEY";
 export const DEFAULT_OPENCODE_PROVIDER = "outpost";
 
 /** `~/.config/opencode/opencode.json`: the endpoint, a default model, no autoupdate, no sharing, unattended permissions. */
-export function opencodeConfig(endpoint: OpencodeEndpoint | undefined, models: readonly string[], defaultModel: string | undefined): string {
+export function opencodeConfig(
+  endpoint: OpencodeEndpoint | undefined,
+  models: readonly string[],
+  defaultModel: string | undefined,
+): string {
   const provider = endpoint?.provider ?? DEFAULT_OPENCODE_PROVIDER;
   const config: Record<string, unknown> = {
     $schema: "https://opencode.ai/config.json",

@@ -80,10 +80,24 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     try {
       origin = JSON.parse(await readFile(join(folder, "origin.json"), "utf8")) as Partial<OpencodeOrigin>;
     } catch (error) {
-      throw new OutpostError("session", `No captured opencode conversation ${id} at ${folder} (or its origin.json is corrupt). Capture it first.`, { cause: error, details: { id } });
+      throw new OutpostError(
+        "session",
+        `No captured opencode conversation ${id} at ${folder} (or its origin.json is corrupt). Capture it first.`,
+        { cause: error, details: { id } },
+      );
     }
-    if (origin.outpost !== "opencode-export" || origin.version !== 1 || origin.id !== id || typeof origin.workspace !== "string" || typeof origin.home !== "string") {
-      throw new OutpostError("session", `The captured opencode conversation record in ${folder} is corrupt. Capture the conversation again.`, { details: { id } });
+    if (
+      origin.outpost !== "opencode-export" ||
+      origin.version !== 1 ||
+      origin.id !== id ||
+      typeof origin.workspace !== "string" ||
+      typeof origin.home !== "string"
+    ) {
+      throw new OutpostError(
+        "session",
+        `The captured opencode conversation record in ${folder} is corrupt. Capture the conversation again.`,
+        { details: { id } },
+      );
     }
     return origin as OpencodeOrigin;
   }
@@ -109,10 +123,18 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
       ...(context.signal ? { signal: context.signal } : {}),
     });
     if (result.status !== 0) {
-      throw new OutpostError("session", `opencode export ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check the session id and that opencode is installed in the sandbox.`, { details: { id, status: result.status } });
+      throw new OutpostError(
+        "session",
+        `opencode export ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check the session id and that opencode is installed in the sandbox.`,
+        { details: { id, status: result.status } },
+      );
     }
     if (Buffer.byteLength(result.stdout) > maxBytes) {
-      throw new OutpostError("limit", `The opencode export of ${id} is larger than ${maxBytes} bytes. Raise maxBytes if it is legitimate.`, { details: { id, maxBytes } });
+      throw new OutpostError(
+        "limit",
+        `The opencode export of ${id} is larger than ${maxBytes} bytes. Raise maxBytes if it is legitimate.`,
+        { details: { id, maxBytes } },
+      );
     }
     const text = result.stdout.slice(result.stdout.indexOf("{"));
     parseExport(text, id);
@@ -120,7 +142,14 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     await mkdir(target, { recursive: true });
     const work = await mkdtemp(join(target, `.${id}.capture-`));
     try {
-      const origin: OpencodeOrigin = { outpost: "opencode-export", version: 1, id, workspace: lease.root, home: lease.home, capturedAt: new Date().toISOString() };
+      const origin: OpencodeOrigin = {
+        outpost: "opencode-export",
+        version: 1,
+        id,
+        workspace: lease.root,
+        home: lease.home,
+        capturedAt: new Date().toISOString(),
+      };
       await writeFile(join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`);
       await writeFile(join(work, "export.json"), text);
       await replaceDirectory(work, join(target, id));
@@ -136,8 +165,14 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     const lease = context.sandbox;
     const folder = posix.dirname(record.file);
     const origin = await readOrigin(folder, id);
-    const from = { workspace: assertRelocatablePath(origin.workspace, "recorded workspace"), home: assertRelocatablePath(origin.home, "recorded home") };
-    const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
+    const from = {
+      workspace: assertRelocatablePath(origin.workspace, "recorded workspace"),
+      home: assertRelocatablePath(origin.home, "recorded home"),
+    };
+    const to = {
+      workspace: assertRelocatablePath(lease.root, "sandbox workspace"),
+      home: assertRelocatablePath(lease.home, "sandbox home"),
+    };
     const text = await readFile(record.file, "utf8");
     parseExport(text, id);
     const relocated = rewriteJsonBlock(text, createPathRewriter(relocationPairs({ from, to })));
@@ -156,7 +191,11 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
         ...(context.signal ? { signal: context.signal } : {}),
       });
       if (result.status !== 0) {
-        throw new OutpostError("session", `opencode import of ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check that opencode is installed in the sandbox.`, { details: { id, status: result.status } });
+        throw new OutpostError(
+          "session",
+          `opencode import of ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check that opencode is installed in the sandbox.`,
+          { details: { id, status: result.status } },
+        );
       }
     } finally {
       await rm(stage, { recursive: true, force: true });
@@ -201,9 +240,14 @@ function parseExport(text: string, id: string): void {
   try {
     value = JSON.parse(text) as typeof value;
   } catch (error) {
-    throw new OutpostError("session", `The opencode export of ${id} is not valid JSON. Capture the conversation again.`, { cause: error, details: { id } });
+    throw new OutpostError("session", `The opencode export of ${id} is not valid JSON. Capture the conversation again.`, {
+      cause: error,
+      details: { id },
+    });
   }
   if (value?.info?.id !== id || !Array.isArray(value.messages)) {
-    throw new OutpostError("session", `The opencode export does not hold session ${id}. Capture the conversation again.`, { details: { id } });
+    throw new OutpostError("session", `The opencode export does not hold session ${id}. Capture the conversation again.`, {
+      details: { id },
+    });
   }
 }

@@ -1,4 +1,13 @@
-import { classifyFailure, parseJsonLine, leadingJsonType, lazyRawEvent, jsonObjectField, jsonStringField, jsonNumberField, UnknownKinds } from "@outpost/core";
+import {
+  classifyFailure,
+  parseJsonLine,
+  leadingJsonType,
+  lazyRawEvent,
+  jsonObjectField,
+  jsonStringField,
+  jsonNumberField,
+  UnknownKinds,
+} from "@outpost/core";
 import type { AgentEvent, AgentLineDecoder, FailureRule, Usage } from "@outpost/core";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 
@@ -70,7 +79,10 @@ export class OpencodeDecoder implements AgentLineDecoder {
       }
       case "error": {
         const error = jsonObjectField(value, "error");
-        const message = jsonStringField(jsonObjectField(error ?? {}, "data"), "message") ?? jsonStringField(error, "name") ?? "opencode reported an error";
+        const message =
+          jsonStringField(jsonObjectField(error ?? {}, "data"), "message") ??
+          jsonStringField(error, "name") ??
+          "opencode reported an error";
         const match = classifyFailure(this.failureRules, line);
         events.push({ type: "failure", message, ...(match ? { classification: match.classification } : {}) });
         return;
@@ -86,7 +98,7 @@ export class OpencodeDecoder implements AgentLineDecoder {
     const key = line.indexOf(SESSION_KEY);
     if (key < 0 || key > 96) return false;
     const start = key + SESSION_KEY.length;
-    return line.startsWith(this.conversationId, start) && line.charCodeAt(start + this.conversationId.length) === 34 /* " */;
+    return line.startsWith(this.conversationId, start) && line.charCodeAt(start + this.conversationId.length) === 34; /* " */
   }
 
   private conversation(id: string | undefined): AgentEvent[] {
@@ -105,7 +117,8 @@ function toolUse(part: Record<string, unknown>): AgentEvent[] {
   const events: AgentEvent[] = [{ type: "tool-call", ...idField, name, input: state["input"] ?? {} }];
   const status = jsonStringField(state, "status");
   if (status === "completed") events.push({ type: "tool-result", ...idField, output: jsonStringField(state, "output") ?? "" });
-  else if (status === "error") events.push({ type: "tool-result", ...idField, output: jsonStringField(state, "error") ?? "", isError: true });
+  else if (status === "error")
+    events.push({ type: "tool-result", ...idField, output: jsonStringField(state, "error") ?? "", isError: true });
   return events;
 }
 

@@ -23,7 +23,17 @@ describe("opencodeAgent", () => {
 
   it("captures through the opencode export/import store by default, or the given one", () => {
     expect(typeof opencodeAgent().storage?.capture).toBe("function");
-    const storage = { specificationVersion: "v1" as const, name: "mine", locate: async () => { throw new Error("unused"); }, capture: async () => { throw new Error("unused"); }, restore: async () => {} };
+    const storage = {
+      specificationVersion: "v1" as const,
+      name: "mine",
+      locate: async () => {
+        throw new Error("unused");
+      },
+      capture: async () => {
+        throw new Error("unused");
+      },
+      restore: async () => {},
+    };
     expect(opencodeAgent({ storage }).storage).toBe(storage);
   });
 
@@ -72,7 +82,12 @@ describe("opencodeAgent", () => {
       model: "outpost/other-model",
       small_model: "outpost/other-model",
       permission: { edit: "allow", bash: "allow", webfetch: "deny" },
-      provider: { outpost: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:18181/v1", apiKey: "{env:OUTPOST_OPENCODE_API_KEY}" } } },
+      provider: {
+        outpost: {
+          npm: "@ai-sdk/openai-compatible",
+          options: { baseURL: "http://127.0.0.1:18181/v1", apiKey: "{env:OUTPOST_OPENCODE_API_KEY}" },
+        },
+      },
     });
     expect(Object.keys(config.provider.outpost.models)).toEqual(["fake-model", "other-model"]);
   });

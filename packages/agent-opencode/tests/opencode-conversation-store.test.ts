@@ -10,10 +10,22 @@ import { fixturePair, type FixturePair } from "@outpost/testkit";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/sessions/opencode", import.meta.url));
 const OPENCODE = fileURLToPath(new URL("../../../node_modules/.bin/opencode", import.meta.url));
-const QUIET = { OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_LSP_DOWNLOAD: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1", OPENCODE_DISABLE_SHARE: "1" };
+const QUIET = {
+  OPENCODE_DISABLE_AUTOUPDATE: "1",
+  OPENCODE_DISABLE_MODELS_FETCH: "1",
+  OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+  OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+  OPENCODE_DISABLE_SHARE: "1",
+};
 
 async function opencode(lease: SandboxLease, ...args: string[]) {
-  const result = await lease.invoke({ executable: OPENCODE, arguments: args, variables: QUIET, deadlineMs: 120_000, retain: 16 * 1024 * 1024 });
+  const result = await lease.invoke({
+    executable: OPENCODE,
+    arguments: args,
+    variables: QUIET,
+    deadlineMs: 120_000,
+    retain: 16 * 1024 * 1024,
+  });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout;
 }

@@ -49,7 +49,11 @@ describe("opencode decoder on recorded opencode 1.18.33 output", () => {
     const reasoning = JSON.stringify({ type: "reasoning", sessionID: "ses_a", part: { type: "reasoning", text: "hmm" } });
     expect(decoder.decode(reasoning)).toEqual([{ type: "conversation", id: "ses_a" }]);
     expect(decoder.decode(reasoning)).toEqual([{ type: "raw", line: reasoning, value: JSON.parse(reasoning) }]);
-    const running = JSON.stringify({ type: "tool_use", sessionID: "ses_a", part: { tool: "bash", callID: "c", state: { status: "running", input: { command: "ls" } } } });
+    const running = JSON.stringify({
+      type: "tool_use",
+      sessionID: "ses_a",
+      part: { tool: "bash", callID: "c", state: { status: "running", input: { command: "ls" } } },
+    });
     expect(decoder.decode(running)).toEqual([{ type: "tool-call", id: "c", name: "bash", input: { command: "ls" } }]);
   });
 });

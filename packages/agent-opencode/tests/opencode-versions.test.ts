@@ -6,7 +6,12 @@ const turn: AgentTurn = { prompt: "x", root: "/work/repo", home: "/home/agent" }
 
 describe("opencodeAgent across CLI versions", () => {
   it("passes the permission flag each release knows (`--auto` since 1.17.18, `--dangerously-skip-permissions` before)", () => {
-    expect(opencodeAgent({ version: "1.17.0" }).command(turn).arguments.slice(0, 4)).toEqual(["run", "--format", "json", "--dangerously-skip-permissions"]);
+    expect(opencodeAgent({ version: "1.17.0" }).command(turn).arguments.slice(0, 4)).toEqual([
+      "run",
+      "--format",
+      "json",
+      "--dangerously-skip-permissions",
+    ]);
     expect(opencodeAgent({ version: "1.17.18" }).command(turn).arguments.slice(0, 4)).toEqual(["run", "--format", "json", "--auto"]);
     expect(opencodeAgent({ version: "1.18.33" }).command(turn).arguments).not.toContain("--dangerously-skip-permissions");
   });

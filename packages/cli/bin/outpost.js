@@ -17,17 +17,20 @@ if (existsSync(built)) {
   try {
     tsx = createRequire(import.meta.url).resolve("tsx");
   } catch {
-    process.stderr.write("outpost: the CLI is not built and tsx is not installed. Run `npm run build` (or `npm ci`) at the repository root.\n");
+    process.stderr.write(
+      "outpost: the CLI is not built and tsx is not installed. Run `npm run build` (or `npm ci`) at the repository root.\n",
+    );
     process.exit(1);
   }
-  const child = spawn(process.execPath, ["--conditions=outpost-source", "--import", tsx, fileURLToPath(source), ...process.argv.slice(2)], { stdio: "inherit" });
+  const child = spawn(process.execPath, ["--conditions=outpost-source", "--import", tsx, fileURLToPath(source), ...process.argv.slice(2)], {
+    stdio: "inherit",
+  });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code, signal) => {
     if (signal) {
       process.removeAllListeners(signal);
       process.kill(process.pid, signal);
-    }
-    else process.exit(code ?? 1);
+    } else process.exit(code ?? 1);
   });
 } else {
   process.stderr.write("outpost: this installation has no dist/bin.js. Reinstall @outpost/cli.\n");

@@ -3,13 +3,18 @@ import { buildProgram } from "./program.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
 /** Runs the CLI with `argv` (as in process.argv); resolves with the exit code. */
-export async function main(argv: readonly string[], io: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream } = {}): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream } = {},
+): Promise<number> {
   let exitCode: number = EXIT_CODES.success;
   const stdout = io.stdout ?? process.stdout;
   const program = buildProgram({
     stdout,
     stderr: io.stderr ?? process.stderr,
-    setExitCode: (code) => { exitCode = code; },
+    setExitCode: (code) => {
+      exitCode = code;
+    },
   });
   try {
     await program.parseAsync([...argv]);
@@ -18,7 +23,10 @@ export async function main(argv: readonly string[], io: { stdout?: NodeJS.Writab
       // --help and --version exit 0; unknown options and missing arguments exit with the usage code.
       if (error.exitCode === 0) return EXIT_CODES.success;
       // Under --json a program reads stdout: the usage error comes as the same error object a run ends with.
-      if (argv.includes("--json")) stdout.write(`${JSON.stringify({ type: "error", code: "configuration", message: error.message.replace(/^error: /, ""), details: { commander: error.code } })}\n`);
+      if (argv.includes("--json"))
+        stdout.write(
+          `${JSON.stringify({ type: "error", code: "configuration", message: error.message.replace(/^error: /, ""), details: { commander: error.code } })}\n`,
+        );
       return EXIT_CODES.usage;
     }
     throw error;

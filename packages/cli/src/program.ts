@@ -58,7 +58,10 @@ export function buildProgram(io: ProgramIo): Command {
     .description("Hand a brief to an agent in a sandbox and report its answer, commits and conversation.")
     .argument("<brief>", "the task, as text (use @path to read a brief file relative to the repository)")
     .option("-a, --agent <name>", "installed agent to run (see `outpost agents`; or use --agent-module)")
-    .option("-p, --provider <provider>", "installed sandbox provider to run in (see `outpost providers`; default: the first that reports itself available)")
+    .option(
+      "-p, --provider <provider>",
+      "installed sandbox provider to run in (see `outpost providers`; default: the first that reports itself available)",
+    )
     .option("-b, --branch <policy>", 'branch policy: "current", "integrate", or a branch name for a named worktree', "current")
     .option("-c, --continue <id>", "continue this captured conversation (one pass)")
     .option("--fork", "with --continue: continue a copy, leave the original intact")
@@ -66,7 +69,10 @@ export function buildProgram(io: ProgramIo): Command {
     .option("-v, --verbose", "also show diagnostics (brief expansion sizes, phase timings)")
     .option("-l, --label <text>", "name shown for this dispatch")
     .option("-m, --model <model>", "model passed to the agent")
-    .option("--base-url <url>", "model endpoint instead of the vendor API (or OUTPOST_<AGENT>_BASE_URL); key from OUTPOST_API_KEY or the vendor variable")
+    .option(
+      "--base-url <url>",
+      "model endpoint instead of the vendor API (or OUTPOST_<AGENT>_BASE_URL); key from OUTPOST_API_KEY or the vendor variable",
+    )
     .option("--executable <path>", "agent CLI to run instead of the one on PATH (or OUTPOST_<AGENT>_EXECUTABLE)")
     .option("--passes <n>", "maximum passes, each a new conversation", positiveInteger, 1)
     .option("--until <marker>", "end marker (repeatable; default <outpost>done</outpost>)", collect)
@@ -74,22 +80,48 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--deadline-ms <ms>", "longest run of each agent process", positiveInteger)
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
-    .option("--conversation-home <dir>", "where captured conversations are stored, under <dir>/.outpost/conversations (default: your home for Claude and Codex, the repository for Copilot and Kimi)")
-    .option("--inherit-environment", "host providers: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables")
+    .option(
+      "--conversation-home <dir>",
+      "where captured conversations are stored, under <dir>/.outpost/conversations (default: your home for Claude and Codex, the repository for Copilot and Kimi)",
+    )
+    .option(
+      "--inherit-environment",
+      "host providers: hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables",
+    )
     .option("--image <image>", "container providers: image to run")
-    .option("--network <network>", "container providers: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name")
+    .option(
+      "--network <network>",
+      "container providers: bridge (default: the agent reaches its model endpoint), none (no egress), host (a model server on 127.0.0.1) or a network name",
+    )
     .option("--cpus <n>", "container providers: CPU limit (default 2)", positiveNumber)
     .option("--memory-mb <mb>", "container providers: memory limit in MiB, swap included (default 4096)", positiveInteger)
     .option("--pids-limit <n>", "container providers: most processes in the container (default 1024)", positiveInteger)
-    .option("--writable-root-filesystem", "container providers: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)")
-    .option("--user <uid:gid>", "container providers: numeric user the container runs as (default: the worktree's owner; yours when you are root)", userSpec)
-    .option("--volume <host:container[:ro]>", "container providers: extra mount, e.g. an agent CLI installed on the host (repeatable)", volumeSpec)
-    .option("--provider-option <name=value>", "an option for the chosen provider, by the name its descriptor declares (repeatable; see `outpost doctor`)", collect)
+    .option(
+      "--writable-root-filesystem",
+      "container providers: let the agent write the image's root filesystem (default: read-only; root, home and /tmp are writable)",
+    )
+    .option(
+      "--user <uid:gid>",
+      "container providers: numeric user the container runs as (default: the worktree's owner; yours when you are root)",
+      userSpec,
+    )
+    .option(
+      "--volume <host:container[:ro]>",
+      "container providers: extra mount, e.g. an agent CLI installed on the host (repeatable)",
+      volumeSpec,
+    )
+    .option(
+      "--provider-option <name=value>",
+      "an option for the chosen provider, by the name its descriptor declares (repeatable; see `outpost doctor`)",
+      collect,
+    )
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {
       if (flags.agent === undefined && flags.agentModule === undefined) {
-        this.error("error: required option '-a, --agent <name>' not specified (or pass --agent-module <path>)", { code: "commander.missingMandatoryOptionValue" });
+        this.error("error: required option '-a, --agent <name>' not specified (or pass --agent-module <path>)", {
+          code: "commander.missingMandatoryOptionValue",
+        });
       }
       const { runCommand } = await import("./run/run-command.js");
       io.setExitCode(await runCommand(brief, flags, io));
@@ -108,7 +140,9 @@ export function buildProgram(io: ProgramIo): Command {
 
   program
     .command("clean")
-    .description("Clean up dead and ended dispatches: stop orphaned agents and containers, remove temporary directories, worktrees and branches holding nothing unmerged. Never touches a running dispatch.")
+    .description(
+      "Clean up dead and ended dispatches: stop orphaned agents and containers, remove temporary directories, worktrees and branches holding nothing unmerged. Never touches a running dispatch.",
+    )
     .argument("[id...]", "only these dispatches (ids or unique prefixes, as `outpost ps` shows them)")
     .option("-n, --dry-run", "say what would be done, do nothing")
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
@@ -121,7 +155,9 @@ export function buildProgram(io: ProgramIo): Command {
 
   program
     .command("recover")
-    .description("Bring back a dead or ended dispatch's work: merge an integrate branch into its target, or check a named branch out again.")
+    .description(
+      "Bring back a dead or ended dispatch's work: merge an integrate branch into its target, or check a named branch out again.",
+    )
     .argument("<id>", "the dispatch id (or a unique prefix)")
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--json", "print the result as JSON")
@@ -135,8 +171,14 @@ export function buildProgram(io: ProgramIo): Command {
     .command("image")
     .description("Docker images holding agent CLIs (mounted providers install nothing).")
     .command("build")
-    .description("Build an image with the agents' pinned (or chosen) CLI releases on a base image that provides Node 20; prints the --image to pass.")
-    .requiredOption("-a, --agent <name[@version]>", "agent whose CLI goes in (repeatable); @version picks a release instead of the pinned one", collect)
+    .description(
+      "Build an image with the agents' pinned (or chosen) CLI releases on a base image that provides Node 20; prints the --image to pass.",
+    )
+    .requiredOption(
+      "-a, --agent <name[@version]>",
+      "agent whose CLI goes in (repeatable); @version picks a release instead of the pinned one",
+      collect,
+    )
     .option("--base <image>", "base image (must provide node)", "outpost-test:latest")
     .option("-t, --tag <tag>", "tag of the built image (default: outpost-agents:<hash of the recipe>)")
     .option("--dockerfile", "print the recipe instead of building")
@@ -148,7 +190,9 @@ export function buildProgram(io: ProgramIo): Command {
 
   program
     .command("doctor")
-    .description("For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, the sandbox engine) and what to do when something is missing.")
+    .description(
+      "For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, the sandbox engine) and what to do when something is missing.",
+    )
     .option("--json", "one JSON object per agent and provider")
     .exitOverride()
     .action(async (flags: { json?: boolean }) => {
@@ -162,13 +206,20 @@ export function buildProgram(io: ProgramIo): Command {
       .description(`List the installed ${kind} plugins (name and package).`)
       .exitOverride()
       .action(() => {
-        io.stdout.write(findPlugins(kind).map((plugin) => `${plugin.name}\t${plugin.packageName}\n`).join(""));
+        io.stdout.write(
+          findPlugins(kind)
+            .map((plugin) => `${plugin.name}\t${plugin.packageName}\n`)
+            .join(""),
+        );
       });
   }
 
   // Computed only when help is shown: installed plugins, from their package.json files alone.
   program.addHelpText("after", () => {
-    const list = (kind: "agent" | "provider"): string => findPlugins(kind).map((plugin) => plugin.name).join(", ") || "none installed";
+    const list = (kind: "agent" | "provider"): string =>
+      findPlugins(kind)
+        .map((plugin) => plugin.name)
+        .join(", ") || "none installed";
     return `\nInstalled agents: ${list("agent")}\nInstalled providers: ${list("provider")}\n`;
   });
 

@@ -13,9 +13,19 @@ function capture(): { stream: PassThrough; text: () => string } {
 }
 
 const result: DispatchResult = {
-  dispatchId: "d1", text: "all good <outpost>done</outpost>", turns: [], usage: {}, completed: true,
-  commits: ["0123456789abcdef0123"], branch: "main", workBranch: "outpost/x", directory: "/repo", workspaceKept: false,
-  conversationId: "c0ffee00-0000-4000-8000-000000000000", observerErrors: [], durationMs: 1234,
+  dispatchId: "d1",
+  text: "all good <outpost>done</outpost>",
+  turns: [],
+  usage: {},
+  completed: true,
+  commits: ["0123456789abcdef0123"],
+  branch: "main",
+  workBranch: "outpost/x",
+  directory: "/repo",
+  workspaceKept: false,
+  conversationId: "c0ffee00-0000-4000-8000-000000000000",
+  observerErrors: [],
+  durationMs: 1234,
 };
 
 describe("progressReporter", () => {
@@ -24,7 +34,12 @@ describe("progressReporter", () => {
     const err = capture();
     const reporter = progressReporter(out.stream, err.stream, true);
     reporter.start({ agent: "claude", provider: "local" });
-    reporter.event({ dispatchId: "d1", pass: 1, timestamp: new Date().toISOString(), event: { type: "tool-call", name: "Write", input: { file_path: "/w/hello.txt" } } });
+    reporter.event({
+      dispatchId: "d1",
+      pass: 1,
+      timestamp: new Date().toISOString(),
+      event: { type: "tool-call", name: "Write", input: { file_path: "/w/hello.txt" } },
+    });
     await new Promise((done) => setTimeout(done, 250));
     reporter.warn("no output from claude for 60 s");
     reporter.close();
@@ -42,7 +57,12 @@ describe("progressReporter", () => {
     const err = capture();
     const reporter = progressReporter(out.stream, err.stream, false);
     reporter.start({ agent: "claude", provider: "docker" });
-    reporter.event({ dispatchId: "d1", pass: 1, timestamp: new Date().toISOString(), event: { type: "text", text: "Working on it\nsecond line" } });
+    reporter.event({
+      dispatchId: "d1",
+      pass: 1,
+      timestamp: new Date().toISOString(),
+      event: { type: "text", text: "Working on it\nsecond line" },
+    });
     reporter.error(new OutpostError("timeout", "claude produced no output. Raise idleMs."));
     reporter.close();
     expect(out.text()).not.toContain("\u001b[");
@@ -60,7 +80,11 @@ describe("jsonReporter", () => {
     reporter.warn("careful");
     reporter.result(result, "--agent claude");
     reporter.error(new OutpostError("conflict", "Merge it yourself.", { details: { branch: "b" } }));
-    const lines = out.text().trim().split("\n").map((line) => JSON.parse(line) as { type: string });
+    const lines = out
+      .text()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.map((line) => line.type)).toEqual(["start", "event", "warning", "result", "error"]);
     expect(lines[1]).toMatchObject({ pass: 2, event: { type: "text", text: "line\nbreak" } });
     expect(lines[4]).toMatchObject({ code: "conflict", details: { branch: "b" } });

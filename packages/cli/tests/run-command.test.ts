@@ -29,7 +29,9 @@ describe("command-line parsing", () => {
     const out = new PassThrough();
     const err = new PassThrough();
     let errors = "";
-    err.on("data", (chunk: Buffer) => { errors += chunk.toString(); });
+    err.on("data", (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
     expect(await main(["node", "outpost", "run", "--passes", "zero", "--agent", "claude", "x"], { stdout: out, stderr: err })).toBe(2);
     expect(errors).toContain("expected a positive integer");
     expect(errors).toContain("Usage: outpost run");
@@ -38,11 +40,19 @@ describe("command-line parsing", () => {
   });
 
   it("main: docker limit flags are checked before anything runs", async () => {
-    for (const [flag, value, message] of [["--pids-limit", "0", "positive integer"], ["--memory-mb", "lots", "positive integer"], ["--cpus", "-1", "positive number"]] as const) {
+    for (const [flag, value, message] of [
+      ["--pids-limit", "0", "positive integer"],
+      ["--memory-mb", "lots", "positive integer"],
+      ["--cpus", "-1", "positive number"],
+    ] as const) {
       const err = new PassThrough();
       let errors = "";
-      err.on("data", (chunk: Buffer) => { errors += chunk.toString(); });
-      expect(await main(["node", "outpost", "run", "--agent", "claude", flag, value, "x"], { stdout: new PassThrough(), stderr: err })).toBe(2);
+      err.on("data", (chunk: Buffer) => {
+        errors += chunk.toString();
+      });
+      expect(
+        await main(["node", "outpost", "run", "--agent", "claude", flag, value, "x"], { stdout: new PassThrough(), stderr: err }),
+      ).toBe(2);
       expect(errors).toContain(message);
     }
   });
@@ -50,8 +60,15 @@ describe("command-line parsing", () => {
   it("main: under --json a usage error is a JSON error object on stdout (code configuration)", async () => {
     const out = new PassThrough();
     let printed = "";
-    out.on("data", (chunk: Buffer) => { printed += chunk.toString(); });
-    expect(await main(["node", "outpost", "run", "--json", "--passes", "zero", "--agent", "claude", "x"], { stdout: out, stderr: new PassThrough() })).toBe(2);
+    out.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    expect(
+      await main(["node", "outpost", "run", "--json", "--passes", "zero", "--agent", "claude", "x"], {
+        stdout: out,
+        stderr: new PassThrough(),
+      }),
+    ).toBe(2);
     const error = JSON.parse(printed.trim()) as { type: string; code: string; message: string };
     expect(error).toMatchObject({ type: "error", code: "configuration" });
     expect(error.message).toContain("expected a positive integer");
@@ -60,7 +77,9 @@ describe("command-line parsing", () => {
   it("main: run needs --agent or --agent-module", async () => {
     const err = new PassThrough();
     let errors = "";
-    err.on("data", (chunk: Buffer) => { errors += chunk.toString(); });
+    err.on("data", (chunk: Buffer) => {
+      errors += chunk.toString();
+    });
     expect(await main(["node", "outpost", "run", "brief"], { stdout: new PassThrough(), stderr: err })).toBe(2);
     expect(errors).toContain("--agent-module");
   });

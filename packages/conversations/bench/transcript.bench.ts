@@ -16,7 +16,12 @@ import { fileURLToPath } from "node:url";
 const SELF = fileURLToPath(import.meta.url);
 const ROUNDS = Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5);
 const ID = "b3e51ce2-6f00-4f22-8000-0000000000b5";
-const RECORDED = fileURLToPath(new URL("../../agent-claude/tests/fixtures/sessions/claude/home/.claude/projects/-tmp-outpost-fixture-work-repo/36c73ea0-946c-47ed-8edf-38f66599c694.jsonl", import.meta.url));
+const RECORDED = fileURLToPath(
+  new URL(
+    "../../agent-claude/tests/fixtures/sessions/claude/home/.claude/projects/-tmp-outpost-fixture-work-repo/36c73ea0-946c-47ed-8edf-38f66599c694.jsonl",
+    import.meta.url,
+  ),
+);
 
 // Sibling packages are loaded from their sources: re-run under the `outpost-source` condition if needed.
 if (process.env.OUTPOST_BENCH_SOURCE !== "1") {
@@ -33,12 +38,16 @@ const { demoTranscript, transcriptLine } = await import("../tests/demo-transcrip
 
 async function generate(file: string, megabytes: number, root: string, home: string): Promise<void> {
   const recorded = (await readFile(RECORDED, "utf8"))
-    .split("/tmp/outpost-fixture/work/repo").join(root)
-    .split("/tmp/outpost-fixture/home").join(home)
-    .split("\n").filter((line) => line !== "").map((line) => `${line}\n`);
+    .split("/tmp/outpost-fixture/work/repo")
+    .join(root)
+    .split("/tmp/outpost-fixture/home")
+    .join(home)
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => `${line}\n`);
   const handle = await open(file, "w");
   let size = 0;
-  for (let index = 0; size < megabytes * 1024 * 1024; ) {
+  for (let index = 0; size < megabytes * 1024 * 1024;) {
     let block = "";
     while (block.length < 1024 * 1024) {
       block += recorded[index % recorded.length]!;
@@ -68,14 +77,24 @@ async function setup(megabytes: number, generateElsewhere = false) {
   // does not hold the transcript in memory.
   if (generateElsewhere) {
     // A separate process writes the file, so this one's peak RSS measures the capture and restore only.
-    const result = spawnSync(process.execPath, [...process.execArgv, SELF, "--generate", file, String(megabytes), source.root, source.home], { stdio: "inherit", env: process.env });
+    const result = spawnSync(
+      process.execPath,
+      [...process.execArgv, SELF, "--generate", file, String(megabytes), source.root, source.home],
+      { stdio: "inherit", env: process.env },
+    );
     if (result.status !== 0) throw new Error("could not generate the transcript");
   } else {
     await generate(file, megabytes, source.root, source.home);
   }
   const store = transcriptStore(demoTranscript);
   // Host placement: the local provider's sandbox files are the host's, so the store works in-process.
-  const context = (lease: typeof source, name: string) => ({ repository: lease.root, sandbox: lease, staging: join(base, `${name}-staging`), home: join(base, `${name}-host`), local: true });
+  const context = (lease: typeof source, name: string) => ({
+    repository: lease.root,
+    sandbox: lease,
+    staging: join(base, `${name}-staging`),
+    home: join(base, `${name}-host`),
+    local: true,
+  });
   return {
     base,
     file,
@@ -101,7 +120,10 @@ async function setup(megabytes: number, generateElsewhere = false) {
     async rawStream(round: number) {
       const middle = join(base, `stream-${round}.jsonl`);
       await pipeline(createReadStream(file, { highWaterMark: 1024 * 1024 }), createWriteStream(middle));
-      await pipeline(createReadStream(middle, { highWaterMark: 1024 * 1024 }), createWriteStream(join(target.home, `stream-${round}.jsonl`)));
+      await pipeline(
+        createReadStream(middle, { highWaterMark: 1024 * 1024 }),
+        createWriteStream(join(target.home, `stream-${round}.jsonl`)),
+      );
     },
     async rawLease(round: number) {
       const middle = join(base, `lease-${round}.jsonl`);
@@ -168,12 +190,17 @@ try {
     scripts: { run: () => bench.roundTripScripts(), after: () => bench.forget() },
   });
   const { floor, stream, lease, ours, over, scripts } = times;
-  const line = (label: string, value: number, extra = "") => console.log(`  ${label.padEnd(36)}${value.toFixed(0).padStart(6)} ms  ${(value / floor!).toFixed(2)}x floor${extra}`);
+  const line = (label: string, value: number, extra = "") =>
+    console.log(`  ${label.padEnd(36)}${value.toFixed(0).padStart(6)} ms  ${(value / floor!).toFixed(2)}x floor${extra}`);
   console.log(`transcript ${(bench.size / 1024 / 1024).toFixed(1)} MB, median of ${ROUNDS} interleaved rounds`);
   line("raw copyFile out and back (floor)", floor!);
   line("raw streamed copy out and back", stream!);
   line("raw lease download + upload", lease!);
-  line("capture + restore, local context", ours!, `, ${(ours! / lease!).toFixed(2)}x raw lease, ${(ours! / stream!).toFixed(2)}x streamed copy (goal ≤ 1.5x)`);
+  line(
+    "capture + restore, local context",
+    ours!,
+    `, ${(ours! / lease!).toFixed(2)}x raw lease, ${(ours! / stream!).toFixed(2)}x streamed copy (goal ≤ 1.5x)`,
+  );
   line("  the same over the previous ones", over!, `, ${(over! / lease!).toFixed(2)}x raw lease (replacing the last capture and session)`);
   line("capture + restore, node scripts", scripts!, `, ${(scripts! / lease!).toFixed(2)}x raw lease (4 node starts in the sandbox)`);
 } finally {
@@ -181,12 +208,19 @@ try {
 }
 
 const peaks = [10, 50].map((size) => {
-  const result = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", SELF, "--peak", String(size)], { encoding: "utf8", env: process.env });
+  const result = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", SELF, "--peak", String(size)], {
+    encoding: "utf8",
+    env: process.env,
+  });
   const line = result.stdout.trim().split("\n").pop() ?? "{}";
   return { ...(JSON.parse(line) as { peak: number; baseline: number }), size };
 });
 for (const peak of peaks) {
-  console.log(`  peak RSS, ${String(peak.size).padStart(2)} MB transcript              ${(peak.peak / 1024 / 1024).toFixed(0).padStart(6)} MB (${((peak.peak - peak.baseline) / 1024 / 1024).toFixed(0)} MB above the process baseline)`);
+  console.log(
+    `  peak RSS, ${String(peak.size).padStart(2)} MB transcript              ${(peak.peak / 1024 / 1024).toFixed(0).padStart(6)} MB (${((peak.peak - peak.baseline) / 1024 / 1024).toFixed(0)} MB above the process baseline)`,
+  );
 }
 const above = peaks.map((peak) => peak.peak - peak.baseline);
-console.log(`  peak above baseline, 10 → 50 MB       ${(above[0]! / 1024 / 1024).toFixed(0)} → ${(above[1]! / 1024 / 1024).toFixed(0)} MB (flat = does not grow with the transcript)`);
+console.log(
+  `  peak above baseline, 10 → 50 MB       ${(above[0]! / 1024 / 1024).toFixed(0)} → ${(above[1]! / 1024 / 1024).toFixed(0)} MB (flat = does not grow with the transcript)`,
+);

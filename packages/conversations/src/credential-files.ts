@@ -3,9 +3,27 @@
  * next to their sessions write them. A session bundle or sidecar never captures them.
  */
 export const COMMON_CREDENTIAL_FILES: readonly string[] = Object.freeze([
-  ".env", ".env.*", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".dockercfg",
-  "credentials", "credentials.json", ".credentials.json", "auth.json", "oauth_creds.json", "token.json", "tokens.json",
-  "id_rsa", "id_ecdsa", "id_ed25519", "*.pem", "*.key", "*.p12", "*.pfx",
+  ".env",
+  ".env.*",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".git-credentials",
+  ".dockercfg",
+  "credentials",
+  "credentials.json",
+  ".credentials.json",
+  "auth.json",
+  "oauth_creds.json",
+  "token.json",
+  "tokens.json",
+  "id_rsa",
+  "id_ecdsa",
+  "id_ed25519",
+  "*.pem",
+  "*.key",
+  "*.p12",
+  "*.pfx",
 ]);
 
 /**
@@ -13,7 +31,12 @@ export const COMMON_CREDENTIAL_FILES: readonly string[] = Object.freeze([
  * one segment): a credential folder excludes everything below it. Combine it into a profile's `exclude`.
  */
 export function credentialFiles(names: readonly string[]): RegExp {
-  const alternatives = names.map((name) => name.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join("[^/]*"));
+  const alternatives = names.map((name) =>
+    name
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+      .join("[^/]*"),
+  );
   return new RegExp(`(^|/)(${alternatives.join("|")})(/|$)`);
 }
 

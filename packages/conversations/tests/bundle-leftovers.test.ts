@@ -53,7 +53,12 @@ describe("sessionBundleStore leaves no temporary files", () => {
 
     await writeFile(join(source.lease.home, ".demo", "sessions", ID, "state.json"), JSON.stringify({ version: 2, id: ID }));
     const record = await store.capture(ID, source.context());
-    const throwing = sessionBundleStore({ ...demoProfile, relocate: () => { throw new Error("no"); } });
+    const throwing = sessionBundleStore({
+      ...demoProfile,
+      relocate: () => {
+        throw new Error("no");
+      },
+    });
     const failed = await throwing.restore(record, target.context()).catch((error: unknown) => error);
     expect(isOutpostError(failed, "session")).toBe(true);
     expect(await readdir(sandboxTemp)).toEqual([]);

@@ -13,7 +13,10 @@ const ID = "5f0c2a9e-1b2c-4d5e-8f90-0123456789ab";
 const SECRET = "outside-the-home-secret-91c4";
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(isOutpostError(error), `expected an OutpostError, got ${String(error)}`).toBe(true);
   return error as { code: string; message: string };
 }

@@ -34,7 +34,12 @@ describeGated("conversations through a Docker lease", gated, () => {
     await writeFile(join(session, "log.jsonl"), `${JSON.stringify({ path: `${local.lease.root}/a.txt`, home: local.lease.home })}\n`);
     const first = await store.capture(ID, local.context());
     const fromDocker = await inDocker(async (lease) => {
-      const context = { repository: local.workspace, sandbox: lease, staging: join(local.base, "docker-staging"), home: join(local.base, "docker-host-home") };
+      const context = {
+        repository: local.workspace,
+        sandbox: lease,
+        staging: join(local.base, "docker-staging"),
+        home: join(local.base, "docker-host-home"),
+      };
       await store.restore(first, context);
       const log = await lease.invoke({ executable: "cat", arguments: [`${lease.home}/.demo/sessions/${ID}/log.jsonl`] });
       expect(JSON.parse(log.stdout)).toEqual({ path: `${lease.root}/a.txt`, home: lease.home });
@@ -43,7 +48,10 @@ describeGated("conversations through a Docker lease", gated, () => {
     const bundle = JSON.parse(await readFile(fromDocker.file, "utf8")) as { origin: { workspace: string; home: string } };
     expect(bundle.origin).toEqual({ workspace: "/workspace", home: "/home/outpost" });
     await store.restore(fromDocker, back.context());
-    const state = JSON.parse(await readFile(join(back.lease.home, ".demo", "sessions", ID, "state.json"), "utf8")) as { cwd: string; restoredFrom: string };
+    const state = JSON.parse(await readFile(join(back.lease.home, ".demo", "sessions", ID, "state.json"), "utf8")) as {
+      cwd: string;
+      restoredFrom: string;
+    };
     expect(state).toMatchObject({ cwd: back.lease.root, restoredFrom: "/workspace" });
   }, 120_000);
 
@@ -54,7 +62,12 @@ describeGated("conversations through a Docker lease", gated, () => {
     await writeFile(join(folder, `${ID}.jsonl`), transcriptLine(3, local.lease.root, local.lease.home));
     const first = await store.capture(ID, local.context());
     const fromDocker = await inDocker(async (lease) => {
-      const context = { repository: local.workspace, sandbox: lease, staging: join(local.base, "docker-staging"), home: join(local.base, "docker-host-home") };
+      const context = {
+        repository: local.workspace,
+        sandbox: lease,
+        staging: join(local.base, "docker-staging"),
+        home: join(local.base, "docker-host-home"),
+      };
       await store.restore(first, context);
       return store.capture(ID, context);
     });

@@ -32,7 +32,9 @@ describe("createPathRewriter", () => {
   });
 
   it("rewrites the paths of git diff headers, which drop the leading slash after a/ and b/", () => {
-    expect(rewrite("diff --git a/work/repo/x b/work/repo/x\n--- a/work/repo/x")).toBe("diff --git a/srv/new-place/x b/srv/new-place/x\n--- a/srv/new-place/x");
+    expect(rewrite("diff --git a/work/repo/x b/work/repo/x\n--- a/work/repo/x")).toBe(
+      "diff --git a/srv/new-place/x b/srv/new-place/x\n--- a/srv/new-place/x",
+    );
     expect(rewrite("/data/work/repo /b/work/repo xa/work/repo")).toBe("/data/work/repo /b/work/repo xa/work/repo");
   });
 
@@ -42,7 +44,12 @@ describe("createPathRewriter", () => {
   });
 
   it("ignores identical and root pairs", () => {
-    expect(createPathRewriter([{ from: "/", to: "/x" }, { from: "/a", to: "/a" }])("/a/b /c")).toBe("/a/b /c");
+    expect(
+      createPathRewriter([
+        { from: "/", to: "/x" },
+        { from: "/a", to: "/a" },
+      ])("/a/b /c"),
+    ).toBe("/a/b /c");
   });
 });
 
@@ -55,7 +62,9 @@ describe("rewriteJsonLine", () => {
   });
 
   it("rewrites object keys too (gemini's projects.json is keyed by path)", () => {
-    expect(rewriteJsonLine(String.raw`{"projects":{"\/work\/repo":"repo"}}`, rewrite)).toBe(String.raw`{"projects":{"/srv/new-place":"repo"}}`);
+    expect(rewriteJsonLine(String.raw`{"projects":{"\/work\/repo":"repo"}}`, rewrite)).toBe(
+      String.raw`{"projects":{"/srv/new-place":"repo"}}`,
+    );
   });
 
   it("survives a truncated last line", () => {
@@ -101,10 +110,17 @@ describe("createBytePathRewriter and relocateFile", () => {
       await writeFile(join(directory, "in.jsonl"), input);
       await relocateFile(join(directory, "in.jsonl"), join(directory, "out.jsonl"), pairs, "json");
       const rewrite = createPathRewriter(pairs);
-      const expected = input.split("\n").map((line) => rewriteJsonLine(line, rewrite)).join("\n");
+      const expected = input
+        .split("\n")
+        .map((line) => rewriteJsonLine(line, rewrite))
+        .join("\n");
       const output = await readFile(join(directory, "out.jsonl"), "utf8");
       expect(output).toBe(expected);
-      expect(JSON.parse(output.split("\n")[0]!)).toMatchObject({ esc: "/srv/new-place/eé", cwd: "/srv/new-place", home: "/home/agent/.cfg" });
+      expect(JSON.parse(output.split("\n")[0]!)).toMatchObject({
+        esc: "/srv/new-place/eé",
+        cwd: "/srv/new-place",
+        home: "/home/agent/.cfg",
+      });
       expect(output).toContain("/work/repository");
     } finally {
       await rm(directory, { recursive: true, force: true });

@@ -12,7 +12,11 @@ const pairs = [
 ];
 const reference = createPathRewriter(pairs);
 /** What relocation must produce: each line through the string rewriter, the slow but obvious way. */
-const expectedOf = (text: string) => text.split("\n").map((line) => rewriteJsonLine(line, reference)).join("\n");
+const expectedOf = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => rewriteJsonLine(line, reference))
+    .join("\n");
 
 // Paths at every kind of boundary, escaped spellings, and multi-byte UTF-8 (2, 3 and 4 bytes) right against them.
 const LINES = [
@@ -55,8 +59,14 @@ describe("relocateFile in blocks", () => {
 
   it("finds paths that share their start (a workspace inside the home, siblings under one parent) at every block size", async () => {
     for (const nested of [
-      [{ from: "/root", to: "/home/a" }, { from: "/root/repo", to: "/w" }],
-      [{ from: "/tmp/outpost-home-x", to: "/h" }, { from: "/tmp/outpost-bench-x/repo", to: "/srv/r" }],
+      [
+        { from: "/root", to: "/home/a" },
+        { from: "/root/repo", to: "/w" },
+      ],
+      [
+        { from: "/tmp/outpost-home-x", to: "/h" },
+        { from: "/tmp/outpost-bench-x/repo", to: "/srv/r" },
+      ],
     ]) {
       const rewrite = createPathRewriter(nested);
       const input = [
@@ -64,7 +74,10 @@ describe("relocateFile in blocks", () => {
         String.raw`{"c":"/tmp/outpost-home-x/.claude /tmp/outpost-bench-x/repo/src /tmp/outpost-bench-x/repo2 /tmp/outpost- /tmp/outpost-home-xy"}`,
         "—/root/repo é/root/repo /tmp/outpost-bench-x/repo—",
       ].join("\n");
-      const expected = input.split("\n").map((line) => rewriteJsonLine(line, rewrite)).join("\n");
+      const expected = input
+        .split("\n")
+        .map((line) => rewriteJsonLine(line, rewrite))
+        .join("\n");
       expect(expected).not.toBe(input);
       for (let blockBytes = 1; blockBytes <= 200; blockBytes += 1) {
         await writeFile(join(directory, "nested.in"), input);
@@ -116,9 +129,25 @@ describe("relocateFile in blocks", () => {
   });
 
   it("never touches bytes that are not a path, even bytes that are not UTF-8", async () => {
-    const input = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("/work/repo/a "), Buffer.from([0xc3]), Buffer.from(" /root\n"), Buffer.from([0x80, 0x80])]);
+    const input = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("/work/repo/a "),
+      Buffer.from([0xc3]),
+      Buffer.from(" /root\n"),
+      Buffer.from([0x80, 0x80]),
+    ]);
     const output = await run("binary", input, 4);
-    expect(output.equals(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("/srv/new-place/a "), Buffer.from([0xc3]), Buffer.from(" /home/agent\n"), Buffer.from([0x80, 0x80])]))).toBe(true);
+    expect(
+      output.equals(
+        Buffer.concat([
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from("/srv/new-place/a "),
+          Buffer.from([0xc3]),
+          Buffer.from(" /home/agent\n"),
+          Buffer.from([0x80, 0x80]),
+        ]),
+      ),
+    ).toBe(true);
   });
 
   it("leaves escapes alone in text files", async () => {
@@ -129,9 +158,19 @@ describe("relocateFile in blocks", () => {
   it("copies the file as it is when no pair changes anything, and refuses to overwrite a target", async () => {
     const input = "/work/repo é\n";
     await writeFile(join(directory, "same.in"), input);
-    await relocateFile(join(directory, "same.in"), join(directory, "same.out"), [{ from: "/work/repo", to: "/work/repo/" }, { from: "/", to: "/x" }], "json");
+    await relocateFile(
+      join(directory, "same.in"),
+      join(directory, "same.out"),
+      [
+        { from: "/work/repo", to: "/work/repo/" },
+        { from: "/", to: "/x" },
+      ],
+      "json",
+    );
     expect(await readFile(join(directory, "same.out"), "utf8")).toBe(input);
-    await expect(relocateFile(join(directory, "same.in"), join(directory, "same.out"), pairs, "json")).rejects.toMatchObject({ code: "EEXIST" });
+    await expect(relocateFile(join(directory, "same.in"), join(directory, "same.out"), pairs, "json")).rejects.toMatchObject({
+      code: "EEXIST",
+    });
     expect(await readFile(join(directory, "same.out"), "utf8")).toBe(input);
   });
 
@@ -139,7 +178,9 @@ describe("relocateFile in blocks", () => {
     await writeFile(join(directory, "abort.in"), "/work/repo\n");
     const controller = new AbortController();
     controller.abort(new Error("user pressed stop"));
-    const failure = await relocateFile(join(directory, "abort.in"), join(directory, "abort.out"), pairs, "json", controller.signal).catch((error: unknown) => error);
+    const failure = await relocateFile(join(directory, "abort.in"), join(directory, "abort.out"), pairs, "json", controller.signal).catch(
+      (error: unknown) => error,
+    );
     expect(isOutpostError(failure) && failure.code).toBe("aborted");
     await expect(readFile(join(directory, "abort.out"))).rejects.toMatchObject({ code: "ENOENT" });
   });

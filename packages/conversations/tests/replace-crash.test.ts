@@ -33,7 +33,20 @@ const RECOVER = "lib.recoverReplacement(input.journal, input.scope);";
 
 /** A conversation in three parts, as a transcript store restores it: transcript, sidecar folder, index. */
 const PARTS = ["sessions/project/id.jsonl", "sessions/project/id", "index.json"];
-const STEPS = ["prepared", "aside 0", "aside 1", "aside 2", "in 0", "in 1", "in 2", "committed", "removed 0", "removed 1", "removed 2", "done"];
+const STEPS = [
+  "prepared",
+  "aside 0",
+  "aside 1",
+  "aside 2",
+  "in 0",
+  "in 1",
+  "in 2",
+  "committed",
+  "removed 0",
+  "removed 1",
+  "removed 2",
+  "done",
+];
 
 describe("replacing a session survives a crash at any step", () => {
   let scope: string;
@@ -74,7 +87,10 @@ describe("replacing a session survives a crash at any step", () => {
     for (const part of PARTS) {
       const target = join(scope, part);
       if (before === "old") await writePart(target, "old", isFolder(part));
-      const staged = join(scope, part.replace(/[^/]+$/, (name) => `.${name}.outpost-new-test`));
+      const staged = join(
+        scope,
+        part.replace(/[^/]+$/, (name) => `.${name}.outpost-new-test`),
+      );
       await writePart(staged, "new", isFolder(part));
       replacements.push({ staged, target });
     }
@@ -95,10 +111,21 @@ describe("replacing a session survives a crash at any step", () => {
       await writeFile(join(victim, "precious"), "the host's own file");
       await mkdir(join(scope, "sessions"), { recursive: true });
       const journal = join(scope, "sessions", ".id.outpost-replace.json");
-      const planted = (target: string) => JSON.stringify({
-        outpost: "replacement", phase: "prepared", pid: 1, startedAt: 0,
-        entries: [{ target, staged: join(target, "..", ".x.outpost-new-1"), backup: join(target, "..", `.${target.split("/").pop()}.outpost-old`), existed: false }],
-      });
+      const planted = (target: string) =>
+        JSON.stringify({
+          outpost: "replacement",
+          phase: "prepared",
+          pid: 1,
+          startedAt: 0,
+          entries: [
+            {
+              target,
+              staged: join(target, "..", ".x.outpost-new-1"),
+              backup: join(target, "..", `.${target.split("/").pop()}.outpost-old`),
+              existed: false,
+            },
+          ],
+        });
       for (const target of [join(victim, "precious"), join(scope, "..", victim.split("/").pop()!, "precious")]) {
         await writeFile(journal, planted(target));
         expect(runLibrary(RECOVER, { journal, scope }).status).toBe(0);
@@ -139,12 +166,27 @@ describe("the next restore of a bundle finishes or undoes a crashed one", () => 
     const staged = join(sessions, `.${ID}.outpost-new-crash`);
     await writeSession(staged, "/the/new/session");
     const journal = join(sessions, `.${ID}.outpost-replace.json`);
-    const crashed = runLibrary(REPLACE, { journal, scope: sandbox.lease.home, replacements: [{ staged, target: session }], crashAt: "aside 0" });
+    const crashed = runLibrary(REPLACE, {
+      journal,
+      scope: sandbox.lease.home,
+      replacements: [{ staged, target: session }],
+      crashAt: "aside 0",
+    });
     expect(crashed.signal).toBe("SIGKILL");
     await expect(readdir(session)).rejects.toThrow();
 
-    const failing: SessionBundleProfile = { ...demoProfile, relocate: () => { throw new Error("relocation refused"); } };
-    const refused = await sessionBundleStore(failing).restore(record, sandbox.context()).then(() => undefined, (error: unknown) => error);
+    const failing: SessionBundleProfile = {
+      ...demoProfile,
+      relocate: () => {
+        throw new Error("relocation refused");
+      },
+    };
+    const refused = await sessionBundleStore(failing)
+      .restore(record, sandbox.context())
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(isOutpostError(refused), String(refused)).toBe(true);
     expect(JSON.parse(await readFile(join(session, "state.json"), "utf8")).cwd).toBe("/the/old/session");
 
@@ -169,9 +211,21 @@ describe("a restore of the same session still running elsewhere", () => {
       const record = await store.capture(ID, sandbox.context());
       const journal = join(sessions, `.${ID}.outpost-replace.json`);
       const staged = join(sessions, `.${ID}.outpost-new-other`);
-      await writeFile(journal, JSON.stringify({ outpost: "replacement", phase: "prepared", pid: holder.pid, startedAt: Date.now(), entries: [{ staged, target: join(sessions, ID), backup: join(sessions, `.${ID}.outpost-old`), existed: true }] }));
+      await writeFile(
+        journal,
+        JSON.stringify({
+          outpost: "replacement",
+          phase: "prepared",
+          pid: holder.pid,
+          startedAt: Date.now(),
+          entries: [{ staged, target: join(sessions, ID), backup: join(sessions, `.${ID}.outpost-old`), existed: true }],
+        }),
+      );
       for (const local of [false, true]) {
-        const error = await store.restore(record, { ...sandbox.context(), local }).then(() => undefined, (caught: unknown) => caught);
+        const error = await store.restore(record, { ...sandbox.context(), local }).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(isOutpostError(error, "conflict"), String(error)).toBe(true);
       }
       holder.kill("SIGKILL");

@@ -70,7 +70,14 @@ const LAYOUTS: readonly Layout[] = [
     way(sandbox) {
       const sessions = join(sandbox.lease.home, ".demo-transcript", "sessions");
       const project = join(sessions, basename(sandbox.workspace));
-      return [join(sandbox.lease.home, ".demo-transcript"), sessions, project, join(project, `${ID}.jsonl`), join(project, ID), join(project, ID, "subagents")];
+      return [
+        join(sandbox.lease.home, ".demo-transcript"),
+        sessions,
+        project,
+        join(project, `${ID}.jsonl`),
+        join(project, ID),
+        join(project, ID, "subagents"),
+      ];
     },
     restored(sandbox, file) {
       return join(sandbox.lease.home, ".demo-transcript", "sessions", basename(sandbox.workspace), ID, "subagents", file);
@@ -115,7 +122,10 @@ describe.each(LAYOUTS)("restore of a $name", (layout) => {
           await make(at);
           const before = await snapshot(outside);
           // A link inside the old session is replaced with it; a link on the way, or in its place, is refused.
-          const outcome = await layout.store.restore(record, { ...target.context(), local }).then(() => undefined, (error: unknown) => error);
+          const outcome = await layout.store.restore(record, { ...target.context(), local }).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
           if (outcome !== undefined) {
             expect(isOutpostError(outcome) && outcome.code, `${kind} at ${at}: ${String(outcome)}`).toBe("workspace");
             expect((outcome as Error).message).toMatch(/symbolic link/);
@@ -129,7 +139,16 @@ describe.each(LAYOUTS)("restore of a $name", (layout) => {
   }, 120_000);
 
   it("whatever capture accepts, pack and unpack accept: unusual names survive the trip", async () => {
-    const names = ["back\\slash.jsonl", "-dash.jsonl", "space name.jsonl", "ünïcødé.jsonl", "colon:star*.jsonl", "new\nline.jsonl", "%2F..dots", "quote\"'.jsonl"];
+    const names = [
+      "back\\slash.jsonl",
+      "-dash.jsonl",
+      "space name.jsonl",
+      "ünïcødé.jsonl",
+      "colon:star*.jsonl",
+      "new\nline.jsonl",
+      "%2F..dots",
+      "quote\"'.jsonl",
+    ];
     const origin = await localSandbox("repo");
     const elsewhere = await localSandbox("elsewhere");
     try {

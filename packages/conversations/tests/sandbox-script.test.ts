@@ -35,8 +35,13 @@ describe("runSandboxScript", () => {
 
   it("reports a sandbox without node as a process error", async () => {
     const lease = Object.create(sandbox.lease) as typeof sandbox.lease;
-    const withoutNode = { ...lease, root: sandbox.lease.root, home: sandbox.lease.home, invoke: (command: Parameters<typeof lease.invoke>[0]) => sandbox.lease.invoke({ ...command, variables: { PATH: "/nonexistent" } }) };
-    const error = await runSandboxScript(withoutNode as never, (() => 1), null, { what: "probe" }).catch((caught: unknown) => caught);
+    const withoutNode = {
+      ...lease,
+      root: sandbox.lease.root,
+      home: sandbox.lease.home,
+      invoke: (command: Parameters<typeof lease.invoke>[0]) => sandbox.lease.invoke({ ...command, variables: { PATH: "/nonexistent" } }),
+    };
+    const error = await runSandboxScript(withoutNode as never, () => 1, null, { what: "probe" }).catch((caught: unknown) => caught);
     expect(isOutpostError(error, "process"), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/node/);
   });

@@ -14,7 +14,10 @@ const ID = "5f0c2a9e-1b2c-4d5e-8f90-0123456789ab";
 async function writeSession(folder: string, workspace: string, home: string): Promise<void> {
   await mkdir(join(folder, "notes"), { recursive: true });
   await writeFile(join(folder, "state.json"), `${JSON.stringify({ version: 2, id: ID, cwd: workspace })}\n`);
-  await writeFile(join(folder, "log.jsonl"), `${JSON.stringify({ type: "tool", path: `${workspace}/hello.txt`, other: `${workspace}ository/x`, skills: `${home}/.demo/skills` })}\n{"type":"text","text":"hi"}\n`);
+  await writeFile(
+    join(folder, "log.jsonl"),
+    `${JSON.stringify({ type: "tool", path: `${workspace}/hello.txt`, other: `${workspace}ository/x`, skills: `${home}/.demo/skills` })}\n{"type":"text","text":"hi"}\n`,
+  );
   await writeFile(join(folder, "blob.bin"), Buffer.from([0, 255, 1, 254, 0x2f, 0x77]));
   await writeFile(join(folder, "notes", "readme.md"), `see ${workspace}/src\n`);
   await writeFile(join(folder, "session.lock"), "pid 1");
@@ -22,7 +25,10 @@ async function writeSession(folder: string, workspace: string, home: string): Pr
 }
 
 async function expectCode(promise: Promise<unknown>, code: string, text?: RegExp): Promise<void> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(isOutpostError(error), `expected an OutpostError, got ${String(error)}`).toBe(true);
   expect((error as { code: string }).code).toBe(code);
   if (text) expect((error as Error).message).toMatch(text);
@@ -55,7 +61,12 @@ describe("sessionBundleStore through the local provider", () => {
     const restored = sessionOf(target);
     expect(store.destination(ID, target.lease, record.file)).toBe(restored);
     expect((await readdir(restored)).sort()).toEqual(["blob.bin", "log.jsonl", "notes", "state.json"]);
-    expect(JSON.parse(await readFile(join(restored, "state.json"), "utf8"))).toEqual({ version: 2, id: ID, cwd: target.lease.root, restoredFrom: source.lease.root });
+    expect(JSON.parse(await readFile(join(restored, "state.json"), "utf8"))).toEqual({
+      version: 2,
+      id: ID,
+      cwd: target.lease.root,
+      restoredFrom: source.lease.root,
+    });
     const log = JSON.parse((await readFile(join(restored, "log.jsonl"), "utf8")).split("\n")[0]!) as Record<string, string>;
     expect(log.path).toBe(`${target.lease.root}/hello.txt`);
     expect(log.other).toBe(`${source.lease.root}ository/x`);
@@ -89,7 +100,12 @@ describe("sessionBundleStore through the local provider", () => {
   it("gives the same result in-process when the context is local (host placement)", async () => {
     const record = await store.capture(ID, { ...source.context(), local: true });
     await store.restore(record, { ...target.context(), local: true });
-    expect(JSON.parse(await readFile(join(sessionOf(target), "state.json"), "utf8"))).toEqual({ version: 2, id: ID, cwd: target.lease.root, restoredFrom: source.lease.root });
+    expect(JSON.parse(await readFile(join(sessionOf(target), "state.json"), "utf8"))).toEqual({
+      version: 2,
+      id: ID,
+      cwd: target.lease.root,
+      restoredFrom: source.lease.root,
+    });
     const leaky = sessionBundleStore({ ...demoProfile, relocate: (_path, text) => text + String(ID) });
     await expectCode(leaky.restore(record, { ...target.context(), local: true }), "configuration", /not self-contained: ID is not defined/);
     await symlink("/etc/passwd", join(sessionOf(source), "notes", "passwd"));
@@ -135,7 +151,9 @@ describe("sessionBundleStore through the local provider", () => {
     it("a file that grows while it is captured", async () => {
       const log = join(sessionOf(source), "log.jsonl");
       await writeFile(log, `${"x".repeat(1024)}\n`.repeat(8 * 1024));
-      const writer = spawn(process.execPath, ["-e", `const fs=require("fs");for(;;){fs.appendFileSync(${JSON.stringify(log)},"{}\\n")}`], { stdio: "ignore" });
+      const writer = spawn(process.execPath, ["-e", `const fs=require("fs");for(;;){fs.appendFileSync(${JSON.stringify(log)},"{}\\n")}`], {
+        stdio: "ignore",
+      });
       try {
         const initial = (await stat(log)).size;
         while ((await stat(log)).size === initial) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -143,7 +161,10 @@ describe("sessionBundleStore through the local provider", () => {
         // not change is right, so try until one overlaps a write: that one must be refused.
         let refused: unknown;
         for (let attempt = 0; attempt < 20 && refused === undefined; attempt += 1) {
-          refused = await store.capture(ID, source.context()).then(() => undefined, (error: unknown) => error);
+          refused = await store.capture(ID, source.context()).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
         }
         await expectCode(Promise.reject(refused), "session", /changed while it was being read/);
       } finally {
@@ -231,7 +252,8 @@ describe("sessionBundleStore through the local provider", () => {
     });
 
     it("an unsafe conversation id", async () => {
-      for (const id of ["../x", "a/b", "", ".."]) await expectCode(store.capture(id, source.context()), "session", /Refused conversation id/);
+      for (const id of ["../x", "a/b", "", ".."])
+        await expectCode(store.capture(id, source.context()), "session", /Refused conversation id/);
     });
   });
 });

@@ -10,7 +10,10 @@ import { localSandbox, type TestSandbox } from "./sandboxes.js";
 const ID = "0716f583-aaaa-4bbb-8ccc-0123456789ab";
 
 async function expectCode(promise: Promise<unknown>, code: string, text?: RegExp): Promise<void> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(isOutpostError(error), `expected an OutpostError, got ${String(error)}`).toBe(true);
   expect((error as { code: string }).code).toBe(code);
   if (text) expect((error as Error).message).toMatch(text);
@@ -48,11 +51,23 @@ describe("transcriptStore through the local provider", () => {
     expect(store.destination(ID, target.lease, record.file)).toBe(destination);
     // `<workspace>ository` only shares a prefix with the workspace: it must survive untouched.
     const keep = `${source.lease.root}ository`;
-    const expected = original.split(keep).join("\u0000").split(source.lease.root).join(target.lease.root).split(source.lease.home).join(target.lease.home).split("\u0000").join(keep);
+    const expected = original
+      .split(keep)
+      .join("\u0000")
+      .split(source.lease.root)
+      .join(target.lease.root)
+      .split(source.lease.home)
+      .join(target.lease.home)
+      .split("\u0000")
+      .join(keep);
     expect(await readFile(destination, "utf8")).toBe(expected);
     expect(expected).toContain(`not ${keep}"`);
-    expect(await readFile(join(target.lease.home, ".demo-transcript", "sessions", "project", ID, "subagents", "agent-1.jsonl"), "utf8")).toBe(transcriptLine(0, target.lease.root, target.lease.home).replace(`${target.lease.root}ository`, keep));
-    expect([...(await readFile(join(target.lease.home, ".demo-transcript", "sessions", "project", ID, "subagents", "blob.bin")))]).toEqual([0xff, 0xfe, 0x00]);
+    expect(
+      await readFile(join(target.lease.home, ".demo-transcript", "sessions", "project", ID, "subagents", "agent-1.jsonl"), "utf8"),
+    ).toBe(transcriptLine(0, target.lease.root, target.lease.home).replace(`${target.lease.root}ository`, keep));
+    expect([...(await readFile(join(target.lease.home, ".demo-transcript", "sessions", "project", ID, "subagents", "blob.bin")))]).toEqual([
+      0xff, 0xfe, 0x00,
+    ]);
     expect((await readdir(join(target.lease.home, ".demo-transcript", "sessions"))).sort()).toEqual(["project"]);
     expect((await readdir(join(target.lease.home, ".demo-transcript", "sessions", "project"))).sort()).toEqual([ID, `${ID}.jsonl`]);
   });
@@ -85,7 +100,11 @@ describe("transcriptStore through the local provider", () => {
     });
 
     it("a transcript over the size limit", async () => {
-      await expectCode(transcriptStore(demoTranscript, { maxBytes: 1000 }).capture(ID, source.context()), "limit", /over the 1000 byte limit/);
+      await expectCode(
+        transcriptStore(demoTranscript, { maxBytes: 1000 }).capture(ID, source.context()),
+        "limit",
+        /over the 1000 byte limit/,
+      );
     });
 
     it("the same id in two project folders", async () => {
@@ -96,7 +115,11 @@ describe("transcriptStore through the local provider", () => {
 
     it("a transcript that grows while it is captured", async () => {
       await writeFile(transcriptOf(source), original.repeat(400));
-      const writer = spawn(process.execPath, ["-e", `const fs=require("fs");for(;;){fs.appendFileSync(${JSON.stringify(transcriptOf(source))},"{}\\n")}`], { stdio: "ignore" });
+      const writer = spawn(
+        process.execPath,
+        ["-e", `const fs=require("fs");for(;;){fs.appendFileSync(${JSON.stringify(transcriptOf(source))},"{}\\n")}`],
+        { stdio: "ignore" },
+      );
       try {
         await expectCode(store.capture(ID, source.context()), "session", /changed while/);
       } finally {
@@ -111,7 +134,12 @@ describe("transcriptStore through the local provider", () => {
       const before = await readFile(restored, "utf8");
       const originFile = join(source.workspace, ".outpost", "conversations", "demo-transcript", ID, "origin.json");
       const origin = JSON.parse(await readFile(originFile, "utf8")) as Record<string, unknown>;
-      for (const broken of ["{", JSON.stringify({ ...origin, transcript: "../../../../etc/passwd" }), JSON.stringify({ ...origin, id: "other" }), JSON.stringify({ ...origin, workspace: 'has"quote' })]) {
+      for (const broken of [
+        "{",
+        JSON.stringify({ ...origin, transcript: "../../../../etc/passwd" }),
+        JSON.stringify({ ...origin, id: "other" }),
+        JSON.stringify({ ...origin, workspace: 'has"quote' }),
+      ]) {
         await writeFile(originFile, broken);
         const error = await store.restore(record, target.context()).catch((caught: unknown) => caught);
         expect(isOutpostError(error), String(error)).toBe(true);
@@ -123,7 +151,12 @@ describe("transcriptStore through the local provider", () => {
     it("a failing plan leaves the existing session untouched", async () => {
       const record = await store.capture(ID, source.context());
       await store.restore(record, target.context());
-      const throwing = transcriptStore({ ...demoTranscript, plan: () => { throw new Error("no plan"); } });
+      const throwing = transcriptStore({
+        ...demoTranscript,
+        plan: () => {
+          throw new Error("no plan");
+        },
+      });
       await expect(throwing.restore(record, target.context())).rejects.toThrow("no plan");
       expect((await readdir(join(target.lease.home, ".demo-transcript", "sessions"))).sort()).toEqual(["project"]);
       expect((await readdir(join(target.lease.home, ".demo-transcript", "sessions", "project"))).sort()).toEqual([ID, `${ID}.jsonl`]);

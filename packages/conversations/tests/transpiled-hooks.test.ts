@@ -45,7 +45,14 @@ type Hooks = Required<Pick<SessionBundleProfile, "validate" | "bucket" | "reloca
 
 /** Builds the hooks the way tsx, vite or a minifying bundler does, and returns the live functions. */
 function transpiled(minify: boolean): { hooks: Hooks; leaky: Pick<SessionBundleProfile, "relocate"> } {
-  const { code } = transformSync(HOOKS_SOURCE, { loader: "ts", keepNames: true, minify, format: "iife", globalName: "built", target: "node20" });
+  const { code } = transformSync(HOOKS_SOURCE, {
+    loader: "ts",
+    keepNames: true,
+    minify,
+    format: "iife",
+    globalName: "built",
+    target: "node20",
+  });
   return new Function(`${code}; return built;`)() as { hooks: Hooks; leaky: Pick<SessionBundleProfile, "relocate"> };
 }
 
@@ -61,7 +68,10 @@ const baseProfile: Omit<SessionBundleProfile, "validate" | "bucket" | "relocate"
 };
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(isOutpostError(error), `expected an OutpostError, got ${String(error)}`).toBe(true);
   return error as { code: string; message: string };
 }
@@ -132,7 +142,11 @@ describe("hooks built by esbuild with keepNames (tsx, vite, vitest)", () => {
 
 describe("renamedNameHelpers", () => {
   it("finds the shapes esbuild emits and nothing else", () => {
-    expect(renamedNameHelpers('function(a){const e=t(n=>n+1,"first");function s(r){return r}t(s,"second");class c{static{t(this,"Third")}}return e(s(a))}')).toEqual(["t"]);
+    expect(
+      renamedNameHelpers(
+        'function(a){const e=t(n=>n+1,"first");function s(r){return r}t(s,"second");class c{static{t(this,"Third")}}return e(s(a))}',
+      ),
+    ).toEqual(["t"]);
     // Free names called like the helper in other places stay free, so they fail when the hook runs.
     expect(renamedNameHelpers('(a)=>retry(()=>a,"op")')).toEqual([]);
     expect(renamedNameHelpers('(a)=>{const r=format(a,"label");return r}')).toEqual([]);

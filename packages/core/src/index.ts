@@ -21,7 +21,15 @@ export { addUsage } from "./agent/usage.js";
 export type { Usage } from "./agent/usage.js";
 export type { AgentEvent, AgentEventType, FailureClassification } from "./agent/agent-event.js";
 export type { AgentFeatures, UsageMode } from "./agent/agent-features.js";
-export type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentTurn, DecoderContext, FailureRule } from "./agent/agent-adapter.js";
+export type {
+  AgentAdapter,
+  AgentCommand,
+  AgentHomeFile,
+  AgentLineDecoder,
+  AgentTurn,
+  DecoderContext,
+  FailureRule,
+} from "./agent/agent-adapter.js";
 export { cliRelease, compareVersions, firstVersionWith, parseCliVersion } from "./agent/cli-version.js";
 export type { CliFeatureRow, CliFeatureTable, CliRelease } from "./agent/cli-version.js";
 export { cliReleaseResolver, learnCliVersion } from "./agent/cli-version-probe.js";

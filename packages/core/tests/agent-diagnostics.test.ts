@@ -3,12 +3,14 @@ import { addUsage, errorLines, UnknownKinds } from "../src/index.js";
 
 describe("errorLines", () => {
   it("finds the CLI's own error line before its help text", () => {
-    const stderr = "error: unexpected argument '--disable-client-telemetry' found\n\n  tip: a similar argument exists: '--disable-builtin-mcps'\n\nUsage: copilot --output-format <format>\n";
+    const stderr =
+      "error: unexpected argument '--disable-client-telemetry' found\n\n  tip: a similar argument exists: '--disable-builtin-mcps'\n\nUsage: copilot --output-format <format>\n";
     expect(errorLines(stderr)).toEqual(["error: unexpected argument '--disable-client-telemetry' found"]);
   });
 
   it("does not take option tables that mention ERROR for errors, and names a bare usage text", () => {
-    const help = 'opencode run [message..]\n\nOptions:\n  -h, --help   show help  [boolean]\n      --log-level   log level [string] [choices: "DEBUG", "INFO", "WARN", "ERROR"]\n';
+    const help =
+      'opencode run [message..]\n\nOptions:\n  -h, --help   show help  [boolean]\n      --log-level   log level [string] [choices: "DEBUG", "INFO", "WARN", "ERROR"]\n';
     expect(errorLines(help)).toEqual([expect.stringMatching(/printed only its usage text \(`opencode run \[message\.\.\]`\)/)]);
   });
 

@@ -2,7 +2,15 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliRelease, cliReleaseResolver, compareVersions, firstVersionWith, learnCliVersion, parseCliVersion, type CliFeatureTable } from "../src/index.js";
+import {
+  cliRelease,
+  cliReleaseResolver,
+  compareVersions,
+  firstVersionWith,
+  learnCliVersion,
+  parseCliVersion,
+  type CliFeatureTable,
+} from "../src/index.js";
 
 const TABLE: CliFeatureTable<{ fork: boolean; flag: boolean }> = {
   agent: "demo",
@@ -39,7 +47,9 @@ describe("CLI versions", () => {
 
   it("warns with the tested range for a release outside it, and runs it anyway", () => {
     expect(cliRelease(TABLE, "1.3.0").warnings).toEqual([]);
-    expect(cliRelease(TABLE, "1.1.0").warnings).toEqual([expect.stringMatching(/demo 1\.1\.0 is outside the tested range 1\.2\.0–1\.4\.0/)]);
+    expect(cliRelease(TABLE, "1.1.0").warnings).toEqual([
+      expect.stringMatching(/demo 1\.1\.0 is outside the tested range 1\.2\.0–1\.4\.0/),
+    ]);
     expect(cliRelease(TABLE, "2.0.0").warnings).toEqual([expect.stringMatching(/outside the tested range 1\.2\.0–1\.4\.0/)]);
   });
 
@@ -47,7 +57,9 @@ describe("CLI versions", () => {
     const release = cliRelease(TABLE, undefined, "not installed");
     expect(release.version).toBeUndefined();
     expect(release.features).toEqual({ fork: true, flag: true });
-    expect(release.warnings).toEqual([expect.stringMatching(/could not learn the CLI version \(not installed\); assuming the pinned 1\.4\.0/)]);
+    expect(release.warnings).toEqual([
+      expect.stringMatching(/could not learn the CLI version \(not installed\); assuming the pinned 1\.4\.0/),
+    ]);
   });
 });
 

@@ -23,7 +23,21 @@ describe("parseJsonLine", () => {
   });
 
   it("returns undefined for anything that is not one whole JSON object, without throwing", () => {
-    const hostile = ["", " ", "not json", "{", '{"type":', "}{", "[1,2]", "42", "null", '"text"', "\u0000{}", "{".repeat(100_000), "[".repeat(200_000)];
+    const hostile = [
+      "",
+      " ",
+      "not json",
+      "{",
+      '{"type":',
+      "}{",
+      "[1,2]",
+      "42",
+      "null",
+      '"text"',
+      "\u0000{}",
+      "{".repeat(100_000),
+      "[".repeat(200_000),
+    ];
     for (const line of hostile) expect(parseJsonLine(line)).toBeUndefined();
   });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { normalizeRelativePath, resolveInside, isInside, assertTransportKey, assertTransportPrefix, isOutpostError, isLegalSandboxPath, resolveSandboxPath } from "@outpost/core";
+import {
+  normalizeRelativePath,
+  resolveInside,
+  isInside,
+  assertTransportKey,
+  assertTransportPrefix,
+  isOutpostError,
+  isLegalSandboxPath,
+  resolveSandboxPath,
+} from "@outpost/core";
 
 describe("normalizeRelativePath", () => {
   it("normalizes paths that stay inside", () => {
@@ -44,22 +53,33 @@ describe("resolveSandboxPath: the sandbox paths a transfer may name", () => {
     expect(resolveSandboxPath(lease, "a/./b/")).toEqual({ path: "/work/repo/a/b", anchor: "/work/repo" });
     expect(resolveSandboxPath(lease, ".")).toEqual({ path: "/work/repo", anchor: "/work/repo" });
     expect(resolveSandboxPath(lease, "/work/repo/x/../y")).toEqual({ path: "/work/repo/y", anchor: "/work/repo" });
-    expect(resolveSandboxPath(lease, "/home/agent/.cli/session.json")).toEqual({ path: "/home/agent/.cli/session.json", anchor: "/home/agent" });
+    expect(resolveSandboxPath(lease, "/home/agent/.cli/session.json")).toEqual({
+      path: "/home/agent/.cli/session.json",
+      anchor: "/home/agent",
+    });
     expect(resolveSandboxPath(lease, "/home/agent/")).toEqual({ path: "/home/agent", anchor: "/home/agent" });
     expect(isLegalSandboxPath(lease, "/home/agent/x")).toBe(true);
   });
 
-  it.each(["/etc/passwd", "/tmp/x", "/", "/work/repository", "/home/agent/../other", "/work/repo/../../etc", "../x", "a/../../x", "", "a\0b"])(
-    "refuses %j with code workspace, naming root and home",
-    (path) => {
-      expect(isLegalSandboxPath(lease, path)).toBe(false);
-      try {
-        resolveSandboxPath(lease, path, "download source");
-        expect.unreachable();
-      } catch (error) {
-        expect(isOutpostError(error, "workspace")).toBe(true);
-        expect((error as Error).message).toMatch(/^Refused download source/);
-      }
-    },
-  );
+  it.each([
+    "/etc/passwd",
+    "/tmp/x",
+    "/",
+    "/work/repository",
+    "/home/agent/../other",
+    "/work/repo/../../etc",
+    "../x",
+    "a/../../x",
+    "",
+    "a\0b",
+  ])("refuses %j with code workspace, naming root and home", (path) => {
+    expect(isLegalSandboxPath(lease, path)).toBe(false);
+    try {
+      resolveSandboxPath(lease, path, "download source");
+      expect.unreachable();
+    } catch (error) {
+      expect(isOutpostError(error, "workspace")).toBe(true);
+      expect((error as Error).message).toMatch(/^Refused download source/);
+    }
+  });
 });

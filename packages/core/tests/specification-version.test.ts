@@ -24,14 +24,26 @@ describe("assertSpecificationVersion", () => {
     expect(isOutpostError(newer, "configuration")).toBe(true);
     expect((newer as Error).message).toContain(`The ${contract} "mine" declares specificationVersion "v9"`);
     expect((newer as Error).message).toContain('supports "v1"');
-    expect((newer as { details: object }).details).toMatchObject({ contract, plugin: "mine", specificationVersion: "v9", supported: ["v1"] });
+    expect((newer as { details: object }).details).toMatchObject({
+      contract,
+      plugin: "mine",
+      specificationVersion: "v9",
+      supported: ["v1"],
+    });
     const missing = failure(() => assertSpecificationVersion({ format: "bundle" }, contract));
     expect((missing as Error).message).toContain(`The ${contract} "bundle" declares no specificationVersion`);
   });
 
   it("refuses what is not an object, and versions of the wrong type", () => {
-    expect(isOutpostError(failure(() => assertSpecificationVersion(undefined, "transport")), "configuration")).toBe(true);
+    expect(
+      isOutpostError(
+        failure(() => assertSpecificationVersion(undefined, "transport")),
+        "configuration",
+      ),
+    ).toBe(true);
     expect((failure(() => assertSpecificationVersion(null, "agent adapter")) as Error).message).toContain("got null");
-    expect((failure(() => assertSpecificationVersion({ specificationVersion: 1 }, "sandbox lease")) as Error).message).toContain("The sandbox lease declares specificationVersion 1");
+    expect((failure(() => assertSpecificationVersion({ specificationVersion: 1 }, "sandbox lease")) as Error).message).toContain(
+      "The sandbox lease declares specificationVersion 1",
+    );
   });
 });

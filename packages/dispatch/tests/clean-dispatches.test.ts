@@ -31,7 +31,20 @@ function writeRecord(root: string, record: Record<string, unknown>): string {
   const id = randomUUID();
   const directory = join(root, ".outpost", "storage", "activity");
   mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, `${id}.json`), JSON.stringify({ dispatchId: id, agent: "a", provider: "local", repository: root, directory: root, pid: 1, startedAt: "", state: "running", ...record }));
+  writeFileSync(
+    join(directory, `${id}.json`),
+    JSON.stringify({
+      dispatchId: id,
+      agent: "a",
+      provider: "local",
+      repository: root,
+      directory: root,
+      pid: 1,
+      startedAt: "",
+      state: "running",
+      ...record,
+    }),
+  );
   return id;
 }
 
@@ -64,7 +77,15 @@ describe("cleanDispatches", () => {
     const link = join(tmpdir(), `outpost-staging-${Math.random().toString(36).slice(2, 8).padEnd(6, "x")}`);
     symlinkSync(victim, link);
     scratches.push(link);
-    writeRecord(root, { runner: await deadRunner(), staging: link, home: victim, directory: outside, worktreeCreated: true, branch: "main", branchCreated: true });
+    writeRecord(root, {
+      runner: await deadRunner(),
+      staging: link,
+      home: victim,
+      directory: outside,
+      worktreeCreated: true,
+      branch: "main",
+      branchCreated: true,
+    });
     const report = await cleanDispatches({ repository: root });
     expect(report.cleaned).toHaveLength(1);
     expect(existsSync(victim) && existsSync(outside) && existsSync(link)).toBe(true);

@@ -44,9 +44,14 @@ describe("file locks between processes", () => {
     const lock = join(directory, "race.lock");
     const dead = await deadIdentity();
     const contenders = Array.from({ length: 16 }, () => {
-      const child = fork(join(here, "support/lock-contender.ts"), [lock, directory], { execArgv: tsxArguments, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+      const child = fork(join(here, "support/lock-contender.ts"), [lock, directory], {
+        execArgv: tsxArguments,
+        stdio: ["ignore", "ignore", "inherit", "ipc"],
+      });
       children.push(child);
-      child.once("exit", (code) => { if (code !== null) throw new Error(`a contender exited with ${code}`); });
+      child.once("exit", (code) => {
+        if (code !== null) throw new Error(`a contender exited with ${code}`);
+      });
       return child;
     });
     await Promise.all(contenders.map((child) => new Promise((done) => child.once("message", done))));
@@ -71,7 +76,9 @@ describe("file locks between processes", () => {
     const lock = join(scratch(), "live.lock");
     staleLock(lock, identityOf(process.ppid)!);
     const messages: string[] = [];
-    await expect(withFileLock(lock, async () => "ran", { waitMs: 1_500, onWait: (message) => messages.push(message) })).rejects.toMatchObject({ code: "timeout" });
+    await expect(
+      withFileLock(lock, async () => "ran", { waitMs: 1_500, onWait: (message) => messages.push(message) }),
+    ).rejects.toMatchObject({ code: "timeout" });
     expect(messages[0]).toContain(`pid ${process.ppid} on host`);
     expect(existsSync(lock)).toBe(true);
   });
@@ -89,7 +96,9 @@ describe("file locks between processes", () => {
 
   it("a lock held by a process killed with SIGKILL is taken over", async () => {
     const lock = join(scratch(), "killed.lock");
-    const holder = spawn(process.execPath, [...tsxArguments, join(here, "support/lock-holder.ts"), lock], { stdio: ["ignore", "pipe", "inherit"] });
+    const holder = spawn(process.execPath, [...tsxArguments, join(here, "support/lock-holder.ts"), lock], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     children.push(holder);
     await new Promise((done) => holder.stdout.once("data", done));
     await expect(withFileLock(lock, async () => "ran", { waitMs: 200 })).rejects.toMatchObject({ code: "timeout" });
@@ -105,34 +114,57 @@ describe("file locks between processes", () => {
     expect(await withFileLock(join(directory, "boot.lock"), async () => "ran", { waitMs: 2_000 })).toBe("ran");
     staleLock(join(directory, "remote.lock"), { ...self, host: "elsewhere", bootId: "00000000-0000-0000-0000-000000000000" });
     const messages: string[] = [];
-    await expect(withFileLock(join(directory, "remote.lock"), async () => "ran", { waitMs: 1_200, onWait: (message) => messages.push(message) })).rejects.toMatchObject({ code: "timeout" });
+    await expect(
+      withFileLock(join(directory, "remote.lock"), async () => "ran", { waitMs: 1_200, onWait: (message) => messages.push(message) }),
+    ).rejects.toMatchObject({ code: "timeout" });
     expect(messages[0]).toContain("cannot be checked from here");
   });
 });
 
 const docker = spawnSync("docker", ["image", "inspect", "outpost-test:latest"], { encoding: "utf8", timeout: 10_000 });
 const dockerMissing = docker.status === 0 ? undefined : "no Docker engine or no outpost-test image (tools/build-test-image.sh)";
-if (dockerMissing && process.env.OUTPOST_REQUIRE_DOCKER === "1") throw new Error(`Docker is required (OUTPOST_REQUIRE_DOCKER=1): ${dockerMissing}`);
+if (dockerMissing && process.env.OUTPOST_REQUIRE_DOCKER === "1")
+  throw new Error(`Docker is required (OUTPOST_REQUIRE_DOCKER=1): ${dockerMissing}`);
 
-describe.skipIf(dockerMissing !== undefined)(`file locks held inside a container${dockerMissing ? ` (unavailable: ${dockerMissing})` : ""}`, () => {
-  it("are respected while the container runs and taken over once it was killed (another pid namespace)", async () => {
-    const directory = scratch();
-    const lock = join(directory, "container.lock");
-    const name = `outpost-lock-test-${process.pid}-${Date.now()}`;
-    const run = spawnSync("docker", [
-      "run", "-d", "--name", name, "--network", "none", "-v", `${repositoryRoot}:${repositoryRoot}:ro`, "-v", `${directory}:${directory}`,
-      "outpost-test:latest", "node", ...tsxArguments, join(here, "support/lock-holder.ts"), lock,
-    ], { encoding: "utf8", timeout: 60_000 });
-    expect(run.status, run.stderr).toBe(0);
-    try {
-      for (let attempt = 0; attempt < 300 && !existsSync(lock); attempt += 1) await new Promise((done) => setTimeout(done, 100));
-      const owner = JSON.parse(readFileSync(lock, "utf8")).owner as { pidNamespace: string };
-      expect(owner.pidNamespace).not.toBe(currentProcess().pidNamespace);
-      await expect(withFileLock(lock, async () => "ran", { waitMs: 300 })).rejects.toMatchObject({ code: "timeout" });
-      expect(spawnSync("docker", ["kill", name], { timeout: 30_000 }).status).toBe(0);
-      expect(await withFileLock(lock, async () => "ran", { waitMs: 5_000 })).toBe("ran");
-    } finally {
-      spawnSync("docker", ["rm", "-f", name], { timeout: 30_000 });
-    }
-  }, 90_000);
-});
+describe.skipIf(dockerMissing !== undefined)(
+  `file locks held inside a container${dockerMissing ? ` (unavailable: ${dockerMissing})` : ""}`,
+  () => {
+    it("are respected while the container runs and taken over once it was killed (another pid namespace)", async () => {
+      const directory = scratch();
+      const lock = join(directory, "container.lock");
+      const name = `outpost-lock-test-${process.pid}-${Date.now()}`;
+      const run = spawnSync(
+        "docker",
+        [
+          "run",
+          "-d",
+          "--name",
+          name,
+          "--network",
+          "none",
+          "-v",
+          `${repositoryRoot}:${repositoryRoot}:ro`,
+          "-v",
+          `${directory}:${directory}`,
+          "outpost-test:latest",
+          "node",
+          ...tsxArguments,
+          join(here, "support/lock-holder.ts"),
+          lock,
+        ],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      try {
+        for (let attempt = 0; attempt < 300 && !existsSync(lock); attempt += 1) await new Promise((done) => setTimeout(done, 100));
+        const owner = JSON.parse(readFileSync(lock, "utf8")).owner as { pidNamespace: string };
+        expect(owner.pidNamespace).not.toBe(currentProcess().pidNamespace);
+        await expect(withFileLock(lock, async () => "ran", { waitMs: 300 })).rejects.toMatchObject({ code: "timeout" });
+        expect(spawnSync("docker", ["kill", name], { timeout: 30_000 }).status).toBe(0);
+        expect(await withFileLock(lock, async () => "ran", { waitMs: 5_000 })).toBe("ran");
+      } finally {
+        spawnSync("docker", ["rm", "-f", name], { timeout: 30_000 });
+      }
+    }, 90_000);
+  },
+);

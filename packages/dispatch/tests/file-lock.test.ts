@@ -23,11 +23,15 @@ describe("withFileLock", () => {
     const directory = scratch();
     const counter = join(directory, "counter");
     writeFileSync(counter, "0");
-    await Promise.all(Array.from({ length: 25 }, () => withFileLock(join(directory, "l.lock"), async () => {
-      const value = Number(await readFile(counter, "utf8"));
-      await new Promise((done) => setTimeout(done, 1));
-      await writeFile(counter, String(value + 1));
-    })));
+    await Promise.all(
+      Array.from({ length: 25 }, () =>
+        withFileLock(join(directory, "l.lock"), async () => {
+          const value = Number(await readFile(counter, "utf8"));
+          await new Promise((done) => setTimeout(done, 1));
+          await writeFile(counter, String(value + 1));
+        }),
+      ),
+    );
     expect(readFileSync(counter, "utf8")).toBe("25");
   });
 
@@ -48,7 +52,11 @@ describe("withFileLock", () => {
   it("releases the lock when the section throws", async () => {
     const directory = scratch();
     const lock = join(directory, "l.lock");
-    await expect(withFileLock(lock, async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    await expect(
+      withFileLock(lock, async () => {
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
     expect(await withFileLock(lock, async () => "again", { waitMs: 200 })).toBe("again");
   });
 });

@@ -12,7 +12,11 @@ const IDENTITY = { "user.name": "Host", "user.email": "host@example.invalid" };
 
 /** Plain git, as a user would run it: no hardening. */
 function plainGit(directory: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=Host", "-c", "user.email=host@example.invalid", ...args], { cwd: directory, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync("git", ["-c", "user.name=Host", "-c", "user.email=host@example.invalid", ...args], {
+    cwd: directory,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /**
@@ -37,7 +41,16 @@ function plantedRepository(): { repository: string; markers: string } {
     chmodSync(path, 0o755);
     return path;
   };
-  const hooks = ["pre-commit", "post-commit", "post-merge", "post-checkout", "reference-transaction", "post-rewrite", "pre-auto-gc", "post-index-change"];
+  const hooks = [
+    "pre-commit",
+    "post-commit",
+    "post-merge",
+    "post-checkout",
+    "reference-transaction",
+    "post-rewrite",
+    "pre-auto-gc",
+    "post-index-change",
+  ];
   for (const hook of hooks) {
     const path = join(repository, ".git", "hooks", hook);
     writeFileSync(path, `#!/bin/sh\ntouch ${join(markers, `hook-${hook}`)}\n`);
@@ -114,11 +127,14 @@ describe("hardened host git", () => {
       if (name === "e2e") continue;
       const source = join(packages, name, "src");
       if (!existsSync(source)) continue;
-      for (const file of readdirSync(source, { recursive: true }).map(String).filter((path) => /\.[cm]?[jt]s$/.test(path))) {
+      for (const file of readdirSync(source, { recursive: true })
+        .map(String)
+        .filter((path) => /\.[cm]?[jt]s$/.test(path))) {
         const path = join(source, file);
         if (path === runner) continue;
         const text = readFileSync(path, "utf8");
-        if (/(spawn|execFile|execFileSync|spawnSync|exec|execSync)\(\s*["'`]git\b|executable:\s*["'`]git["'`]/.test(text)) offenders.push(path);
+        if (/(spawn|execFile|execFileSync|spawnSync|exec|execSync)\(\s*["'`]git\b|executable:\s*["'`]git["'`]/.test(text))
+          offenders.push(path);
       }
     }
     expect(offenders).toEqual([]);

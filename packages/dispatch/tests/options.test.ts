@@ -8,9 +8,12 @@ describe("validateCopies", () => {
     expect(validateCopies(["./.env", "config//local.json", "dir/"], "integrate")).toEqual([".env", "config/local.json", "dir"]);
   });
 
-  it.each(["/etc/passwd", "C:\\\\x", "../up", "a/../../up", "a\\\\..\\\\..\\\\up", ".git", "sub/.git/config", "", ".", "a\0b"])("refuses %j with code configuration", (entry) => {
-    expect(() => validateCopies([entry], "named")).toThrow(expect.objectContaining({ code: "configuration" }));
-  });
+  it.each(["/etc/passwd", "C:\\\\x", "../up", "a/../../up", "a\\\\..\\\\..\\\\up", ".git", "sub/.git/config", "", ".", "a\0b"])(
+    "refuses %j with code configuration",
+    (entry) => {
+      expect(() => validateCopies([entry], "named")).toThrow(expect.objectContaining({ code: "configuration" }));
+    },
+  );
 
   it("needs a new worktree", () => {
     expect(() => validateCopies([".env"], "current")).toThrow(expect.objectContaining({ code: "configuration" }));
@@ -38,12 +41,24 @@ describe("slug", () => {
 describe("timer options", () => {
   it("refuses values timers cannot hold, and says NaN when given NaN", async () => {
     const { resolveOptions } = await import("../src/options/resolve-options.js");
-    const base = { agent: { specificationVersion: "v1", kind: "cli", name: "a", command: () => ({}), createDecoder: () => ({}) }, sandboxProvider: { specificationVersion: "v1", name: "p", placement: "host", acquire: async () => ({}) }, brief: "x" } as never;
+    const base = {
+      agent: { specificationVersion: "v1", kind: "cli", name: "a", command: () => ({}), createDecoder: () => ({}) },
+      sandboxProvider: { specificationVersion: "v1", name: "p", placement: "host", acquire: async () => ({}) },
+      brief: "x",
+    } as never;
     const withOption = (extra: object) => () => resolveOptions({ ...(base as object), ...extra } as never);
-    expect(withOption({ deadlineMs: 2 ** 31 })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("more than timers can hold") }));
+    expect(withOption({ deadlineMs: 2 ** 31 })).toThrow(
+      expect.objectContaining({ code: "configuration", message: expect.stringContaining("more than timers can hold") }),
+    );
     expect(withOption({ idleMs: 2 ** 31 - 1 })).not.toThrow();
-    expect(withOption({ idleMs: Number.NaN })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("got NaN") }));
-    expect(withOption({ settleMs: Number.POSITIVE_INFINITY })).toThrow(expect.objectContaining({ message: expect.stringContaining("got Infinity") }));
-    expect(withOption({ hooks: { workspaceReady: [{ executable: "true", deadlineMs: 2 ** 32 }] } })).toThrow(expect.objectContaining({ code: "configuration", message: expect.stringContaining("hooks.workspaceReady deadlineMs") }));
+    expect(withOption({ idleMs: Number.NaN })).toThrow(
+      expect.objectContaining({ code: "configuration", message: expect.stringContaining("got NaN") }),
+    );
+    expect(withOption({ settleMs: Number.POSITIVE_INFINITY })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining("got Infinity") }),
+    );
+    expect(withOption({ hooks: { workspaceReady: [{ executable: "true", deadlineMs: 2 ** 32 }] } })).toThrow(
+      expect.objectContaining({ code: "configuration", message: expect.stringContaining("hooks.workspaceReady deadlineMs") }),
+    );
   });
 });

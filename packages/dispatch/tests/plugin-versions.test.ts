@@ -32,9 +32,17 @@ describe("dispatch() refuses plugins of another contract version", () => {
     ["an agent of version v2", agent("v2"), provider("v1"), 'The agent adapter "versioned" declares specificationVersion "v2"'],
     ["an agent without a version", agent(undefined), provider("v1"), 'The agent adapter "versioned" declares no specificationVersion'],
     ["a provider of version v0", agent("v1"), provider("v0"), 'The sandbox provider "counting" declares specificationVersion "v0"'],
-    ["a store without a version", agent("v1", { name: "old-store", locate: async () => ({}), capture: async () => ({}), restore: async () => undefined }), provider("v1"), 'The conversation store "old-store" declares no specificationVersion'],
+    [
+      "a store without a version",
+      agent("v1", { name: "old-store", locate: async () => ({}), capture: async () => ({}), restore: async () => undefined }),
+      provider("v1"),
+      'The conversation store "old-store" declares no specificationVersion',
+    ],
   ])("%s: code configuration naming it and the supported versions, nothing allocated", async (_, theAgent, theProvider, message) => {
-    const error = await dispatch({ agent: theAgent, sandboxProvider: theProvider, brief: "x", repository }).then(() => undefined, (failure: unknown) => failure);
+    const error = await dispatch({ agent: theAgent, sandboxProvider: theProvider, brief: "x", repository }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect(error).toMatchObject({ code: "configuration" });
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).toContain('supports "v1"');

@@ -29,7 +29,13 @@ describe("runHostProcess", () => {
 
   it("a deadline ends the whole process group with code timeout", async () => {
     const pidFile = join(directory, "deadline.pid");
-    const running = runHostProcess({ executable: "sh", arguments: ["-c", `sleep 30 & echo $! > '${pidFile}'; wait`], directory, deadlineMs: 300, what: "slow" });
+    const running = runHostProcess({
+      executable: "sh",
+      arguments: ["-c", `sleep 30 & echo $! > '${pidFile}'; wait`],
+      directory,
+      deadlineMs: 300,
+      what: "slow",
+    });
     await expect(running).rejects.toMatchObject({ code: "timeout" });
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
   });
@@ -37,13 +43,22 @@ describe("runHostProcess", () => {
   it("an abort ends the whole process group with code aborted", async () => {
     const pidFile = join(directory, "abort.pid");
     const controller = new AbortController();
-    const running = runHostProcess({ executable: "sh", arguments: ["-c", `sleep 30 & echo $! > '${pidFile}'; wait`], directory, signal: controller.signal, what: "aborted" });
+    const running = runHostProcess({
+      executable: "sh",
+      arguments: ["-c", `sleep 30 & echo $! > '${pidFile}'; wait`],
+      directory,
+      signal: controller.signal,
+      what: "aborted",
+    });
     setTimeout(() => controller.abort(new Error("stop")), 200);
     await expect(running).rejects.toMatchObject({ code: "aborted" });
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
   });
 
   it("a missing executable is code process with advice", async () => {
-    await expect(runHostProcess({ executable: "outpost-no-such-binary", directory, what: "missing" })).rejects.toMatchObject({ code: "process", message: expect.stringContaining("on PATH") });
+    await expect(runHostProcess({ executable: "outpost-no-such-binary", directory, what: "missing" })).rejects.toMatchObject({
+      code: "process",
+      message: expect.stringContaining("on PATH"),
+    });
   });
 });

@@ -14,7 +14,10 @@ afterAll(() => scratches.forEach((directory) => rmSync(directory, { recursive: t
 
 function git(directory: string, args: string[], variables: Record<string, string> = {}): string {
   return execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.invalid", ...args], {
-    cwd: directory, encoding: "utf8", env: { ...process.env, ...variables }, stdio: ["pipe", "pipe", "pipe"],
+    cwd: directory,
+    encoding: "utf8",
+    env: { ...process.env, ...variables },
+    stdio: ["pipe", "pipe", "pipe"],
   }).trim();
 }
 
@@ -28,8 +31,15 @@ async function prepared() {
   git(root, ["commit", "-q", "-m", "initial"]);
   const repository = await findRepository(root);
   const workspace: Workspace = {
-    mode: "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory: root,
-    branch: "main", baseline: repository.head!.commit, created: false, untrackedCopies: [],
+    mode: "current",
+    root,
+    commonDirectory: repository.commonDirectory,
+    gitDirectory: repository.gitDirectory,
+    directory: root,
+    branch: "main",
+    baseline: repository.head!.commit,
+    created: false,
+    untrackedCopies: [],
   };
   const sandbox = await createSandboxGit(workspace);
   // What the agent does inside the sandbox: its git sees only the private directory.
@@ -57,7 +67,12 @@ describe("importing the sandbox's commits", () => {
   it("refuses a commit whose tree holds a .git entry (fsck), leaving the host branch where it was", async () => {
     const { root, workspace, sandbox, inSandbox } = await prepared();
     const blob = git(root, ["hash-object", "-w", "--stdin"], inSandbox);
-    const tree = execFileSync("git", ["mktree"], { cwd: root, input: `100644 blob ${blob}\t.git\n`, encoding: "utf8", env: { ...process.env, ...inSandbox } }).trim();
+    const tree = execFileSync("git", ["mktree"], {
+      cwd: root,
+      input: `100644 blob ${blob}\t.git\n`,
+      encoding: "utf8",
+      env: { ...process.env, ...inSandbox },
+    }).trim();
     const commit = git(root, ["commit-tree", tree, "-p", workspace.baseline, "-m", "planted .git"], inSandbox);
     mkdirSync(join(sandbox.directory, "refs", "heads"), { recursive: true });
     writeFileSync(join(sandbox.directory, "refs", "heads", "main"), `${commit}\n`);

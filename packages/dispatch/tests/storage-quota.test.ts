@@ -20,7 +20,9 @@ afterEach(() => {
 describe("reserveStorage", () => {
   it("admits concurrent reservations only while they fit: never more than maxBytes reserved", async () => {
     const root = checkout();
-    const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, index) => reserveStorage(root, { reserveBytes: 100, maxBytes: 450 }, `r${index}`)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, index) => reserveStorage(root, { reserveBytes: 100, maxBytes: 450 }, `r${index}`)),
+    );
     const admitted = outcomes.filter((outcome): outcome is PromiseFulfilledResult<StorageReservation> => outcome.status === "fulfilled");
     expect(admitted).toHaveLength(4);
     for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "configuration" });
@@ -50,11 +52,16 @@ describe("reserveStorage", () => {
     const outside = join(checkout(), "huge");
     writeFileSync(outside, Buffer.alloc(50_000));
     symlinkSync(outside, join(root, ".outpost", "workspaces", "w", "link-to-huge"));
-    await expect(reserveStorage(root, { reserveBytes: 200, maxBytes: 1_000 }, "a")).rejects.toMatchObject({ code: "configuration", details: { used: 902 } });
+    await expect(reserveStorage(root, { reserveBytes: 200, maxBytes: 1_000 }, "a")).rejects.toMatchObject({
+      code: "configuration",
+      details: { used: 902 },
+    });
   });
 
   it("refuses nonsense numbers", async () => {
     await expect(reserveStorage(checkout(), { reserveBytes: -1, maxBytes: 10 }, "a")).rejects.toMatchObject({ code: "configuration" });
-    await expect(reserveStorage(checkout(), { reserveBytes: 1, maxBytes: Number.NaN }, "a")).rejects.toMatchObject({ code: "configuration" });
+    await expect(reserveStorage(checkout(), { reserveBytes: 1, maxBytes: Number.NaN }, "a")).rejects.toMatchObject({
+      code: "configuration",
+    });
   });
 });

@@ -4,10 +4,13 @@ import { TurnTimers, type TimerStop } from "../src/timers/turn-timers.js";
 function timers(settings: Partial<{ idleMs: number; idleWarningMs: number; settleMs: number; deadlineMs: number }>) {
   const warnings: number[] = [];
   const stops: TimerStop[] = [];
-  const clock = new TurnTimers({ idleMs: 10_000, idleWarningMs: 10_000, settleMs: 10_000, deadlineMs: 10_000, ...settings }, {
-    onIdleWarning: (silent) => warnings.push(silent),
-    onStop: (reason) => stops.push(reason),
-  });
+  const clock = new TurnTimers(
+    { idleMs: 10_000, idleWarningMs: 10_000, settleMs: 10_000, deadlineMs: 10_000, ...settings },
+    {
+      onIdleWarning: (silent) => warnings.push(silent),
+      onStop: (reason) => stops.push(reason),
+    },
+  );
   return { clock, warnings, stops };
 }
 

@@ -15,7 +15,8 @@ process.on("exit", () => rmSync(agentDirectory, { recursive: true, force: true }
 // Writes the agent script the floors run too.
 scriptAgent({ directory: agentDirectory });
 const script = join(agentDirectory, "script-agent.mjs");
-const IDENTITY = "GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@outpost.invalid GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@outpost.invalid";
+const IDENTITY =
+  "GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@outpost.invalid GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@outpost.invalid";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,13 +37,19 @@ function floorScript(repository: string, round: number, runAgent: (worktree: str
     `cd '${repository}'`,
     `git worktree add --quiet -b floor/${round} '${worktree}' main`,
     `(cd '${worktree}' && export ${IDENTITY} SCRIPT_AGENT_FILE=floor-${round}.txt HOME='${agentDirectory}' && ${runAgent(worktree)} >/dev/null)`,
-    `${IDENTITY.split(" ").map((pair) => `export ${pair}`).join("; ")}; git merge --quiet --no-edit floor/${round}`,
+    `${IDENTITY.split(" ")
+      .map((pair) => `export ${pair}`)
+      .join("; ")}; git merge --quiet --no-edit floor/${round}`,
     `git worktree remove '${worktree}'`,
     `git branch --quiet -d floor/${round}`,
   ].join("\n");
 }
 
-async function compare(name: string, floor: (repository: string, round: number) => void, outpost: (repository: string, round: number) => Promise<void>): Promise<void> {
+async function compare(
+  name: string,
+  floor: (repository: string, round: number) => void,
+  outpost: (repository: string, round: number) => Promise<void>,
+): Promise<void> {
   const repository = scratchRepository("outpost-bench-");
   const floors: number[] = [];
   const outposts: number[] = [];
@@ -61,7 +68,9 @@ async function compare(name: string, floor: (repository: string, round: number) 
   const ratio = median(outposts) / median(floors);
   // The best run of each shows the intrinsic cost when the shared machine is busy.
   const best = Math.min(...outposts) / Math.min(...floors);
-  console.log(`${name.padEnd(30)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ 1.30×)`);
+  console.log(
+    `${name.padEnd(30)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ 1.30×)`,
+  );
 }
 
 const local = localProvider();
@@ -81,11 +90,24 @@ if (gate.unavailable) {
 } else {
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
-  const docker = dockerProvider({ image: DOCKER_TEST_IMAGE, network: "none", user: { uid, gid }, volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }] });
+  const docker = dockerProvider({
+    image: DOCKER_TEST_IMAGE,
+    network: "none",
+    user: { uid, gid },
+    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
+  });
   await compare(
     "docker, dispatch() in-process",
-    (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, (worktree) =>
-      `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL -v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`)]),
+    (repository, round) =>
+      execFileSync("sh", [
+        "-c",
+        floorScript(
+          repository,
+          round,
+          (worktree) =>
+            `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL -v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`,
+        ),
+      ]),
     async (repository, round) => {
       const agent = scriptAgent({ directory: agentDirectory, executable: "node", behaviour: { FILE: `outpost-${round}.txt` } });
       const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: docker, branch: { mode: "integrate" } });

@@ -13,17 +13,21 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const here = dirname(fileURLToPath(import.meta.url));
 const cliBin = resolve(here, "../../cli/dist/bin.js");
 if (!existsSync(cliBin)) throw new Error("Build first: npm run build");
-const IDENTITY = "GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@outpost.invalid GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@outpost.invalid";
+const IDENTITY =
+  "GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@outpost.invalid GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@outpost.invalid";
 const scratch = mkdtempSync(join(tmpdir(), "outpost-fresh-bench-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 
 // The script agent as a module the built CLI can load, and the shell one-liner agent.
 scriptAgent({ directory: scratch });
 const scriptModule = join(scratch, "script-agent-module.mjs");
-writeFileSync(scriptModule, [
-  `import { scriptAgent } from ${JSON.stringify(resolve(here, "../dist/index.js"))};`,
-  `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(scratch)}, behaviour: { FILE: process.env.SHELL_AGENT_FILE ?? "script.txt" } }); }`,
-].join("\n"));
+writeFileSync(
+  scriptModule,
+  [
+    `import { scriptAgent } from ${JSON.stringify(resolve(here, "../dist/index.js"))};`,
+    `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(scratch)}, behaviour: { FILE: process.env.SHELL_AGENT_FILE ?? "script.txt" } }); }`,
+  ].join("\n"),
+);
 const shellModule = join(here, "shell-agent.mjs");
 const agents = {
   script: { module: scriptModule, floorAgent: `'${process.execPath}' '${join(scratch, "script-agent.mjs")}' brief` },
@@ -46,15 +50,20 @@ function mustSucceed(result: ReturnType<typeof spawnSync>, what: string): Return
 /** A careful shell script doing the same work: worktree, agent, merge, cleanup. */
 function floor(repository: string, round: number, agentLine: string): void {
   const worktree = join(repository, ".floor", `w${round}`);
-  execFileSync("sh", ["-c", [
-    "set -e",
-    `cd '${repository}'`,
-    `git worktree add --quiet -b floor/${round} '${worktree}' main`,
-    `(cd '${worktree}' && export ${IDENTITY} SCRIPT_AGENT_FILE=floor-${round}.txt SHELL_AGENT_FILE=floor-${round}.txt HOME='${scratch}' && ${agentLine} >/dev/null)`,
-    `${IDENTITY.split(" ").map((pair) => `export ${pair}`).join("; ")}; git merge --quiet --no-edit floor/${round}`,
-    `git worktree remove '${worktree}'`,
-    `git branch --quiet -d floor/${round}`,
-  ].join("\n")]);
+  execFileSync("sh", [
+    "-c",
+    [
+      "set -e",
+      `cd '${repository}'`,
+      `git worktree add --quiet -b floor/${round} '${worktree}' main`,
+      `(cd '${worktree}' && export ${IDENTITY} SCRIPT_AGENT_FILE=floor-${round}.txt SHELL_AGENT_FILE=floor-${round}.txt HOME='${scratch}' && ${agentLine} >/dev/null)`,
+      `${IDENTITY.split(" ")
+        .map((pair) => `export ${pair}`)
+        .join("; ")}; git merge --quiet --no-edit floor/${round}`,
+      `git worktree remove '${worktree}'`,
+      `git branch --quiet -d floor/${round}`,
+    ].join("\n"),
+  ]);
 }
 
 interface Scenario {
@@ -68,16 +77,49 @@ const scenarios: Scenario[] = [
   {
     name: "outpost run (fresh CLI)",
     goal: 2.5,
-    run: (repository, round, module) => String(mustSucceed(spawnSync(process.execPath, [cliBin, "run", "--agent-module", module, "--agent", "bench", "--provider", "local", "--branch", "integrate", "--json", "--verbose", "brief"], {
-      cwd: repository, encoding: "utf8", env: { ...process.env, SHELL_AGENT_FILE: `outpost-${round}.txt` },
-    }), "outpost run").stdout),
+    run: (repository, round, module) =>
+      String(
+        mustSucceed(
+          spawnSync(
+            process.execPath,
+            [
+              cliBin,
+              "run",
+              "--agent-module",
+              module,
+              "--agent",
+              "bench",
+              "--provider",
+              "local",
+              "--branch",
+              "integrate",
+              "--json",
+              "--verbose",
+              "brief",
+            ],
+            {
+              cwd: repository,
+              encoding: "utf8",
+              env: { ...process.env, SHELL_AGENT_FILE: `outpost-${round}.txt` },
+            },
+          ),
+          "outpost run",
+        ).stdout,
+      ),
   },
   {
     name: "script importing the library",
     goal: 2.5,
-    run: (repository, round, module) => String(mustSucceed(spawnSync(process.execPath, [join(here, "fresh-dispatch.mjs"), repository, module], {
-      encoding: "utf8", env: { ...process.env, SHELL_AGENT_FILE: `library-${round}.txt` },
-    }), "fresh dispatch script").stdout),
+    run: (repository, round, module) =>
+      String(
+        mustSucceed(
+          spawnSync(process.execPath, [join(here, "fresh-dispatch.mjs"), repository, module], {
+            encoding: "utf8",
+            env: { ...process.env, SHELL_AGENT_FILE: `library-${round}.txt` },
+          }),
+          "fresh dispatch script",
+        ).stdout,
+      ),
   },
 ];
 
@@ -94,7 +136,10 @@ function phases(output: string): Record<string, number> {
 }
 
 function peakRss(output: string): number | undefined {
-  const line = output.trim().split("\n").find((text) => text.includes("maxRssKiB"));
+  const line = output
+    .trim()
+    .split("\n")
+    .find((text) => text.includes("maxRssKiB"));
   return line === undefined ? undefined : (JSON.parse(line) as { maxRssKiB: number }).maxRssKiB;
 }
 
@@ -112,7 +157,11 @@ for (const [agentName, agent] of Object.entries(agents)) {
       for (let round = 1; round <= ROUNDS; round += 1) {
         floors.push(timed(() => floor(repository, round, agent.floorAgent)));
         let output = "";
-        outposts.push(timed(() => { output = scenario.run(repository, round, agent.module); }));
+        outposts.push(
+          timed(() => {
+            output = scenario.run(repository, round, agent.module);
+          }),
+        );
         for (const [phase, ms] of Object.entries(phases(output))) phaseSamples.set(phase, [...(phaseSamples.get(phase) ?? []), ms]);
         const peak = peakRss(output);
         if (peak !== undefined) rss.push(peak);
@@ -123,7 +172,9 @@ for (const [agentName, agent] of Object.entries(agents)) {
     const ratio = median(outposts) / median(floors);
     const phaseText = [...phaseSamples].map(([phase, values]) => `${phase} ${median(values)}`).join(", ");
     const rssText = rss.length > 0 ? `, peak RSS ${(median(rss) / 1024).toFixed(0)} MB (goal ≤ 60 MB)` : "";
-    console.log(`${`${scenario.name}, ${agentName} agent`.padEnd(44)} floor ${median(floors).toFixed(0).padStart(4)} ms, outpost ${median(outposts).toFixed(0).padStart(4)} ms, ratio ${ratio.toFixed(2)}× (goal ≤ ${scenario.goal}×)${rssText}`);
+    console.log(
+      `${`${scenario.name}, ${agentName} agent`.padEnd(44)} floor ${median(floors).toFixed(0).padStart(4)} ms, outpost ${median(outposts).toFixed(0).padStart(4)} ms, ratio ${ratio.toFixed(2)}× (goal ≤ ${scenario.goal}×)${rssText}`,
+    );
     console.log(`${"".padEnd(44)} phase medians (ms): ${phaseText}`);
   }
 }
@@ -134,6 +185,11 @@ const help: number[] = [];
 for (let round = 0; round <= ROUNDS; round += 1) {
   const node = timed(() => mustSucceed(spawnSync(process.execPath, ["-e", ""]), "node -e"));
   const outpost = timed(() => mustSucceed(spawnSync(process.execPath, [cliBin, "--help"], { encoding: "utf8" }), "outpost --help"));
-  if (round > 0) { bare.push(node); help.push(outpost); }
+  if (round > 0) {
+    bare.push(node);
+    help.push(outpost);
+  }
 }
-console.log(`${"outpost --help".padEnd(44)} node -e "" ${median(bare).toFixed(0).padStart(4)} ms, outpost ${median(help).toFixed(0).padStart(4)} ms, ratio ${(median(help) / median(bare)).toFixed(2)}× (goal ≤ 1.3×)`);
+console.log(
+  `${"outpost --help".padEnd(44)} node -e "" ${median(bare).toFixed(0).padStart(4)} ms, outpost ${median(help).toFixed(0).padStart(4)} ms, ratio ${(median(help) / median(bare)).toFixed(2)}× (goal ≤ 1.3×)`,
+);

@@ -3,7 +3,7 @@
 const LINE = [
   'printf "%s\\n" "$SHELL_AGENT_FILE" > "$SHELL_AGENT_FILE"',
   'git add "$SHELL_AGENT_FILE"',
-  'git commit -q -m shell',
+  "git commit -q -m shell",
   `printf '%s\\n' '{"type":"text","text":"<outpost>done</outpost>"}' '{"type":"finished"}'`,
 ].join(" && ");
 
@@ -19,7 +19,15 @@ export function createAgent() {
     resumable: false,
     forkable: false,
     command: () => ({ executable: "sh", arguments: ["-c", LINE], variables: { SHELL_AGENT_FILE: file } }),
-    createDecoder: () => ({ decode: (line) => { try { return [JSON.parse(line)]; } catch { return [{ type: "raw", line }]; } } }),
+    createDecoder: () => ({
+      decode: (line) => {
+        try {
+          return [JSON.parse(line)];
+        } catch {
+          return [{ type: "raw", line }];
+        }
+      },
+    }),
   };
 }
 

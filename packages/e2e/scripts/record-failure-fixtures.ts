@@ -27,7 +27,9 @@ interface Recording {
   readonly cases: readonly FailureCase[];
 }
 
-const RATE_LIMIT_BODY = { error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded", param: null } };
+const RATE_LIMIT_BODY = {
+  error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded", param: null },
+};
 
 const RECORDINGS: readonly Recording[] = [
   {
@@ -35,7 +37,11 @@ const RECORDINGS: readonly Recording[] = [
     version: CLAUDE_CLI_VERSION,
     // One retry, so the fixture also shows the `api_retry` line.
     create: (server) => claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-fake", maxRetries: 1 }),
-    cases: [{ name: "429", error: { status: 429 } }, { name: "529", error: { status: 529 } }, { name: "503", error: { status: 503 } }],
+    cases: [
+      { name: "429", error: { status: 429 } },
+      { name: "529", error: { status: 529 } },
+      { name: "503", error: { status: 503 } },
+    ],
   },
   {
     agent: "codex",
@@ -52,7 +58,10 @@ const RECORDINGS: readonly Recording[] = [
     agent: "gemini",
     version: GEMINI_CLI_VERSION,
     create: (server) => geminiAgent({ baseUrl: server.url, apiKey: "fake", model: "gemini-2.5-flash", maxAttempts: 1 }),
-    cases: [{ name: "429", error: { status: 429 } }, { name: "503", error: { status: 503 } }],
+    cases: [
+      { name: "429", error: { status: 429 } },
+      { name: "503", error: { status: 503 } },
+    ],
   },
 ];
 
@@ -65,8 +74,19 @@ try {
       const server = await startModelServer({ responder: () => ({ error: failure.error }) });
       try {
         const lease = await sandbox.lease(`${recording.agent}-${failure.name}`);
-        const run = await runAgentTurn(recording.create(server), lease, { prompt: "hello", deadlineMs: 120_000, variables: { TMPDIR: lease.home } });
-        const base = join(packages, `agent-${recording.agent}`, "tests", "fixtures", "failures", `${recording.agent}-${recording.version}-${failure.name}`);
+        const run = await runAgentTurn(recording.create(server), lease, {
+          prompt: "hello",
+          deadlineMs: 120_000,
+          variables: { TMPDIR: lease.home },
+        });
+        const base = join(
+          packages,
+          `agent-${recording.agent}`,
+          "tests",
+          "fixtures",
+          "failures",
+          `${recording.agent}-${recording.version}-${failure.name}`,
+        );
         await writeFile(`${base}.stdout.jsonl`, run.result.stdout);
         await writeFile(`${base}.stderr.txt`, run.result.stderr);
         console.log(`${recording.agent} ${failure.name}: exit ${run.result.status}, ${server.turns().length} refused calls → ${base}.*`);

@@ -12,8 +12,11 @@ export function dockerGate(image = DOCKER_TEST_IMAGE): { unavailable?: { reason:
     ? "no docker client on PATH"
     : probe.status === 0
       ? undefined
-      : /Cannot connect|Is the docker daemon running/i.test(probe.stderr) ? "no Docker engine reachable" : `image ${image} missing: build it with tools/build-test-image.sh`;
+      : /Cannot connect|Is the docker daemon running/i.test(probe.stderr)
+        ? "no Docker engine reachable"
+        : `image ${image} missing: build it with tools/build-test-image.sh`;
   if (reason === undefined) return {};
-  if (process.env.OUTPOST_REQUIRE_DOCKER === "1") throw new Error(`Docker is required (OUTPOST_REQUIRE_DOCKER=1) but unavailable: ${reason}`);
+  if (process.env.OUTPOST_REQUIRE_DOCKER === "1")
+    throw new Error(`Docker is required (OUTPOST_REQUIRE_DOCKER=1) but unavailable: ${reason}`);
   return { unavailable: { reason } };
 }

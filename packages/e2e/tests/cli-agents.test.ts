@@ -21,8 +21,12 @@ async function outpost(args: string[]): Promise<{ status: number; result: Record
   const stderr = new PassThrough();
   let out = "";
   let err = "";
-  stdout.on("data", (chunk: Buffer) => { out += chunk.toString(); });
-  stderr.on("data", (chunk: Buffer) => { err += chunk.toString(); });
+  stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  stderr.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
   const status = await main(["node", "outpost", ...args], { stdout, stderr });
   const last = out.trim().split("\n").pop() ?? "{}";
   return { status, result: JSON.parse(last) as Record<string, unknown>, stderr: err + out.slice(-2000) };
@@ -41,8 +45,25 @@ describe.each(AGENTS)("outpost run --agent $name (real CLI, scripted model serve
       const repository = scratchRepository();
       const home = mkdtempSync(join(tmpdir(), `outpost-cli-${name}-`));
       const common = [
-        "--agent", name, "--model", model, "--provider", "local", "--base-url", `${server.url}${path}`, "--executable", join(bin, name),
-        "--repository", repository, "--conversation-home", home, "--json", "--until", "MARKER_TURN1_DONE", "--until", "MARKER_TURN2_DONE",
+        "--agent",
+        name,
+        "--model",
+        model,
+        "--provider",
+        "local",
+        "--base-url",
+        `${server.url}${path}`,
+        "--executable",
+        join(bin, name),
+        "--repository",
+        repository,
+        "--conversation-home",
+        home,
+        "--json",
+        "--until",
+        "MARKER_TURN1_DONE",
+        "--until",
+        "MARKER_TURN2_DONE",
       ];
       const first = await outpost(["run", ...common, "Create hello.txt containing hi"]);
       expect(first.status, first.stderr).toBe(0);

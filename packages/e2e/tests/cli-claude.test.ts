@@ -25,10 +25,22 @@ async function outpost(args: string[]): Promise<{ status: number; lines: Array<R
   const stderr = new PassThrough();
   let out = "";
   let err = "";
-  stdout.on("data", (chunk: Buffer) => { out += chunk.toString(); });
-  stderr.on("data", (chunk: Buffer) => { err += chunk.toString(); });
+  stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  stderr.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
   const status = await main(["node", "outpost", ...args], { stdout, stderr });
-  return { status, lines: out.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>), stderr: err };
+  return {
+    status,
+    lines: out
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+    stderr: err,
+  };
 }
 
 describe("outpost run with the real Claude Code CLI (in-process CLI, scripted model server)", () => {
@@ -38,7 +50,21 @@ describe("outpost run with the real Claude Code CLI (in-process CLI, scripted mo
       process.env.ANTHROPIC_API_KEY = "sk-ant-test";
       const repository = scratchRepository();
       const home = mkdtempSync(join(tmpdir(), "outpost-cli-conversations-"));
-      const common = ["--agent", "claude", "--provider", "local", "--base-url", server.url, "--executable", claudeBinary, "--repository", repository, "--conversation-home", home, "--json"];
+      const common = [
+        "--agent",
+        "claude",
+        "--provider",
+        "local",
+        "--base-url",
+        server.url,
+        "--executable",
+        claudeBinary,
+        "--repository",
+        repository,
+        "--conversation-home",
+        home,
+        "--json",
+      ];
       const first = await outpost(["run", ...common, "--branch", "integrate", "Create hello.txt and commit it."]);
       expect(first.status, first.stderr).toBe(0);
       const result = first.lines.at(-1)!;
@@ -57,26 +83,52 @@ describe("outpost run with the real Claude Code CLI (in-process CLI, scripted mo
   }, 120_000);
 
   const gate = dockerGate();
-  (gate.unavailable ? it.skip : it)(`on Docker: --provider docker runs Claude in a container and continues there${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, async () => {
-    const server = await startModelServer({ script: demoScript() });
-    try {
-      process.env.ANTHROPIC_API_KEY = "sk-ant-test";
-      const repository = scratchRepository();
-      const home = mkdtempSync(join(tmpdir(), "outpost-cli-conversations-"));
-      const common = [
-        "--agent", "claude", "--provider", "docker", "--image", DOCKER_TEST_IMAGE, "--network", "host",
-        "--volume", `${dirname(manifest)}:${dirname(manifest)}:ro`, "--executable", claudeBinary, "--base-url", server.url,
-        "--repository", repository, "--conversation-home", home, "--json",
-      ];
-      const first = await outpost(["run", ...common, "--branch", "integrate", "Create hello.txt and commit it."]);
-      expect(first.status, first.stderr).toBe(0);
-      expect(first.lines.at(-1)).toMatchObject({ type: "result", completed: true, branch: "main" });
-      expect(gitIn(repository, "log", "-1", "--format=%s")).toBe("Add hello.txt");
-      const second = await outpost(["run", ...common, "--continue", String(first.lines.at(-1)!.conversationId), "TURN2: what did you do?"]);
-      expect(second.status, second.stderr).toBe(0);
-      expect(String(second.lines.at(-1)!.text)).toContain("history_has_turn1=true");
-    } finally {
-      await server.close();
-    }
-  }, 180_000);
+  (gate.unavailable ? it.skip : it)(
+    `on Docker: --provider docker runs Claude in a container and continues there${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+    async () => {
+      const server = await startModelServer({ script: demoScript() });
+      try {
+        process.env.ANTHROPIC_API_KEY = "sk-ant-test";
+        const repository = scratchRepository();
+        const home = mkdtempSync(join(tmpdir(), "outpost-cli-conversations-"));
+        const common = [
+          "--agent",
+          "claude",
+          "--provider",
+          "docker",
+          "--image",
+          DOCKER_TEST_IMAGE,
+          "--network",
+          "host",
+          "--volume",
+          `${dirname(manifest)}:${dirname(manifest)}:ro`,
+          "--executable",
+          claudeBinary,
+          "--base-url",
+          server.url,
+          "--repository",
+          repository,
+          "--conversation-home",
+          home,
+          "--json",
+        ];
+        const first = await outpost(["run", ...common, "--branch", "integrate", "Create hello.txt and commit it."]);
+        expect(first.status, first.stderr).toBe(0);
+        expect(first.lines.at(-1)).toMatchObject({ type: "result", completed: true, branch: "main" });
+        expect(gitIn(repository, "log", "-1", "--format=%s")).toBe("Add hello.txt");
+        const second = await outpost([
+          "run",
+          ...common,
+          "--continue",
+          String(first.lines.at(-1)!.conversationId),
+          "TURN2: what did you do?",
+        ]);
+        expect(second.status, second.stderr).toBe(0);
+        expect(String(second.lines.at(-1)!.text)).toContain("history_has_turn1=true");
+      } finally {
+        await server.close();
+      }
+    },
+    180_000,
+  );
 });

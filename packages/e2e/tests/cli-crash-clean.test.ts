@@ -14,8 +14,12 @@ function outpost(args: readonly string[], cwd: string): Promise<{ status: number
   const child = startOutpost(args, cwd);
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   return new Promise((done) => child.on("exit", (status) => done({ status, stdout, stderr })));
 }
 
@@ -23,9 +27,13 @@ function outpost(args: readonly string[], cwd: string): Promise<{ status: number
 function snapshot(repository: string) {
   return {
     // Which worktrees exist on which branch (their HEAD commits move when work is merged).
-    worktrees: gitIn(repository, "worktree", "list", "--porcelain").split("\n").filter((line) => !line.startsWith("HEAD ")),
+    worktrees: gitIn(repository, "worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((line) => !line.startsWith("HEAD ")),
     branches: gitIn(repository, "for-each-ref", "--format=%(refname)", "refs/heads").split("\n"),
-    temporary: readdirSync(tmpdir()).filter((name) => !name.startsWith("tsx-")).sort(),
+    temporary: readdirSync(tmpdir())
+      .filter((name) => !name.startsWith("tsx-"))
+      .sort(),
   };
 }
 
@@ -33,13 +41,23 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
   const repository = scratchRepository();
   const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
   const before = snapshot(repository);
-  const runner = spawn(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, runnerScript, repository, agentDirectory, providerName], { stdio: ["ignore", "pipe", "inherit"] });
+  const runner = spawn(
+    process.execPath,
+    ["--conditions=outpost-source", "--import", tsxLoader, runnerScript, repository, agentDirectory, providerName],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   let output = "";
-  const busy = new Promise<string>((done) => runner.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-    const text = output.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { dispatchId: string; type: string }).find((entry) => entry.type === "text");
-    if (text) done(text.dispatchId);
-  }));
+  const busy = new Promise<string>((done) =>
+    runner.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const text = output
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { dispatchId: string; type: string })
+        .find((entry) => entry.type === "text");
+      if (text) done(text.dispatchId);
+    }),
+  );
   const dispatchId = await busy;
 
   // While it runs: listed as running, and a clean leaves it alone.
@@ -47,7 +65,13 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
   expect(JSON.parse(running.stdout.trim())).toMatchObject({ dispatchId, status: "running" });
   const untouched = JSON.parse((await outpost(["clean", "--json"], repository)).stdout) as { skipped: Array<{ dispatchId: string }> };
   expect(untouched.skipped.map((entry) => entry.dispatchId)).toEqual([dispatchId]);
-  const record = JSON.parse(running.stdout.trim()) as { directory: string; branch: string; staging: string; container?: string; agentProcessGroup?: number };
+  const record = JSON.parse(running.stdout.trim()) as {
+    directory: string;
+    branch: string;
+    staging: string;
+    container?: string;
+    agentProcessGroup?: number;
+  };
   expect(existsSync(record.staging)).toBe(true);
   if (providerName === "docker") expect(record.container).toMatch(/^[0-9a-f]{64}$/);
   else expect(record.agentProcessGroup).toBeGreaterThan(1);
@@ -72,7 +96,10 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
   expect(after.branches).toEqual([...before.branches, `refs/heads/${record.branch}`].sort());
   expect(after.temporary).toEqual(before.temporary);
   if (record.agentProcessGroup) expect(await eventually(() => processesInGroup(record.agentProcessGroup!).length === 0)).toBe(true);
-  if (record.container) expect(spawnSync("docker", ["ps", "-aq", "--no-trunc", "--filter", `id=${record.container}`], { encoding: "utf8" }).stdout.trim()).toBe("");
+  if (record.container)
+    expect(spawnSync("docker", ["ps", "-aq", "--no-trunc", "--filter", `id=${record.container}`], { encoding: "utf8" }).stdout.trim()).toBe(
+      "",
+    );
   const commit = gitIn(repository, "rev-parse", record.branch);
   expect(gitIn(repository, "log", "--format=%s", `main..${record.branch}`)).toBe("script agent: crash.txt");
 
@@ -86,10 +113,17 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
 }
 
 describe("a dispatch killed with SIGKILL, then outpost clean", () => {
-  it("local: orphaned agent stopped, worktree and temporary directories removed, the commit kept and recoverable", () => crashAndClean("local"), 90_000);
+  it(
+    "local: orphaned agent stopped, worktree and temporary directories removed, the commit kept and recoverable",
+    () => crashAndClean("local"),
+    90_000,
+  );
 });
 
 const gate = dockerGate();
-(gate.unavailable ? describe.skip : describe)(`a Docker dispatch killed with SIGKILL, then outpost clean${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, () => {
-  it(`docker (${DOCKER_TEST_IMAGE}): the container is removed too`, () => crashAndClean("docker"), 120_000);
-});
+(gate.unavailable ? describe.skip : describe)(
+  `a Docker dispatch killed with SIGKILL, then outpost clean${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it(`docker (${DOCKER_TEST_IMAGE}): the container is removed too`, () => crashAndClean("docker"), 120_000);
+  },
+);

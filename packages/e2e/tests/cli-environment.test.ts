@@ -17,24 +17,44 @@ const SECRET = "outpost-marker-secret-5c81e2";
 function environmentPrintingAgent(): string {
   const directory = mkdtempSync(join(tmpdir(), "outpost-cli-env-agent-"));
   const module = join(directory, "agent.mjs");
-  writeFileSync(module, [
-    `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
-    `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: { PRINT_ENVIRONMENT: "1" } }); }`,
-  ].join("\n"));
+  writeFileSync(
+    module,
+    [
+      `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
+      `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: { PRINT_ENVIRONMENT: "1" } }); }`,
+    ].join("\n"),
+  );
   return module;
 }
 
 function runWithSecret(extraFlags: readonly string[]): { stdout: string; transcript: string } {
   const repository = scratchRepository();
   const conversations = mkdtempSync(join(tmpdir(), "outpost-cli-env-home-"));
-  const args = ["run", "--agent-module", environmentPrintingAgent(), "--agent", "script", "--provider", "local", "--json", "--conversation-home", conversations, ...extraFlags, "print your environment"];
+  const args = [
+    "run",
+    "--agent-module",
+    environmentPrintingAgent(),
+    "--agent",
+    "script",
+    "--provider",
+    "local",
+    "--json",
+    "--conversation-home",
+    conversations,
+    ...extraFlags,
+    "print your environment",
+  ];
   const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], {
-    cwd: repository, encoding: "utf8", timeout: 120_000,
+    cwd: repository,
+    encoding: "utf8",
+    timeout: 120_000,
     env: { ...process.env, OUTPOST_TEST_SECRET: SECRET, AWS_SECRET_ACCESS_KEY: `aws-${SECRET}`, GITHUB_TOKEN: `ghp-${SECRET}` },
   });
   expect(result.status, result.stderr).toBe(0);
   const stored = join(conversations, ".outpost", "conversations", "script-agent");
-  const transcript = readdirSync(stored).map((name) => readFileSync(join(stored, name), "utf8")).join("\n");
+  const transcript = readdirSync(stored)
+    .map((name) => readFileSync(join(stored, name), "utf8"))
+    .join("\n");
   return { stdout: result.stdout, transcript };
 }
 
@@ -50,9 +70,27 @@ describe("outpost run --provider local: the invoking environment", () => {
   }, 150_000);
 
   it("refuses --inherit-environment with the Docker provider, which never passes the environment", () => {
-    const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, "run", "--agent", "claude", "--provider", "docker", "--inherit-environment", "brief"], {
-      cwd: scratchRepository(), encoding: "utf8", timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--conditions=outpost-source",
+        "--import",
+        tsxLoader,
+        bin,
+        "run",
+        "--agent",
+        "claude",
+        "--provider",
+        "docker",
+        "--inherit-environment",
+        "brief",
+      ],
+      {
+        cwd: scratchRepository(),
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(result.status, result.stderr).toBe(2);
     expect(result.stderr + result.stdout).toMatch(/--inherit-environment does not apply to --provider docker \(it reads: --image/);
   });

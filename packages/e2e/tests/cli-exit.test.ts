@@ -18,7 +18,10 @@ interface ProbeReport {
 
 function runCli(args: readonly string[], cwd: string): { status: number | null; report: ProbeReport; stderr: string } {
   const result = spawnSync(process.execPath, outpostArguments(args, [probe]), {
-    cwd, encoding: "utf8", timeout: 60_000, env: { ...process.env, LINGER_PROBE_MS: "120" },
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, LINGER_PROBE_MS: "120" },
   });
   const line = result.stderr.split("\n").find((text) => text.startsWith("linger-probe "));
   if (line === undefined) throw new Error(`the probe did not report; stderr:\n${result.stderr}`);
@@ -29,7 +32,10 @@ describe("a finished CLI run exits at once", () => {
   it("nothing keeps `outpost run --json` alive after its last output (local provider)", () => {
     const repository = scratchRepository();
     const { module } = scriptAgentModule({ FILE: "exit.txt" });
-    const { status, report, stderr } = runCli(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "write exit.txt"], repository);
+    const { status, report, stderr } = runCli(
+      ["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "write exit.txt"],
+      repository,
+    );
     expect(status, stderr).toBe(0);
     // Timers and sockets still ref'd once output stopped are named here. Pipes of the exited agent may still
     // be closing on a loaded machine, so only what can hold a process open on its own is judged.

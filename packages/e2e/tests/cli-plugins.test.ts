@@ -12,7 +12,11 @@ const bin = join(packages, "cli/src/bin.ts");
 const tsxLoader = pathToFileURL(join(packages, "../node_modules/tsx/dist/loader.mjs")).href;
 
 function outpost(args: readonly string[], cwd: string) {
-  const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -23,19 +27,27 @@ function outpost(args: readonly string[], cwd: string) {
 function installThirdPartyAgent(root: string, descriptor: Record<string, string>): void {
   const directory = join(root, "node_modules", "@acme", "outpost-agent-echo");
   mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, "package.json"), JSON.stringify({
-    name: "@acme/outpost-agent-echo", version: "1.0.0", type: "module",
-    exports: { "./descriptor": { import: "./descriptor.mjs" } },
-    outpost: { kind: "agent", descriptor: "./descriptor" },
-  }));
-  writeFileSync(join(directory, "descriptor.mjs"), [
-    `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
-    "export const descriptor = {",
-    `  specificationVersion: ${JSON.stringify(descriptor.specificationVersion ?? "v1")}, kind: "agent", name: "echo", description: "a third-party test agent",`,
-    `  executable: "node", variables: {},`,
-    `  createAgent: () => scriptAgent({ directory: ${JSON.stringify(root)}, behaviour: { FILE: "echo.txt" } }),`,
-    "};",
-  ].join("\n"));
+  writeFileSync(
+    join(directory, "package.json"),
+    JSON.stringify({
+      name: "@acme/outpost-agent-echo",
+      version: "1.0.0",
+      type: "module",
+      exports: { "./descriptor": { import: "./descriptor.mjs" } },
+      outpost: { kind: "agent", descriptor: "./descriptor" },
+    }),
+  );
+  writeFileSync(
+    join(directory, "descriptor.mjs"),
+    [
+      `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
+      "export const descriptor = {",
+      `  specificationVersion: ${JSON.stringify(descriptor.specificationVersion ?? "v1")}, kind: "agent", name: "echo", description: "a third-party test agent",`,
+      `  executable: "node", variables: {},`,
+      `  createAgent: () => scriptAgent({ directory: ${JSON.stringify(root)}, behaviour: { FILE: "echo.txt" } }),`,
+      "};",
+    ].join("\n"),
+  );
 }
 
 /** A third-party provider (unscoped, descriptor at the main export) that runs on the host and records its options. */
@@ -43,16 +55,28 @@ function installThirdPartyProvider(root: string): string {
   const directory = join(root, "node_modules", "outpost-provider-hostbox");
   const record = join(root, "hostbox-options.json");
   mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, "package.json"), JSON.stringify({ name: "outpost-provider-hostbox", version: "1.0.0", type: "module", main: "index.mjs", outpost: { kind: "provider", descriptor: "." } }));
-  writeFileSync(join(directory, "index.mjs"), [
-    'import { writeFileSync } from "node:fs";',
-    `import { localProvider } from ${JSON.stringify(join(packages, "provider-local/src/index.ts"))};`,
-    "export const descriptor = {",
-    '  specificationVersion: "v1", kind: "provider", name: "hostbox", description: "a third-party test provider", placement: "host",',
-    '  options: [{ name: "region", description: "where" }], capabilities: [],',
-    `  createProvider: (options) => { writeFileSync(${JSON.stringify(record)}, JSON.stringify(options)); return localProvider(); },`,
-    "};",
-  ].join("\n"));
+  writeFileSync(
+    join(directory, "package.json"),
+    JSON.stringify({
+      name: "outpost-provider-hostbox",
+      version: "1.0.0",
+      type: "module",
+      main: "index.mjs",
+      outpost: { kind: "provider", descriptor: "." },
+    }),
+  );
+  writeFileSync(
+    join(directory, "index.mjs"),
+    [
+      'import { writeFileSync } from "node:fs";',
+      `import { localProvider } from ${JSON.stringify(join(packages, "provider-local/src/index.ts"))};`,
+      "export const descriptor = {",
+      '  specificationVersion: "v1", kind: "provider", name: "hostbox", description: "a third-party test provider", placement: "host",',
+      '  options: [{ name: "region", description: "where" }], capabilities: [],',
+      `  createProvider: (options) => { writeFileSync(${JSON.stringify(record)}, JSON.stringify(options)); return localProvider(); },`,
+      "};",
+    ].join("\n"),
+  );
   return record;
 }
 
@@ -87,7 +111,10 @@ describe("third-party plugins installed beside the project", () => {
     const repository = projectWithPlugin();
     const record = installThirdPartyProvider(dirname(repository));
     expect(outpost(["--help"], repository).stdout).toMatch(/Installed providers: .*\bhostbox\b/);
-    const run = outpost(["run", "--agent", "echo", "--provider", "hostbox", "--provider-option", "region=eu-1", "--json", "write echo.txt"], repository);
+    const run = outpost(
+      ["run", "--agent", "echo", "--provider", "hostbox", "--provider-option", "region=eu-1", "--json", "write echo.txt"],
+      repository,
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(readFileSync(record, "utf8"))).toEqual({ region: "eu-1" });
     expect(JSON.parse(run.stdout.trim().split("\n").pop()!)).toMatchObject({ type: "result", completed: true });

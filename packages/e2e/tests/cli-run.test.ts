@@ -13,7 +13,10 @@ const tsxLoader = pathToFileURL(join(packages, "../node_modules/tsx/dist/loader.
 
 function outpost(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
   const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, ...args], {
-    cwd: options.cwd ?? packages, encoding: "utf8", env: { ...process.env, ...options.env }, timeout: 60_000,
+    cwd: options.cwd ?? packages,
+    encoding: "utf8",
+    env: { ...process.env, ...options.env },
+    timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -22,10 +25,13 @@ function outpost(args: readonly string[], options: { cwd?: string; env?: Record<
 function scriptAgentModule(behaviour: Record<string, string>): string {
   const directory = mkdtempSync(join(tmpdir(), "outpost-cli-agent-"));
   const module = join(directory, "agent.mjs");
-  writeFileSync(module, [
-    `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
-    `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)} }); }`,
-  ].join("\n"));
+  writeFileSync(
+    module,
+    [
+      `import { scriptAgent } from ${JSON.stringify(join(packages, "e2e/src/index.ts"))};`,
+      `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)} }); }`,
+    ].join("\n"),
+  );
   return module;
 }
 
@@ -60,11 +66,24 @@ describe("outpost CLI", () => {
   it("--json prints one parseable JSON event per line, ending with the result", () => {
     const repository = scratchRepository();
     const module = scriptAgentModule({ FILE: "cli.txt" });
-    const result = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "write cli.txt"], { cwd: repository });
+    const result = outpost(
+      ["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "write cli.txt"],
+      { cwd: repository },
+    );
     expect(result.status, result.stderr).toBe(0);
-    const lines = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
     expect(lines[0]!.type).toBe("start");
-    expect(lines.filter((line) => line.type === "event").map((line) => (line.event as { type: string }).type)).toEqual(["conversation", "raw", "tool-call", "tool-result", "text", "finished"]);
+    expect(lines.filter((line) => line.type === "event").map((line) => (line.event as { type: string }).type)).toEqual([
+      "conversation",
+      "raw",
+      "tool-call",
+      "tool-result",
+      "text",
+      "finished",
+    ]);
     const last = lines[lines.length - 1]!;
     expect(last).toMatchObject({ type: "result", completed: true, branch: "main" });
     expect(last.commits).toEqual([gitIn(repository, "rev-parse", "main")]);
@@ -73,19 +92,29 @@ describe("outpost CLI", () => {
   it("a failed dispatch exits with its code's exit status and a message saying what to do", () => {
     const repository = scratchRepository();
     const module = scriptAgentModule({ EXIT: "9" });
-    const json = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--json", "fail"], { cwd: repository });
+    const json = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--json", "fail"], {
+      cwd: repository,
+    });
     expect(json.status).toBe(1);
-    const error = JSON.parse(json.stdout.trim().split("\n").pop()!) as { type: string; code: string; details: { recovery: { directory: string } } };
+    const error = JSON.parse(json.stdout.trim().split("\n").pop()!) as {
+      type: string;
+      code: string;
+      details: { recovery: { directory: string } };
+    };
     expect(error).toMatchObject({ type: "error", code: "process" });
     expect(error.details.recovery.directory).toBe(repository);
-    const plain = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--idle-ms", "0", "fail"], { cwd: repository });
+    const plain = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--idle-ms", "0", "fail"], {
+      cwd: repository,
+    });
     expect(plain.status).toBe(2);
   });
 
   it("plain output (not a terminal) shows progress lines and where the commit landed", () => {
     const repository = scratchRepository();
     const module = scriptAgentModule({ FILE: "plain.txt" });
-    const result = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "write plain.txt"], { cwd: repository });
+    const result = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "write plain.txt"], {
+      cwd: repository,
+    });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("→ write");
     expect(result.stdout).toContain(`commits: ${gitIn(repository, "rev-parse", "HEAD").slice(0, 12)} on main`);
@@ -94,7 +123,10 @@ describe("outpost CLI", () => {
 
   it("without --provider and without a reachable Docker engine, it says how to choose", () => {
     const repository = scratchRepository();
-    const result = outpost(["run", "--agent", "claude", "brief"], { cwd: repository, env: { DOCKER_HOST: "unix:///nonexistent/outpost-docker.sock" } });
+    const result = outpost(["run", "--agent", "claude", "brief"], {
+      cwd: repository,
+      env: { DOCKER_HOST: "unix:///nonexistent/outpost-docker.sock" },
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("No sandbox provider is available by default (docker: no Docker engine answers");
     expect(result.stderr).toContain("--provider <name> (installed: docker, local)");
@@ -104,7 +136,10 @@ describe("outpost CLI", () => {
     const repository = scratchRepository();
     writeFileSync(join(repository, "brief.md"), "Brief from a file: $(echo expanded)\n");
     const module = scriptAgentModule({ FILE: "named.txt" });
-    const result = outpost(["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "feature/cli", "--json", "@brief.md"], { cwd: repository });
+    const result = outpost(
+      ["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "feature/cli", "--json", "@brief.md"],
+      { cwd: repository },
+    );
     expect(result.status, result.stderr).toBe(0);
     const last = JSON.parse(result.stdout.trim().split("\n").pop()!) as { branch: string; commits: string[] };
     expect(last.branch).toBe("feature/cli");
@@ -116,7 +151,29 @@ describe("outpost CLI", () => {
     const repository = scratchRepository();
     const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-cli-pid-")), "child.pid");
     const module = scriptAgentModule({ HANG: "busy", FILE: "wip.txt", CHILD_PID_FILE: pidFile });
-    const child = spawn(process.execPath, ["--conditions=outpost-source", "--import", tsxLoader, bin, "run", "--agent-module", module, "--agent", "script", "--provider", "local", "--branch", "integrate", "--json", "--until", "never", "work"], { cwd: repository });
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=outpost-source",
+        "--import",
+        tsxLoader,
+        bin,
+        "run",
+        "--agent-module",
+        module,
+        "--agent",
+        "script",
+        "--provider",
+        "local",
+        "--branch",
+        "integrate",
+        "--json",
+        "--until",
+        "never",
+        "work",
+      ],
+      { cwd: repository },
+    );
     let out = "";
     let interrupted = false;
     child.stdout.on("data", (chunk: Buffer) => {
@@ -129,7 +186,10 @@ describe("outpost CLI", () => {
     });
     const status = await new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
     expect(status).toBe(130);
-    const error = JSON.parse(out.trim().split("\n").pop()!) as { code: string; details: { recovery: { commits: string[]; directory: string } } };
+    const error = JSON.parse(out.trim().split("\n").pop()!) as {
+      code: string;
+      details: { recovery: { commits: string[]; directory: string } };
+    };
     expect(error.code).toBe("aborted");
     expect(error.details.recovery.commits).toHaveLength(1);
     expect(existsSync(join(error.details.recovery.directory, "wip.txt"))).toBe(true);

@@ -14,12 +14,18 @@ interface Ended {
 }
 
 /** Runs a busy agent through the CLI; once it has answered, `act` is called with the CLI process. */
-async function runUntilBusy(args: readonly string[], repository: string, act: (child: ReturnType<typeof startOutpost>) => void): Promise<Ended> {
+async function runUntilBusy(
+  args: readonly string[],
+  repository: string,
+  act: (child: ReturnType<typeof startOutpost>) => void,
+): Promise<Ended> {
   const child = startOutpost(args, repository);
   let stdout = "";
   let stderr = "";
   let acted = false;
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   child.stdout.on("data", (chunk: Buffer) => {
     stdout += chunk.toString();
     if (!acted && stdout.includes('"type":"text"')) {
@@ -35,16 +41,23 @@ function lastJson(stdout: string): { type: string; code: string; details: { reco
 }
 
 describe("outpost run ends cleanly however it is stopped", () => {
-  for (const [signal, status] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  for (const [signal, status] of [
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const) {
     it(`${signal} stops the agent's whole process group, keeps the work and exits ${status}`, async () => {
       const repository = scratchRepository();
       const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-cli-pid-")), "child.pid");
       const { module } = scriptAgentModule({ HANG: "busy", FILE: "wip.txt", CHILD_PID_FILE: pidFile });
       let group = 0;
-      const ended = await runUntilBusy(["run", "--agent-module", module, "--provider", "local", "--branch", "integrate", "--json", "--until", "never", "work"], repository, (child) => {
-        group = processGroupOf(Number(readFileSync(pidFile, "utf8")));
-        child.kill(signal);
-      });
+      const ended = await runUntilBusy(
+        ["run", "--agent-module", module, "--provider", "local", "--branch", "integrate", "--json", "--until", "never", "work"],
+        repository,
+        (child) => {
+          group = processGroupOf(Number(readFileSync(pidFile, "utf8")));
+          child.kill(signal);
+        },
+      );
       expect(ended.status, ended.stderr).toBe(status);
       const error = lastJson(ended.stdout);
       expect(error.code).toBe("aborted");
@@ -60,10 +73,14 @@ describe("outpost run ends cleanly however it is stopped", () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-cli-pid-")), "child.pid");
     const { module } = scriptAgentModule({ HANG: "busy", FILE: "piped.txt", CHILD_PID_FILE: pidFile });
     let group = 0;
-    const ended = await runUntilBusy(["run", "--agent-module", module, "--provider", "local", "--branch", "integrate", "--json", "--until", "never", "work"], repository, (child) => {
-      group = processGroupOf(Number(readFileSync(pidFile, "utf8")));
-      child.stdout.destroy();
-    });
+    const ended = await runUntilBusy(
+      ["run", "--agent-module", module, "--provider", "local", "--branch", "integrate", "--json", "--until", "never", "work"],
+      repository,
+      (child) => {
+        group = processGroupOf(Number(readFileSync(pidFile, "utf8")));
+        child.stdout.destroy();
+      },
+    );
     expect(ended.status, ended.stderr).toBe(141);
     expect(ended.stderr).not.toMatch(/EPIPE|Error:|\n\s+at /);
     expect(await eventually(() => processesInGroup(group).length === 0)).toBe(true);
@@ -72,22 +89,46 @@ describe("outpost run ends cleanly however it is stopped", () => {
 
 const gate = dockerGate();
 
-(gate.unavailable ? describe.skip : describe)(`outpost run on Docker stopped by SIGTERM${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, () => {
-  it("removes the container and keeps the work", async () => {
-    const repository = scratchRepository();
-    const { module, directory } = scriptAgentModule({ HANG: "busy", FILE: "docker-wip.txt" }, { executable: "node" });
-    let cliPid = 0;
-    const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
-    const ended = await runUntilBusy([
-      "run", "--agent-module", module, "--provider", "docker", "--image", DOCKER_TEST_IMAGE, "--network", "none", "--user", user,
-      "--volume", `${directory}:${directory}:ro`, "--branch", "integrate", "--json", "--until", "never", "work",
-    ], repository, (child) => {
-      cliPid = child.pid!;
-      child.kill("SIGTERM");
-    });
-    expect(ended.status, ended.stderr).toBe(143);
-    expect(lastJson(ended.stdout).details.recovery.commits).toHaveLength(1);
-    const left = spawnSync("docker", ["ps", "-aq", "--filter", `label=dev.outpost.owner-pid=${cliPid}`], { encoding: "utf8" });
-    expect(left.stdout.trim()).toBe("");
-  }, 90_000);
-});
+(gate.unavailable ? describe.skip : describe)(
+  `outpost run on Docker stopped by SIGTERM${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("removes the container and keeps the work", async () => {
+      const repository = scratchRepository();
+      const { module, directory } = scriptAgentModule({ HANG: "busy", FILE: "docker-wip.txt" }, { executable: "node" });
+      let cliPid = 0;
+      const user = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+      const ended = await runUntilBusy(
+        [
+          "run",
+          "--agent-module",
+          module,
+          "--provider",
+          "docker",
+          "--image",
+          DOCKER_TEST_IMAGE,
+          "--network",
+          "none",
+          "--user",
+          user,
+          "--volume",
+          `${directory}:${directory}:ro`,
+          "--branch",
+          "integrate",
+          "--json",
+          "--until",
+          "never",
+          "work",
+        ],
+        repository,
+        (child) => {
+          cliPid = child.pid!;
+          child.kill("SIGTERM");
+        },
+      );
+      expect(ended.status, ended.stderr).toBe(143);
+      expect(lastJson(ended.stdout).details.recovery.commits).toHaveLength(1);
+      const left = spawnSync("docker", ["ps", "-aq", "--filter", `label=dev.outpost.owner-pid=${cliPid}`], { encoding: "utf8" });
+      expect(left.stdout.trim()).toBe("");
+    }, 90_000);
+  },
+);

@@ -23,6 +23,8 @@ describe("conversationHome default", () => {
   });
 
   it("a Claude store can still be told to keep its transcripts in the repository", () => {
-    expect(claudeConversationStore({ defaultHome: "repository" }).directory(repository)).toBe(join(repository, ".outpost", "conversations", "claude"));
+    expect(claudeConversationStore({ defaultHome: "repository" }).directory(repository)).toBe(
+      join(repository, ".outpost", "conversations", "claude"),
+    );
   });
 });

@@ -10,7 +10,9 @@ import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
 // A scratch HOME proves Outpost never writes the user's global git configuration.
 const realHome = process.env.HOME;
 const scratchHome = mkdtempSync(join(tmpdir(), "outpost-home-"));
-beforeAll(() => { process.env.HOME = scratchHome; });
+beforeAll(() => {
+  process.env.HOME = scratchHome;
+});
 afterAll(() => {
   expect(existsSync(join(scratchHome, ".gitconfig"))).toBe(false);
   expect(existsSync(join(scratchHome, ".config", "git"))).toBe(false);
@@ -23,7 +25,12 @@ const committingAgent = (file: string) => scriptAgent({ directory: agentDirector
 describe("dispatch branch policies", () => {
   it("current: the agent commits on the host checkout's branch", async () => {
     const repository = scratchRepository();
-    const result = await dispatch({ agent: committingAgent("current.txt"), brief: "write current.txt", repository, sandboxProvider: localProvider() });
+    const result = await dispatch({
+      agent: committingAgent("current.txt"),
+      brief: "write current.txt",
+      repository,
+      sandboxProvider: localProvider(),
+    });
     expect(result.completed).toBe(true);
     expect(result.branch).toBe("main");
     expect(result.directory).toBe(repository);
@@ -40,7 +47,10 @@ describe("dispatch branch policies", () => {
     const repository = scratchRepository();
     const hostHead = gitIn(repository, "rev-parse", "HEAD");
     const result = await dispatch({
-      agent: committingAgent("named.txt"), brief: "write named.txt", repository, sandboxProvider: localProvider(),
+      agent: committingAgent("named.txt"),
+      brief: "write named.txt",
+      repository,
+      sandboxProvider: localProvider(),
       branch: { mode: "named", name: "feature/named" },
     });
     expect(result.branch).toBe("feature/named");
@@ -59,28 +69,54 @@ describe("dispatch branch policies", () => {
   it("named: a second dispatch continues on the existing branch", async () => {
     const repository = scratchRepository();
     const provider = localProvider();
-    const first = await dispatch({ agent: committingAgent("one.txt"), brief: "one", repository, sandboxProvider: provider, branch: { mode: "named", name: "work" } });
-    const second = await dispatch({ agent: committingAgent("two.txt"), brief: "two", repository, sandboxProvider: provider, branch: { mode: "named", name: "work" } });
+    const first = await dispatch({
+      agent: committingAgent("one.txt"),
+      brief: "one",
+      repository,
+      sandboxProvider: provider,
+      branch: { mode: "named", name: "work" },
+    });
+    const second = await dispatch({
+      agent: committingAgent("two.txt"),
+      brief: "two",
+      repository,
+      sandboxProvider: provider,
+      branch: { mode: "named", name: "work" },
+    });
     expect(gitIn(repository, "rev-list", "--reverse", "main..work").split("\n")).toEqual([...first.commits, ...second.commits]);
   });
 
   it("named: a managed worktree deleted by hand is pruned and recreated", async () => {
     const repository = scratchRepository();
     const first = await dispatch({
-      agent: scriptAgent({ directory: agentDirectory, behaviour: { FILE: "dirty.txt" } }), brief: "one", repository, sandboxProvider: localProvider(),
-      branch: { mode: "named", name: "handmade" }, hooks: { workspaceReady: ["touch untracked-scratch"] },
+      agent: scriptAgent({ directory: agentDirectory, behaviour: { FILE: "dirty.txt" } }),
+      brief: "one",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "named", name: "handmade" },
+      hooks: { workspaceReady: ["touch untracked-scratch"] },
     });
     expect(first.workspaceKept).toBe(true);
     rmSync(first.directory, { recursive: true, force: true });
-    const second = await dispatch({ agent: committingAgent("again.txt"), brief: "two", repository, sandboxProvider: localProvider(), branch: { mode: "named", name: "handmade" } });
+    const second = await dispatch({
+      agent: committingAgent("again.txt"),
+      brief: "two",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "named", name: "handmade" },
+    });
     expect(gitIn(repository, "rev-list", "--reverse", "main..handmade").split("\n")).toEqual([...first.commits, ...second.commits]);
   });
 
   it("integrate: merges the agent's commits into the host branch without switching the host checkout", async () => {
     const repository = scratchRepository();
     const result = await dispatch({
-      agent: committingAgent("integrated.txt"), brief: "write integrated.txt", label: "Add file", repository,
-      sandboxProvider: localProvider(), branch: { mode: "integrate" },
+      agent: committingAgent("integrated.txt"),
+      brief: "write integrated.txt",
+      label: "Add file",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
     });
     expect(result.branch).toBe("main");
     expect(result.workBranch).toMatch(/^outpost\/add-file-[0-9a-f]{8}$/);
@@ -98,8 +134,19 @@ describe("dispatch branch policies", () => {
     const repository = scratchRepository();
     const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: "agent.txt" } });
     // The user commits on the host branch after the worktree exists, while the agent is about to work.
-    const userCommits = { hostReady: [`git -C '${repository}' -c user.name=User -c user.email=user@example.invalid commit --quiet --allow-empty -m 'user work meanwhile'`] };
-    const result = await dispatch({ agent, brief: "agent", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, hooks: userCommits });
+    const userCommits = {
+      hostReady: [
+        `git -C '${repository}' -c user.name=User -c user.email=user@example.invalid commit --quiet --allow-empty -m 'user work meanwhile'`,
+      ],
+    };
+    const result = await dispatch({
+      agent,
+      brief: "agent",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      hooks: userCommits,
+    });
     const userCommit = gitIn(repository, "rev-parse", "main^1");
     const parents = gitIn(repository, "rev-list", "--parents", "-n", "1", "main").split(" ");
     expect(parents.slice(1)).toEqual([userCommit, result.commits[0]]);
@@ -111,9 +158,19 @@ describe("dispatch branch policies", () => {
     const repository = scratchRepository();
     const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: "README.md", CONTENT: "agent version" } });
     const userEdit = `printf 'user version\\n' > '${repository}/README.md' && git -C '${repository}' -c user.name=User -c user.email=user@example.invalid commit --quiet -am 'user edit'`;
-    const running = dispatch({ agent, brief: "edit README", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, hooks: { hostReady: [userEdit] } });
+    const running = dispatch({
+      agent,
+      brief: "edit README",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      hooks: { hostReady: [userEdit] },
+    });
     const initial = gitIn(repository, "rev-parse", "HEAD");
-    const error = await running.then(() => undefined, (caught: unknown) => caught);
+    const error = await running.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     if (!isOutpostError(error, "conflict")) throw error;
     const recovery = error.details.recovery as { branch: string; directory: string; commits: string[]; phase: string };
     expect(recovery.phase).toBe("integrate");
@@ -132,13 +189,28 @@ describe("dispatch branch policies", () => {
     const repository = scratchRepository();
     writeFileSync(join(repository, "notes.txt"), "user scratch, never committed\n");
     writeFileSync(join(repository, "README.md"), "# scratch\nuser edit in progress\n");
-    const kept = await dispatch({ agent: committingAgent("feature.txt"), brief: "feature", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } });
+    const kept = await dispatch({
+      agent: committingAgent("feature.txt"),
+      brief: "feature",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+    });
     expect(gitIn(repository, "rev-parse", "main")).toBe(kept.commits[0]);
     expect(readFileSync(join(repository, "notes.txt"), "utf8")).toBe("user scratch, never committed\n");
     expect(readFileSync(join(repository, "README.md"), "utf8")).toBe("# scratch\nuser edit in progress\n");
 
     const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: "README.md", CONTENT: "agent rewrite" } });
-    const error = await dispatch({ agent, brief: "rewrite README", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }).then(() => undefined, (caught: unknown) => caught);
+    const error = await dispatch({
+      agent,
+      brief: "rewrite README",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     if (!isOutpostError(error, "conflict")) throw error;
     // The user's edit and the host branch are untouched; the agent's commit waits on its branch.
     expect(readFileSync(join(repository, "README.md"), "utf8")).toBe("# scratch\nuser edit in progress\n");
@@ -154,8 +226,12 @@ describe("dispatch branch policies", () => {
     // A hostReady hook plays the user's git: it holds index.lock for a moment after the agent starts.
     const holdIndex = `touch '${lock}' && (sleep 1.2; rm -f '${lock}') >/dev/null 2>&1 &`;
     const result = await dispatch({
-      agent: committingAgent("while-locked.txt"), brief: "work", repository, sandboxProvider: localProvider(),
-      branch: { mode: "integrate" }, hooks: { hostReady: [holdIndex] },
+      agent: committingAgent("while-locked.txt"),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      hooks: { hostReady: [holdIndex] },
     });
     expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
     expect(gitIn(repository, "status", "--porcelain")).toBe("");
@@ -166,7 +242,10 @@ describe("dispatch branch policies", () => {
     gitIn(repository, "branch", "release");
     const hostHead = gitIn(repository, "rev-parse", "HEAD");
     const result = await dispatch({
-      agent: committingAgent("release-note.txt"), brief: "note", repository, sandboxProvider: localProvider(),
+      agent: committingAgent("release-note.txt"),
+      brief: "note",
+      repository,
+      sandboxProvider: localProvider(),
       branch: { mode: "integrate", target: "release", name: "outpost/release-note" },
     });
     expect(result.branch).toBe("release");

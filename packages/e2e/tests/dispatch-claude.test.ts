@@ -23,8 +23,21 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
     try {
       const repository = scratchRepository();
       const conversationHome = mkdtempSync(join(tmpdir(), "outpost-claude-home-"));
-      const agent = claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-test", executable: claudeBinary, maxRetries: 0, storage: claudeConversationStore() });
-      const first = await dispatch({ agent, brief: "Create hello.txt and commit it.", repository, conversationHome, sandboxProvider: localProvider(), branch: { mode: "integrate" } });
+      const agent = claudeAgent({
+        baseUrl: server.url,
+        apiKey: "sk-ant-test",
+        executable: claudeBinary,
+        maxRetries: 0,
+        storage: claudeConversationStore(),
+      });
+      const first = await dispatch({
+        agent,
+        brief: "Create hello.txt and commit it.",
+        repository,
+        conversationHome,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+      });
       expect(first.completed).toBe(true);
       expect(first.commits).toHaveLength(1);
       expect(gitIn(repository, "log", "-1", "--format=%s", "main")).toBe("Add hello.txt");
@@ -33,7 +46,11 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
       expect(first.usage.outputTokens).toBeGreaterThan(0);
 
       const second = await dispatch({
-        agent, brief: "TURN2: what did you do?", repository, conversationHome, sandboxProvider: localProvider(),
+        agent,
+        brief: "TURN2: what did you do?",
+        repository,
+        conversationHome,
+        sandboxProvider: localProvider(),
         continuation: { id: first.conversationId! },
       });
       expect(second.conversationId).toBe(first.conversationId);
@@ -49,11 +66,27 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
     try {
       const repository = scratchRepository();
       const conversationHome = mkdtempSync(join(tmpdir(), "outpost-claude-home-"));
-      const agent = claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-test", executable: claudeBinary, maxRetries: 0, storage: claudeConversationStore() });
-      const first = await dispatch({ agent, brief: "Create hello.txt and commit it.", repository, conversationHome, sandboxProvider: localProvider() });
+      const agent = claudeAgent({
+        baseUrl: server.url,
+        apiKey: "sk-ant-test",
+        executable: claudeBinary,
+        maxRetries: 0,
+        storage: claudeConversationStore(),
+      });
+      const first = await dispatch({
+        agent,
+        brief: "Create hello.txt and commit it.",
+        repository,
+        conversationHome,
+        sandboxProvider: localProvider(),
+      });
       const original = readFileSync(first.conversation!.file, "utf8");
       const forked = await dispatch({
-        agent, brief: "TURN2: what did you do?", repository, conversationHome, sandboxProvider: localProvider(),
+        agent,
+        brief: "TURN2: what did you do?",
+        repository,
+        conversationHome,
+        sandboxProvider: localProvider(),
         continuation: { id: first.conversationId!, fork: true },
       });
       expect(forked.text).toContain("history_has_turn1=true");
@@ -67,38 +100,60 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
 });
 
 const gate = dockerGate();
-(gate.unavailable ? describe.skip : describe)(`dispatch with the real Claude Code CLI on Docker${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, () => {
-  it("a conversation captured on the local provider continues in a fresh container, and back", async () => {
-    const server = await startModelServer({ script: demoScript() });
-    try {
-      const repository = scratchRepository();
-      const conversationHome = mkdtempSync(join(tmpdir(), "outpost-claude-home-"));
-      const agent = (executable: string) => claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-test", executable, maxRetries: 0, storage: claudeConversationStore() });
-      const first = await dispatch({ agent: agent(claudeBinary), brief: "Create hello.txt and commit it.", repository, conversationHome, sandboxProvider: localProvider(), branch: { mode: "integrate" } });
-      expect(first.commits).toHaveLength(1);
-      // The CLI package is mounted read-only at the same path; host networking reaches the model server on 127.0.0.1.
-      const docker = dockerProvider({
-        image: DOCKER_TEST_IMAGE, network: "host", user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
-        volumes: [{ source: claudePackage, target: claudePackage, readOnly: true }],
-      });
-      const second = await dispatch({
-        agent: agent(claudeBinary), brief: "TURN2: what did you do?", repository, conversationHome, sandboxProvider: docker,
-        continuation: { id: first.conversationId! },
-      });
-      expect(second.conversationId).toBe(first.conversationId);
-      expect(second.text).toContain("history_has_turn1=true");
-      // And back to a local sandbox: the container's turn was captured and is part of the history.
-      const third = await dispatch({
-        agent: agent(claudeBinary), brief: "TURN2: and now?", repository, conversationHome, sandboxProvider: localProvider(),
-        continuation: { id: first.conversationId! }, until: ["MARKER_TURN2_DONE"],
-      });
-      expect(third.completed).toBe(true);
-      expect(third.text).toContain("history_has_turn1=true");
-      expect(readFileSync(third.conversation!.file, "utf8")).toContain("TURN2: what did you do?");
-      // Nothing of the container run leaks into the host checkout.
-      expect(execFileSync("git", ["status", "--porcelain"], { cwd: repository, encoding: "utf8" })).toBe("");
-    } finally {
-      await server.close();
-    }
-  }, 180_000);
-});
+(gate.unavailable ? describe.skip : describe)(
+  `dispatch with the real Claude Code CLI on Docker${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("a conversation captured on the local provider continues in a fresh container, and back", async () => {
+      const server = await startModelServer({ script: demoScript() });
+      try {
+        const repository = scratchRepository();
+        const conversationHome = mkdtempSync(join(tmpdir(), "outpost-claude-home-"));
+        const agent = (executable: string) =>
+          claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-test", executable, maxRetries: 0, storage: claudeConversationStore() });
+        const first = await dispatch({
+          agent: agent(claudeBinary),
+          brief: "Create hello.txt and commit it.",
+          repository,
+          conversationHome,
+          sandboxProvider: localProvider(),
+          branch: { mode: "integrate" },
+        });
+        expect(first.commits).toHaveLength(1);
+        // The CLI package is mounted read-only at the same path; host networking reaches the model server on 127.0.0.1.
+        const docker = dockerProvider({
+          image: DOCKER_TEST_IMAGE,
+          network: "host",
+          user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+          volumes: [{ source: claudePackage, target: claudePackage, readOnly: true }],
+        });
+        const second = await dispatch({
+          agent: agent(claudeBinary),
+          brief: "TURN2: what did you do?",
+          repository,
+          conversationHome,
+          sandboxProvider: docker,
+          continuation: { id: first.conversationId! },
+        });
+        expect(second.conversationId).toBe(first.conversationId);
+        expect(second.text).toContain("history_has_turn1=true");
+        // And back to a local sandbox: the container's turn was captured and is part of the history.
+        const third = await dispatch({
+          agent: agent(claudeBinary),
+          brief: "TURN2: and now?",
+          repository,
+          conversationHome,
+          sandboxProvider: localProvider(),
+          continuation: { id: first.conversationId! },
+          until: ["MARKER_TURN2_DONE"],
+        });
+        expect(third.completed).toBe(true);
+        expect(third.text).toContain("history_has_turn1=true");
+        expect(readFileSync(third.conversation!.file, "utf8")).toContain("TURN2: what did you do?");
+        // Nothing of the container run leaks into the host checkout.
+        expect(execFileSync("git", ["status", "--porcelain"], { cwd: repository, encoding: "utf8" })).toBe("");
+      } finally {
+        await server.close();
+      }
+    }, 180_000);
+  },
+);

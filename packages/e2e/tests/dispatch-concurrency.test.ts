@@ -12,10 +12,18 @@ describe("dispatch concurrency", () => {
   it("eight integrate dispatches at once on one repository: every commit lands, refs intact", async () => {
     const repository = scratchRepository();
     const provider = localProvider();
-    const results = await Promise.all(Array.from({ length: 8 }, (_, index) => dispatch({
-      agent: scriptAgent({ directory: agentDirectory, behaviour: { FILE: `file-${index}.txt`, CONTENT: `agent ${index}` } }),
-      brief: `write file-${index}.txt`, label: `agent ${index}`, repository, sandboxProvider: provider, branch: { mode: "integrate" },
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        dispatch({
+          agent: scriptAgent({ directory: agentDirectory, behaviour: { FILE: `file-${index}.txt`, CONTENT: `agent ${index}` } }),
+          brief: `write file-${index}.txt`,
+          label: `agent ${index}`,
+          repository,
+          sandboxProvider: provider,
+          branch: { mode: "integrate" },
+        }),
+      ),
+    );
     const landed = new Set(gitIn(repository, "rev-list", "main").split("\n"));
     for (const [index, result] of results.entries()) {
       expect(result.branch).toBe("main");

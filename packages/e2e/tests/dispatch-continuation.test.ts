@@ -18,7 +18,11 @@ describe("dispatch continuation (script agent, local provider)", () => {
     expect(first.conversation?.id).toBe(first.conversationId);
     expect(first.conversation!.file.startsWith(conversationHome)).toBe(true);
     const second = await dispatch({
-      agent, brief: "second task", repository, sandboxProvider: localProvider(), conversationHome,
+      agent,
+      brief: "second task",
+      repository,
+      sandboxProvider: localProvider(),
+      conversationHome,
       continuation: { id: first.conversationId! },
     });
     expect(second.conversationId).toBe(first.conversationId);
@@ -31,10 +35,22 @@ describe("dispatch continuation (script agent, local provider)", () => {
     let acquired = false;
     const provider = localProvider();
     const error = await dispatch({
-      agent: scriptAgent({ directory: agentDirectory }), brief: "x", repository, branch: { mode: "integrate" },
-      sandboxProvider: { ...provider, acquire: (context) => { acquired = true; return provider.acquire(context); } },
+      agent: scriptAgent({ directory: agentDirectory }),
+      brief: "x",
+      repository,
+      branch: { mode: "integrate" },
+      sandboxProvider: {
+        ...provider,
+        acquire: (context) => {
+          acquired = true;
+          return provider.acquire(context);
+        },
+      },
       continuation: { id: "0000-missing" },
-    }).then(() => undefined, (caught: unknown) => caught);
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(isOutpostError(error, "session")).toBe(true);
     expect(acquired).toBe(false);
     expect(existsSync(join(repository, ".outpost"))).toBe(false);
@@ -44,8 +60,14 @@ describe("dispatch continuation (script agent, local provider)", () => {
     const repository = scratchRepository();
     const agent = scriptAgent({ directory: agentDirectory });
     const notResumable = { ...agent, resumable: false };
-    for (const [candidate, continuation] of [[notResumable, { id: "abc" }], [agent, { id: "abc", fork: true }]] as const) {
-      const error = await dispatch({ agent: candidate, brief: "x", repository, sandboxProvider: localProvider(), continuation }).then(() => undefined, (caught: unknown) => caught);
+    for (const [candidate, continuation] of [
+      [notResumable, { id: "abc" }],
+      [agent, { id: "abc", fork: true }],
+    ] as const) {
+      const error = await dispatch({ agent: candidate, brief: "x", repository, sandboxProvider: localProvider(), continuation }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(isOutpostError(error, "configuration")).toBe(true);
     }
   });
@@ -57,9 +79,19 @@ describe("dispatch continuation (script agent, local provider)", () => {
     const first = await dispatch({ agent: base, brief: "first task", repository, sandboxProvider: localProvider(), conversationHome });
     const asked: unknown[] = [];
     const { forkable: _omitted, ...rest } = base;
-    const agent = { ...rest, command: (turn: AgentTurn) => { asked.push(turn.resume); return base.command(turn); } };
+    const agent = {
+      ...rest,
+      command: (turn: AgentTurn) => {
+        asked.push(turn.resume);
+        return base.command(turn);
+      },
+    };
     const second = await dispatch({
-      agent, brief: "second task", repository, sandboxProvider: localProvider(), conversationHome,
+      agent,
+      brief: "second task",
+      repository,
+      sandboxProvider: localProvider(),
+      conversationHome,
       continuation: { id: first.conversationId!, fork: true },
     });
     expect(asked.at(-1)).toEqual({ id: first.conversationId, fork: true });
@@ -71,10 +103,21 @@ describe("dispatch continuation (script agent, local provider)", () => {
     let acquired = false;
     const provider = localProvider();
     const error = await dispatch({
-      agent: scriptAgent({ directory: agentDirectory, storage: false }), brief: "x", repository,
-      sandboxProvider: { ...provider, acquire: (context) => { acquired = true; return provider.acquire(context); } },
+      agent: scriptAgent({ directory: agentDirectory, storage: false }),
+      brief: "x",
+      repository,
+      sandboxProvider: {
+        ...provider,
+        acquire: (context) => {
+          acquired = true;
+          return provider.acquire(context);
+        },
+      },
       continuation: { id: "abc" },
-    }).then(() => undefined, (caught: unknown) => caught);
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(isOutpostError(error, "configuration")).toBe(true);
     expect((error as Error).message).toContain("no conversation storage");
     expect(acquired).toBe(false);

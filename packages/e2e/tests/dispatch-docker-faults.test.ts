@@ -9,10 +9,13 @@ import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from ".
 
 const gate = dockerGate();
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-const provider = () => dockerProvider({
-  image: DOCKER_TEST_IMAGE, network: "none", user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
-  volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
-});
+const provider = () =>
+  dockerProvider({
+    image: DOCKER_TEST_IMAGE,
+    network: "none",
+    user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
+  });
 
 /** The dispatch's container, from its activity record. */
 function containerOf(repository: string): string {
@@ -27,15 +30,23 @@ async function withContainer(act: (container: string) => void, options: { deadli
   let container = "";
   const started = Date.now();
   const error = await dispatch({
-    agent: scriptAgent({ directory: agentDirectory, executable: "node", behaviour: { HANG: "busy", FILE: "fault.txt" } }), brief: "work",
-    repository, sandboxProvider: provider(), branch: { mode: "integrate" }, until: ["never"], ...options,
+    agent: scriptAgent({ directory: agentDirectory, executable: "node", behaviour: { HANG: "busy", FILE: "fault.txt" } }),
+    brief: "work",
+    repository,
+    sandboxProvider: provider(),
+    branch: { mode: "integrate" },
+    until: ["never"],
+    ...options,
     observe: ({ event }) => {
       if (event.type === "text" && !container) {
         container = containerOf(repository);
         act(container);
       }
     },
-  }).then(() => undefined, (caught: unknown) => caught as Error & { code: string });
+  }).then(
+    () => undefined,
+    (caught: unknown) => caught as Error & { code: string },
+  );
   return { error, container, elapsedMs: Date.now() - started };
 }
 
@@ -43,21 +54,34 @@ function exists(container: string): boolean {
   return spawnSync("docker", ["inspect", container], { encoding: "utf8" }).status === 0;
 }
 
-(gate.unavailable ? describe.skip : describe)(`Docker faults${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`, () => {
-  it("a paused container does not hold the dispatch past its deadline (plus the stop grace); it is removed", async () => {
-    const { error, container, elapsedMs } = await withContainer((id) => { spawnSync("docker", ["pause", id]); }, { deadlineMs: 8_000 });
-    expect(error?.code).toBe("timeout");
-    expect(error?.message).toContain("did not end the stopped agent");
-    expect(elapsedMs).toBeLessThan(60_000);
-    expect(exists(container)).toBe(false);
-  }, 90_000);
-
-  for (const [fault, command] of [["killed", ["kill"]], ["removed", ["rm", "-f"]]] as const) {
-    it(`a container ${fault} mid-turn is reported as a provider failure, not the agent's`, async () => {
-      const { error, container } = await withContainer((id) => { spawnSync("docker", [...command, id]); });
-      expect(error?.code).toBe("provider");
-      expect(error?.message).toContain(fault === "killed" ? "stopped while the command ran" : "was removed while the command ran");
+(gate.unavailable ? describe.skip : describe)(
+  `Docker faults${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("a paused container does not hold the dispatch past its deadline (plus the stop grace); it is removed", async () => {
+      const { error, container, elapsedMs } = await withContainer(
+        (id) => {
+          spawnSync("docker", ["pause", id]);
+        },
+        { deadlineMs: 8_000 },
+      );
+      expect(error?.code).toBe("timeout");
+      expect(error?.message).toContain("did not end the stopped agent");
+      expect(elapsedMs).toBeLessThan(60_000);
       expect(exists(container)).toBe(false);
-    }, 60_000);
-  }
-});
+    }, 90_000);
+
+    for (const [fault, command] of [
+      ["killed", ["kill"]],
+      ["removed", ["rm", "-f"]],
+    ] as const) {
+      it(`a container ${fault} mid-turn is reported as a provider failure, not the agent's`, async () => {
+        const { error, container } = await withContainer((id) => {
+          spawnSync("docker", [...command, id]);
+        });
+        expect(error?.code).toBe("provider");
+        expect(error?.message).toContain(fault === "killed" ? "stopped while the command ran" : "was removed while the command ran");
+        expect(exists(container)).toBe(false);
+      }, 60_000);
+    }
+  },
+);

@@ -17,7 +17,14 @@ function withEnvFile(repository: string, text: string): void {
 function watched(provider: SandboxProvider, variables?: Record<string, string>): { provider: SandboxProvider; acquired: () => boolean } {
   let acquired = false;
   return {
-    provider: { ...provider, ...(variables ? { variables } : {}), acquire: (context) => { acquired = true; return provider.acquire(context); } },
+    provider: {
+      ...provider,
+      ...(variables ? { variables } : {}),
+      acquire: (context) => {
+        acquired = true;
+        return provider.acquire(context);
+      },
+    },
     acquired: () => acquired,
   };
 }
@@ -25,12 +32,31 @@ function watched(provider: SandboxProvider, variables?: Record<string, string>):
 describe("agent variables over .outpost/.env", () => {
   it("reads .outpost/.env and layers the agent's variables over it", async () => {
     const repository = scratchRepository();
-    withEnvFile(repository, [
-      "# shared settings", "FROM_FILE=plain value # comment", "export EXPORTED='single # kept'", 'QUOTED="two\\nlines"', "SHARED=from-file", "",
-    ].join("\n"));
-    const agent = { ...scriptAgent({ directory: agentDirectory, behaviour: { PRINT_ENVIRONMENT: "1" } }), variables: { SHARED: "from-agent" } };
+    withEnvFile(
+      repository,
+      [
+        "# shared settings",
+        "FROM_FILE=plain value # comment",
+        "export EXPORTED='single # kept'",
+        'QUOTED="two\\nlines"',
+        "SHARED=from-file",
+        "",
+      ].join("\n"),
+    );
+    const agent = {
+      ...scriptAgent({ directory: agentDirectory, behaviour: { PRINT_ENVIRONMENT: "1" } }),
+      variables: { SHARED: "from-agent" },
+    };
     const texts: string[] = [];
-    await dispatch({ agent, brief: "x", repository, sandboxProvider: localProvider(), observe: ({ event }) => { if (event.type === "text") texts.push(event.text); } });
+    await dispatch({
+      agent,
+      brief: "x",
+      repository,
+      sandboxProvider: localProvider(),
+      observe: ({ event }) => {
+        if (event.type === "text") texts.push(event.text);
+      },
+    });
     const seen = `${texts.join("\n")}\n`;
     expect(seen).toContain("FROM_FILE=plain value\n");
     expect(seen).toContain("EXPORTED=single # kept\n");
@@ -40,12 +66,18 @@ describe("agent variables over .outpost/.env", () => {
   });
 
   it("a name the provider also sets fails with configuration before allocation, from the env file or the agent", async () => {
-    for (const [envFile, agentVariables] of [["CLASH=file\n", {}], ["", { CLASH: "agent" }]] as const) {
+    for (const [envFile, agentVariables] of [
+      ["CLASH=file\n", {}],
+      ["", { CLASH: "agent" }],
+    ] as const) {
       const repository = scratchRepository();
       withEnvFile(repository, envFile);
       const { provider, acquired } = watched(localProvider(), { CLASH: "provider" });
-      const agent = { ...scriptAgent({ directory: agentDirectory }), variables: agentVariables };
-      const error = await dispatch({ agent, brief: "x", repository, sandboxProvider: provider }).then(() => undefined, (caught: unknown) => caught);
+      const agent = { ...scriptAgent({ directory: agentDirectory }), variables: agentVariables as Readonly<Record<string, string>> };
+      const error = await dispatch({ agent, brief: "x", repository, sandboxProvider: provider }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(isOutpostError(error, "configuration")).toBe(true);
       expect((error as Error).message).toContain("CLASH");
       expect(acquired()).toBe(false);
@@ -62,7 +94,15 @@ describe("agent variables over .outpost/.env", () => {
     withEnvFile(malformed, "NOT A VARIABLE\n");
     for (const repository of [linked, malformed]) {
       const { provider, acquired } = watched(localProvider());
-      const error = await dispatch({ agent: scriptAgent({ directory: agentDirectory }), brief: "x", repository, sandboxProvider: provider }).then(() => undefined, (caught: unknown) => caught);
+      const error = await dispatch({
+        agent: scriptAgent({ directory: agentDirectory }),
+        brief: "x",
+        repository,
+        sandboxProvider: provider,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(isOutpostError(error, "configuration")).toBe(true);
       expect((error as Error).message).toContain(".env");
       expect(acquired()).toBe(false);

@@ -22,14 +22,24 @@ describe("the git control files with the local provider", () => {
       const warnings: string[] = [];
       const agent = scriptAgent({
         directory: agentDirectory,
-        behaviour: { SHELL: hostileGitScript(markers, join(repository, ".git"), repository, { commitAfterPlanting: false, plantCommondir: true }) },
+        behaviour: {
+          SHELL: hostileGitScript(markers, join(repository, ".git"), repository, { commitAfterPlanting: false, plantCommondir: true }),
+        },
       });
-      const result = await dispatch({ agent, brief: "plant everything", repository, sandboxProvider: localProvider(), branch: { mode }, warn: (message) => warnings.push(message) });
+      const result = await dispatch({
+        agent,
+        brief: "plant everything",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode },
+        warn: (message) => warnings.push(message),
+      });
       expect(result.commits).toHaveLength(1);
       expect(gitIn(repository, "log", "-1", "--format=%s", "HEAD")).toBe("planted vectors");
       const report = warnings.find((warning) => warning.includes("git control files"));
       expect(report).toBeDefined();
-      for (const path of ["config", "commondir", "hooks/pre-commit", "hooks/post-merge"]) expect(report).toContain(join(repository, ".git", path));
+      for (const path of ["config", "commondir", "hooks/pre-commit", "hooks/post-merge"])
+        expect(report).toContain(join(repository, ".git", path));
       expect(gitControlState(repository)).toBe(before);
       expect(readdirSync(markers)).toEqual([]);
       userGitCommands(repository);

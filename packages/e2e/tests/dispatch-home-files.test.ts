@@ -20,7 +20,12 @@ describe("dispatch agent home files", () => {
       { path: "top.txt", content: "top" },
       { path: ".tool/settings.json", content: "last" },
     ];
-    const result = await dispatch({ agent: { ...base, homeFiles: () => files }, brief: "work", repository, sandboxProvider: localProvider({ home }) });
+    const result = await dispatch({
+      agent: { ...base, homeFiles: () => files },
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider({ home }),
+    });
     expect(result.text).not.toBe("");
     const read = (path: string) => readFileSync(join(home, path), "utf8");
     expect(read(".tool/settings.json")).toBe("last");
@@ -28,6 +33,7 @@ describe("dispatch agent home files", () => {
     expect(read(".tool/nested/other.json")).toBe("other");
     expect(read("top.txt")).toBe("top");
     for (const file of files) expect(statSync(join(home, file.path)).mode & 0o777, file.path).toBe(0o600);
-    for (const directory of [".tool", ".tool/nested", ".tool/nested/deeper"]) expect(statSync(join(home, directory)).mode & 0o777, directory).toBe(0o700);
+    for (const directory of [".tool", ".tool/nested", ".tool/nested/deeper"])
+      expect(statSync(join(home, directory)).mode & 0o777, directory).toBe(0o700);
   });
 });

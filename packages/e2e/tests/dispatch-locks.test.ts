@@ -13,16 +13,30 @@ describe("dispatch locks", () => {
     const repository = scratchRepository();
     const branch = { mode: "named", name: "shared" } as const;
     let started!: () => void;
-    const running = new Promise<void>((done) => { started = done; });
+    const running = new Promise<void>((done) => {
+      started = done;
+    });
     const first = dispatch({
-      agent: scriptAgent({ directory: join(agentDirectory, "first"), behaviour: { FILE: "first.txt", DELAY_MS: "6000" } }), brief: "first",
-      repository, sandboxProvider: localProvider(), branch, observe: ({ event }) => { if (event.type === "conversation") started(); },
+      agent: scriptAgent({ directory: join(agentDirectory, "first"), behaviour: { FILE: "first.txt", DELAY_MS: "6000" } }),
+      brief: "first",
+      repository,
+      sandboxProvider: localProvider(),
+      branch,
+      observe: ({ event }) => {
+        if (event.type === "conversation") started();
+      },
     });
     await running;
     const second = await dispatch({
-      agent: scriptAgent({ directory: join(agentDirectory, "second"), behaviour: { FILE: "second.txt" } }), brief: "second",
-      repository, sandboxProvider: localProvider(), branch,
-    }).then(() => undefined, (error: unknown) => error);
+      agent: scriptAgent({ directory: join(agentDirectory, "second"), behaviour: { FILE: "second.txt" } }),
+      brief: "second",
+      repository,
+      sandboxProvider: localProvider(),
+      branch,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(second).toMatchObject({ code: "conflict" });
     expect((second as Error).message).toContain('Branch "shared" is in use by another dispatch');
     const result = await first;
@@ -30,8 +44,11 @@ describe("dispatch locks", () => {
     expect(gitIn(repository, "log", "--format=%s", "shared")).toContain("script agent: first.txt");
     // Free again once the first one ended.
     const third = await dispatch({
-      agent: scriptAgent({ directory: join(agentDirectory, "third"), behaviour: { FILE: "third.txt" } }), brief: "third",
-      repository, sandboxProvider: localProvider(), branch,
+      agent: scriptAgent({ directory: join(agentDirectory, "third"), behaviour: { FILE: "third.txt" } }),
+      brief: "third",
+      repository,
+      sandboxProvider: localProvider(),
+      branch,
     });
     expect(third.commits).toHaveLength(1);
   });
@@ -43,9 +60,15 @@ describe("dispatch locks", () => {
     const old = new Date(Date.now() - 3_600_000);
     utimesSync(lock, old, old);
     const error = await dispatch({
-      agent: scriptAgent({ directory: join(agentDirectory, "stale"), behaviour: { FILE: "stale.txt" } }), brief: "work",
-      repository, sandboxProvider: localProvider(), branch: { mode: "integrate" },
-    }).then(() => undefined, (caught: unknown) => caught as Error & { code: string; details: { recovery: { branch: string; commits: string[] } } });
+      agent: scriptAgent({ directory: join(agentDirectory, "stale"), behaviour: { FILE: "stale.txt" } }),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught as Error & { code: string; details: { recovery: { branch: string; commits: string[] } } },
+    );
     expect(error?.code).toBe("conflict");
     expect(error?.message).toContain(`a stale ${lock}`);
     expect(error?.message).toContain("delete it");

@@ -10,7 +10,10 @@ import { scratchRepository, scriptAgent } from "../src/index.js";
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => undefined, (caught: unknown) => caught);
+  return promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
 }
 
 /** A CLI that streams its answer as text deltas (one JSON line each), then stays running without a final event. */
@@ -20,17 +23,24 @@ function deltaAgent(deltas: readonly string[]): AgentAdapter {
     ...scriptAgent({ directory: agentDirectory }),
     requiresFinishedEvent: false,
     command: () => ({ executable: "sh", arguments: ["-c", `printf '%s\\n' "$LINES"; exec sleep 600`], variables: { LINES: lines } }),
-    createDecoder: () => ({ decode: (line: string): AgentEvent[] => [{ type: "text", text: (JSON.parse(line) as { delta: string }).delta, delta: true }] }),
+    createDecoder: () => ({
+      decode: (line: string): AgentEvent[] => [{ type: "text", text: (JSON.parse(line) as { delta: string }).delta, delta: true }],
+    }),
   };
 }
 
 describe("end markers and the final event", () => {
   it("requiresFinishedEvent: a marker without the final event does not count; the turn fails with process after the settle", async () => {
     const repository = scratchRepository();
-    const error = await rejection(dispatch({
-      agent: scriptAgent({ directory: agentDirectory, behaviour: { HANG: "after-marker" } }), brief: "work", repository,
-      sandboxProvider: localProvider(), settleMs: 300,
-    }));
+    const error = await rejection(
+      dispatch({
+        agent: scriptAgent({ directory: agentDirectory, behaviour: { HANG: "after-marker" } }),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        settleMs: 300,
+      }),
+    );
     expect(isOutpostError(error, "process")).toBe(true);
     expect((error as Error).message).toContain("no final event");
   });
@@ -38,8 +48,13 @@ describe("end markers and the final event", () => {
   it("finds an end marker split across text deltas: the settle starts and the turn succeeds", async () => {
     const repository = scratchRepository();
     const result = await dispatch({
-      agent: deltaAgent(["all good <outp", "ost>do", "ne</outpost>"]), brief: "work", repository, sandboxProvider: localProvider(),
-      settleMs: 200, idleMs: 120_000, idleWarningMs: 60_000,
+      agent: deltaAgent(["all good <outp", "ost>do", "ne</outpost>"]),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      settleMs: 200,
+      idleMs: 120_000,
+      idleWarningMs: 60_000,
     });
     expect(result.completed).toBe(true);
     expect(result.turns[0]!.settled).toBe(true);
@@ -52,7 +67,16 @@ describe("idle warning interval", () => {
   it("refuses idleWarningMs >= idleMs with code configuration before allocating", async () => {
     const repository = scratchRepository();
     for (const idleWarningMs of [5_000, 9_000]) {
-      const error = await rejection(dispatch({ agent: scriptAgent({ directory: agentDirectory }), brief: "x", repository, sandboxProvider: localProvider(), idleMs: 5_000, idleWarningMs }));
+      const error = await rejection(
+        dispatch({
+          agent: scriptAgent({ directory: agentDirectory }),
+          brief: "x",
+          repository,
+          sandboxProvider: localProvider(),
+          idleMs: 5_000,
+          idleWarningMs,
+        }),
+      );
       expect(isOutpostError(error, "configuration")).toBe(true);
     }
   });
@@ -61,8 +85,12 @@ describe("idle warning interval", () => {
     const repository = scratchRepository();
     const warnings: string[] = [];
     const result = await dispatch({
-      agent: scriptAgent({ directory: agentDirectory }), brief: "x", repository, sandboxProvider: localProvider(),
-      idleMs: 30_000, warn: (message) => warnings.push(message),
+      agent: scriptAgent({ directory: agentDirectory }),
+      brief: "x",
+      repository,
+      sandboxProvider: localProvider(),
+      idleMs: 30_000,
+      warn: (message) => warnings.push(message),
     });
     expect(result.completed).toBe(true);
     expect(warnings.filter((message) => message.includes("No idle warning"))).toHaveLength(1);

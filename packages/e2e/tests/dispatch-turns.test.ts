@@ -11,7 +11,10 @@ const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
 const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, behaviour });
 
 async function failure(promise: Promise<unknown>): Promise<OutpostError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!isOutpostError(error)) throw new Error(`expected an OutpostError, got ${String(error)}`);
   return error;
 }
@@ -33,7 +36,13 @@ async function gone(pid: number): Promise<boolean> {
 describe("dispatch passes and markers", () => {
   it("stops at the first pass whose text contains a marker", async () => {
     const repository = scratchRepository();
-    const result = await dispatch({ agent: agentWith({ MARKER: "2" }), brief: "work", passes: 4, repository, sandboxProvider: localProvider() });
+    const result = await dispatch({
+      agent: agentWith({ MARKER: "2" }),
+      brief: "work",
+      passes: 4,
+      repository,
+      sandboxProvider: localProvider(),
+    });
     expect(result.turns.map((turn) => turn.pass)).toEqual([1, 2]);
     expect(result.turns[0]!.marker).toBeUndefined();
     expect(result.turns[1]!.marker).toBe("<outpost>done</outpost>");
@@ -46,14 +55,28 @@ describe("dispatch passes and markers", () => {
 
   it("until: [] runs every pass", async () => {
     const repository = scratchRepository();
-    const result = await dispatch({ agent: agentWith({ MARKER: "always" }), brief: "work", passes: 3, until: [], repository, sandboxProvider: localProvider() });
+    const result = await dispatch({
+      agent: agentWith({ MARKER: "always" }),
+      brief: "work",
+      passes: 3,
+      until: [],
+      repository,
+      sandboxProvider: localProvider(),
+    });
     expect(result.turns).toHaveLength(3);
     expect(result.completed).toBe(true);
   });
 
   it("custom markers; no marker after every pass means not completed", async () => {
     const repository = scratchRepository();
-    const result = await dispatch({ agent: agentWith({ MARKER: "always" }), brief: "work", passes: 2, until: ["ALL-GREEN"], repository, sandboxProvider: localProvider() });
+    const result = await dispatch({
+      agent: agentWith({ MARKER: "always" }),
+      brief: "work",
+      passes: 2,
+      until: ["ALL-GREEN"],
+      repository,
+      sandboxProvider: localProvider(),
+    });
     expect(result.turns).toHaveLength(2);
     expect(result.completed).toBe(false);
   });
@@ -76,10 +99,18 @@ describe("dispatch timers and abort", () => {
     const repository = scratchRepository();
     const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-pid-")), "child.pid");
     const warnings: string[] = [];
-    const error = await failure(dispatch({
-      agent: agentWith({ HANG: "silent", CHILD_PID_FILE: pidFile }), brief: "work", repository, sandboxProvider: localProvider(),
-      branch: { mode: "integrate" }, idleMs: 1_000, idleWarningMs: 300, warn: (message) => warnings.push(message),
-    }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({ HANG: "silent", CHILD_PID_FILE: pidFile }),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+        idleMs: 1_000,
+        idleWarningMs: 300,
+        warn: (message) => warnings.push(message),
+      }),
+    );
     expect(error.code).toBe("timeout");
     expect(error.details.timer).toBe("idle");
     expect(warnings.filter((message) => message.includes("no output")).length).toBeGreaterThanOrEqual(2);
@@ -93,10 +124,17 @@ describe("dispatch timers and abort", () => {
   it("deadline: a busy agent is stopped after deadlineMs with its tree; its commit is in the recovery details", async () => {
     const repository = scratchRepository();
     const pidFile = join(mkdtempSync(join(tmpdir(), "outpost-pid-")), "child.pid");
-    const error = await failure(dispatch({
-      agent: agentWith({ HANG: "busy", FILE: "partial.txt", CHILD_PID_FILE: pidFile }), brief: "work", repository,
-      sandboxProvider: localProvider(), branch: { mode: "named", name: "busy" }, deadlineMs: 1_200, until: ["never-printed"],
-    }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({ HANG: "busy", FILE: "partial.txt", CHILD_PID_FILE: pidFile }),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "named", name: "busy" },
+        deadlineMs: 1_200,
+        until: ["never-printed"],
+      }),
+    );
     expect(error.code).toBe("timeout");
     expect(error.details.timer).toBe("deadline");
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
@@ -125,11 +163,21 @@ describe("dispatch timers and abort", () => {
     const controller = new AbortController();
     const reason = new Error("user pressed stop");
     const running = dispatch({
-      agent: agentWith({ HANG: "busy", CHILD_PID_FILE: pidFile }), brief: "work", repository, sandboxProvider: localProvider(),
-      branch: { mode: "integrate" }, signal: controller.signal, until: ["never"],
-      observe: (observation) => { if (observation.event.type === "text") controller.abort(reason); },
+      agent: agentWith({ HANG: "busy", CHILD_PID_FILE: pidFile }),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      signal: controller.signal,
+      until: ["never"],
+      observe: (observation) => {
+        if (observation.event.type === "text") controller.abort(reason);
+      },
     });
-    const rejected = await running.then(() => undefined, (caught: unknown) => caught);
+    const rejected = await running.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(rejected).toBe(reason);
     const error = dispatchAbortError(rejected)!;
     expect(error.code).toBe("aborted");
@@ -143,8 +191,16 @@ describe("dispatch timers and abort", () => {
     const repository = scratchRepository();
     const controller = new AbortController();
     controller.abort("not today");
-    const rejected = await dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), signal: controller.signal })
-      .then(() => undefined, (caught: unknown) => caught);
+    const rejected = await dispatch({
+      agent: agentWith({}),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      signal: controller.signal,
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(rejected).toBe("not today");
     expect(dispatchAbortError(rejected)).toBeUndefined();
     expect(existsSync(join(repository, ".outpost"))).toBe(false);
@@ -152,7 +208,15 @@ describe("dispatch timers and abort", () => {
 
   it("a failing agent is code process with its stderr, and recovery details", async () => {
     const repository = scratchRepository();
-    const error = await failure(dispatch({ agent: agentWith({ EXIT: "7", FILE: "x.txt" }), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({ EXIT: "7", FILE: "x.txt" }),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+      }),
+    );
     expect(error.code).toBe("process");
     expect(error.message).toContain("failing on purpose");
     expect(recoveryOf(error).commits).toHaveLength(1);
@@ -164,16 +228,29 @@ describe("dispatch observers", () => {
     const repository = scratchRepository();
     const seen: AgentObservation[] = [];
     const result = await dispatch({
-      agent: agentWith({ FILE: "observed.txt" }), brief: "work", label: "observed", repository, sandboxProvider: localProvider(),
+      agent: agentWith({ FILE: "observed.txt" }),
+      brief: "work",
+      label: "observed",
+      repository,
+      sandboxProvider: localProvider(),
       observe: (observation) => {
         seen.push(observation);
         throw new Error(`observer broke on ${observation.event.type}`);
       },
-      warn: () => { throw new Error("warn broke"); },
+      warn: () => {
+        throw new Error("warn broke");
+      },
     });
     expect(result.completed).toBe(true);
     expect(result.commits).toHaveLength(1);
-    expect(seen.map((observation) => observation.event.type)).toEqual(["conversation", "raw", "tool-call", "tool-result", "text", "finished"]);
+    expect(seen.map((observation) => observation.event.type)).toEqual([
+      "conversation",
+      "raw",
+      "tool-call",
+      "tool-result",
+      "text",
+      "finished",
+    ]);
     // The agent's home file was written 0600 inside a 0700 directory; unknown lines are kept as raw events.
     expect(seen[1]!.event).toMatchObject({ type: "raw", value: { type: "settings", mode: "600", directoryMode: "700" } });
     for (const observation of seen) {

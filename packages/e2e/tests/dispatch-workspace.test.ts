@@ -12,7 +12,10 @@ const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
 const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, behaviour });
 
 async function failure(promise: Promise<unknown>): Promise<OutpostError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   if (!isOutpostError(error)) throw new Error(`expected an OutpostError, got ${String(error)}`);
   return error;
 }
@@ -44,8 +47,12 @@ describe("dispatch copies", () => {
     writeFileSync(join(repository, "config", "local.json"), "{}\n");
     const seen = join(mkdtempSync(join(tmpdir(), "outpost-seen-")), "env");
     const result = await dispatch({
-      agent: agentWith({ FILE: "a.txt" }), brief: "work", repository, sandboxProvider: localProvider(),
-      branch: { mode: "integrate" }, copies: [".env", "config", "missing.txt"],
+      agent: agentWith({ FILE: "a.txt" }),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      copies: [".env", "config", "missing.txt"],
       hooks: { workspaceReady: [`cp .env '${seen}'`] },
     });
     expect(readFileSync(seen, "utf8")).toBe("SECRET=local\n");
@@ -59,10 +66,26 @@ describe("dispatch copies", () => {
     mkdirSync(join(repository, "config"));
     writeFileSync(join(repository, "config", "real.json"), "{}\n");
     symlinkSync("real.json", join(repository, "config", "alias.json"));
-    const kept = await dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["config"] });
+    const kept = await dispatch({
+      agent: agentWith({}),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      copies: ["config"],
+    });
     expect(readFileSync(join(kept.directory, "config", "alias.json"), "utf8")).toBe("{}\n");
     symlinkSync("../../../../etc/hostname", join(repository, "config", "escape"));
-    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["config"] }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+        copies: ["config"],
+      }),
+    );
     expect(error.code).toBe("workspace");
     expect(error.message).toContain("escape");
   });
@@ -72,7 +95,16 @@ describe("dispatch copies", () => {
     const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));
     writeFileSync(join(outside, "secret"), "nope\n");
     symlinkSync(join(outside, "secret"), join(repository, "leak"));
-    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, copies: ["leak"] }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+        copies: ["leak"],
+      }),
+    );
     expect(error.code).toBe("workspace");
     // Refused before the agent ran: the worktree and branch it opened are gone, nothing to recover.
     expect(error.details.recovery).toBeUndefined();
@@ -86,7 +118,11 @@ describe("dispatch hooks", () => {
     const repository = scratchRepository();
     const log = join(mkdtempSync(join(tmpdir(), "outpost-hooks-")), "log");
     const result = await dispatch({
-      agent: agentWith({ FILE: "h.txt" }), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" },
+      agent: agentWith({ FILE: "h.txt" }),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
       hooks: {
         workspaceReady: [`echo workspace >> '${log}'`],
         hostReady: [`sleep 0.2; echo host-1 >> '${log}'`, `echo host-2 >> '${log}'`],
@@ -109,7 +145,16 @@ describe("dispatch hooks", () => {
       [{ sandboxReady: ["exit 4"] }, "process"],
       [{ workspaceReady: [{ executable: "sleep", arguments: ["5"], deadlineMs: 200 }] }, "timeout"],
     ] as const) {
-      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, hooks }));
+      const error = await failure(
+        dispatch({
+          agent: agentWith({}),
+          brief: "work",
+          repository,
+          sandboxProvider: localProvider(),
+          branch: { mode: "integrate" },
+          hooks,
+        }),
+      );
       expect(error.code, JSON.stringify(hooks)).toBe(code);
       // A failed workspaceReady hook comes before the agent: its worktree is removed; later ones keep it.
       if ("workspaceReady" in hooks) expect(error.details.recovery).toBeUndefined();
@@ -123,7 +168,16 @@ describe("dispatch storage quota", () => {
     const repository = scratchRepository();
     mkdirSync(join(repository, ".outpost", "storage"), { recursive: true });
     writeFileSync(join(repository, ".outpost", "storage", "big"), Buffer.alloc(50_000));
-    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: { reserveBytes: 60_000, maxBytes: 100_000 } }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+        storageQuota: { reserveBytes: 60_000, maxBytes: 100_000 },
+      }),
+    );
     expect(error.code).toBe("configuration");
     expect(error.details).toMatchObject({ used: 50_000 + 2, reserved: 0, requested: 60_000 });
     expect(existsSync(join(repository, ".outpost", "workspaces"))).toBe(false);
@@ -132,14 +186,37 @@ describe("dispatch storage quota", () => {
   it("counts active reservations of concurrent dispatches and releases them at close", async () => {
     const repository = scratchRepository();
     const quota = { reserveBytes: 600_000, maxBytes: 1_000_000 };
-    const slow = dispatch({ agent: agentWith({ DELAY_MS: "800" }), brief: "slow", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: quota });
+    const slow = dispatch({
+      agent: agentWith({ DELAY_MS: "800" }),
+      brief: "slow",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      storageQuota: quota,
+    });
     await new Promise((done) => setTimeout(done, 300));
-    const refused = await failure(dispatch({ agent: agentWith({}), brief: "second", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: quota }));
+    const refused = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "second",
+        repository,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+        storageQuota: quota,
+      }),
+    );
     expect(refused.code).toBe("configuration");
     expect(refused.details.reserved).toBe(600_000);
     await slow;
     expect(readdirSync(join(repository, ".outpost", "reservations"))).toEqual([]);
-    const later = await dispatch({ agent: agentWith({}), brief: "third", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" }, storageQuota: quota });
+    const later = await dispatch({
+      agent: agentWith({}),
+      brief: "third",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+      storageQuota: quota,
+    });
     expect(later.completed).toBe(true);
   });
 });
@@ -148,15 +225,26 @@ describe("dispatch activity record", () => {
   it("is written through the activity transport while the sandbox lives, and removed after a clean close", async () => {
     const repository = scratchRepository();
     const transport = fsTransport({ directory: mkdtempSync(join(tmpdir(), "outpost-activity-")) });
-    const keys = async () => { const found: string[] = []; for await (const entry of transport.list("activity/")) found.push(entry.key); return found; };
+    const keys = async () => {
+      const found: string[] = [];
+      for await (const entry of transport.list("activity/")) found.push(entry.key);
+      return found;
+    };
     let during: Promise<string[]> | undefined;
     let record: Promise<unknown> | undefined;
     const result = await dispatch({
-      agent: agentWith({ DELAY_MS: "300" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport: transport, label: "watched",
+      agent: agentWith({ DELAY_MS: "300" }),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      activityTransport: transport,
+      label: "watched",
       observe: (observation) => {
         if (observation.event.type !== "conversation") return;
         during = keys();
-        record = transport.read(`activity/${observation.dispatchId}.json`).then((object) => JSON.parse(new TextDecoder().decode(object!.bytes)));
+        record = transport
+          .read(`activity/${observation.dispatchId}.json`)
+          .then((object) => JSON.parse(new TextDecoder().decode(object!.bytes)));
       },
     });
     expect(await during).toEqual([`activity/${result.dispatchId}.json`]);
@@ -168,7 +256,9 @@ describe("dispatch activity record", () => {
     const repository = scratchRepository();
     const transport = fsTransport({ directory: mkdtempSync(join(tmpdir(), "outpost-activity-")) });
     for (const activityTransport of [undefined, transport]) {
-      const error = await failure(dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport }));
+      const error = await failure(
+        dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport }),
+      );
       const recovery = error.details.recovery as DispatchRecovery;
       expect(recovery.phase).toBe("turn 1");
       expect(existsSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`))).toBe(false);
@@ -185,7 +275,10 @@ describe("dispatch activity record", () => {
       ...provider,
       acquire: async (context) => {
         const lease = await provider.acquire(context);
-        const release = async (): Promise<void> => { await lease.release(); throw new OutpostError("provider", "release failed on purpose"); };
+        const release = async (): Promise<void> => {
+          await lease.release();
+          throw new OutpostError("provider", "release failed on purpose");
+        };
         return new Proxy(lease, {
           get: (target, property) => {
             if (property === "release") return release;
@@ -195,7 +288,10 @@ describe("dispatch activity record", () => {
         });
       },
     };
-    for (const [behaviour, phase, code] of [[{ EXIT: "2" }, "turn 1", "process"], [{}, "release", "provider"]] as const) {
+    for (const [behaviour, phase, code] of [
+      [{ EXIT: "2" }, "turn 1", "process"],
+      [{}, "release", "provider"],
+    ] as const) {
       const error = await failure(dispatch({ agent: agentWith(behaviour), brief: "work", repository, sandboxProvider: failingRelease }));
       const recovery = error.details.recovery as DispatchRecovery;
       const record = JSON.parse(readFileSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`), "utf8"));
@@ -207,13 +303,18 @@ describe("dispatch activity record", () => {
 describe("dispatch brief files", () => {
   it("expands variables and $(command) output, reports token estimates, never re-expands values", async () => {
     const repository = scratchRepository();
-    writeFileSync(join(repository, "brief.md"), "Task for {{who}}: $(echo from-a-command) \\$(not run) value=$(printf %s \"$who\")\n");
+    writeFileSync(join(repository, "brief.md"), 'Task for {{who}}: $(echo from-a-command) \\$(not run) value=$(printf %s "$who")\n');
     const diagnostics: string[] = [];
     let prompt = "";
     await dispatch({
-      agent: agentWith({}), brief: { file: "brief.md", variables: { who: "$(touch pwned)" } }, repository, sandboxProvider: localProvider(),
+      agent: agentWith({}),
+      brief: { file: "brief.md", variables: { who: "$(touch pwned)" } },
+      repository,
+      sandboxProvider: localProvider(),
       diagnostic: (message) => diagnostics.push(message),
-      observe: (observation) => { if (observation.event.type === "text") prompt = observation.event.text; },
+      observe: (observation) => {
+        if (observation.event.type === "text") prompt = observation.event.text;
+      },
     });
     expect(prompt).toBe("pass 1 saw 0 earlier prompt(s) <outpost>done</outpost>");
     expect(existsSync(join(repository, "pwned"))).toBe(false);
@@ -226,17 +327,38 @@ describe("dispatch brief files", () => {
     writeFileSync(join(repository, "failing.md"), "$(exit 9)");
     writeFileSync(join(repository, "unknown.md"), "{{nope}}");
     const provider = localProvider();
-    expect((await failure(dispatch({ agent: agentWith({}), brief: { file: "slow.md" }, expansionMs: 200, repository, sandboxProvider: provider }))).code).toBe("timeout");
-    expect((await failure(dispatch({ agent: agentWith({}), brief: { file: "failing.md" }, repository, sandboxProvider: provider }))).code).toBe("prompt");
-    expect((await failure(dispatch({ agent: agentWith({}), brief: { file: "unknown.md" }, repository, sandboxProvider: provider }))).code).toBe("configuration");
-    expect((await failure(dispatch({ agent: agentWith({}), brief: "x".repeat(2 * 1024 * 1024), repository, sandboxProvider: provider }))).code).toBe("limit");
+    expect(
+      (
+        await failure(
+          dispatch({ agent: agentWith({}), brief: { file: "slow.md" }, expansionMs: 200, repository, sandboxProvider: provider }),
+        )
+      ).code,
+    ).toBe("timeout");
+    expect(
+      (await failure(dispatch({ agent: agentWith({}), brief: { file: "failing.md" }, repository, sandboxProvider: provider }))).code,
+    ).toBe("prompt");
+    expect(
+      (await failure(dispatch({ agent: agentWith({}), brief: { file: "unknown.md" }, repository, sandboxProvider: provider }))).code,
+    ).toBe("configuration");
+    expect(
+      (await failure(dispatch({ agent: agentWith({}), brief: "x".repeat(2 * 1024 * 1024), repository, sandboxProvider: provider }))).code,
+    ).toBe("limit");
   });
 
   it("an unusable repository path is code workspace", async () => {
-    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository: join(tmpdir(), "does-not-exist-outpost"), sandboxProvider: localProvider() }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "work",
+        repository: join(tmpdir(), "does-not-exist-outpost"),
+        sandboxProvider: localProvider(),
+      }),
+    );
     expect(error.code).toBe("workspace");
     const notGit = mkdtempSync(join(tmpdir(), "outpost-plain-"));
-    expect((await failure(dispatch({ agent: agentWith({}), brief: "work", repository: notGit, sandboxProvider: localProvider() }))).code).toBe("workspace");
+    expect(
+      (await failure(dispatch({ agent: agentWith({}), brief: "work", repository: notGit, sandboxProvider: localProvider() }))).code,
+    ).toBe("workspace");
   });
 });
 
@@ -245,7 +367,9 @@ describe("dispatch hostile input", () => {
     const repository = scratchRepository();
     const base = agentWith({});
     const agent = { ...base, homeFiles: () => [{ path: "../../escaped.txt", content: "x" }] };
-    const error = await failure(dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }));
+    const error = await failure(
+      dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }),
+    );
     expect(error.code).toBe("workspace");
     expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
   });
@@ -253,7 +377,9 @@ describe("dispatch hostile input", () => {
   it("refuses branch names git would not accept, before creating anything", async () => {
     const repository = scratchRepository();
     for (const name of ["--upload-pack=evil", "a..b", "bad name", "x.lock", "../escape"]) {
-      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "named", name } }));
+      const error = await failure(
+        dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "named", name } }),
+      );
       expect(error.code, name).toBe("configuration");
     }
     expect(existsSync(join(repository, ".outpost", "workspaces"))).toBe(false);
@@ -261,7 +387,15 @@ describe("dispatch hostile input", () => {
 
   it("a conversation id an agent store refuses is code session, before allocation", async () => {
     const repository = scratchRepository();
-    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), continuation: { id: "../../etc/passwd" } }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "work",
+        repository,
+        sandboxProvider: localProvider(),
+        continuation: { id: "../../etc/passwd" },
+      }),
+    );
     expect(error.code).toBe("session");
     expect(existsSync(join(repository, ".outpost"))).toBe(false);
   });
@@ -270,13 +404,23 @@ describe("dispatch hostile input", () => {
     const empty = mkdtempSync(join(tmpdir(), "outpost-empty-"));
     gitIn(empty, "init", "--quiet");
     for (const branch of [{ mode: "current" }, { mode: "integrate" }] as const) {
-      const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository: empty, sandboxProvider: localProvider(), branch }));
+      const error = await failure(
+        dispatch({ agent: agentWith({}), brief: "work", repository: empty, sandboxProvider: localProvider(), branch }),
+      );
       expect(error.code, branch.mode).toBe("workspace");
       expect(error.message).toContain("Make a first commit");
     }
     const detached = scratchRepository();
     gitIn(detached, "checkout", "--quiet", "--detach");
-    const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository: detached, sandboxProvider: localProvider(), branch: { mode: "integrate" } }));
+    const error = await failure(
+      dispatch({
+        agent: agentWith({}),
+        brief: "work",
+        repository: detached,
+        sandboxProvider: localProvider(),
+        branch: { mode: "integrate" },
+      }),
+    );
     expect(error.code).toBe("configuration");
     expect(error.message).toContain("detached HEAD");
   });
@@ -285,7 +429,13 @@ describe("dispatch hostile input", () => {
     const repository = scratchRepository();
     mkdirSync(join(repository, ".outpost", "locks"), { recursive: true });
     writeFileSync(join(repository, ".outpost", "locks", "integrate.lock"), "999999\n");
-    const result = await dispatch({ agent: agentWith({ FILE: "after-crash.txt" }), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } });
+    const result = await dispatch({
+      agent: agentWith({ FILE: "after-crash.txt" }),
+      brief: "work",
+      repository,
+      sandboxProvider: localProvider(),
+      branch: { mode: "integrate" },
+    });
     expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
   });
 });

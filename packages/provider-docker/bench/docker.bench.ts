@@ -33,7 +33,11 @@ async function median(rounds: number, body: (round: number) => Promise<void>): P
 }
 
 /** Alternates floor and provider rounds so load from other processes hits both alike; returns both medians. */
-async function compare(rounds: number, floor: (round: number) => Promise<void>, measured: (round: number) => Promise<void>): Promise<[number, number]> {
+async function compare(
+  rounds: number,
+  floor: (round: number) => Promise<void>,
+  measured: (round: number) => Promise<void>,
+): Promise<[number, number]> {
   const floorTimes: number[] = [];
   const measuredTimes: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -46,12 +50,14 @@ async function compare(rounds: number, floor: (round: number) => Promise<void>, 
 
 function report(what: string, floorName: string, floorMs: number, measuredMs: number, goal: string): void {
   const ratio = measuredMs / floorMs;
-  console.log(`${what.padEnd(40)} ${floorName.padEnd(34)} ${floorMs.toFixed(1).padStart(8)} ms   provider ${measuredMs.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}x  (goal ${goal})`);
+  console.log(
+    `${what.padEnd(40)} ${floorName.padEnd(34)} ${floorMs.toFixed(1).padStart(8)} ms   provider ${measuredMs.toFixed(1).padStart(8)} ms   ratio ${ratio.toFixed(2)}x  (goal ${goal})`,
+  );
 }
 
 async function rawExec(container: Docker.Container): Promise<void> {
   const exec = await container.exec({ Cmd: ["true"], AttachStdout: true, AttachStderr: true });
-  const stream = (await exec.start({ hijack: true, stdin: false }));
+  const stream = await exec.start({ hijack: true, stdin: false });
   stream.resume();
   await new Promise((resolve) => {
     stream.once("end", resolve);
@@ -91,14 +97,19 @@ try {
     // 2. command round trip against a raw dockerode exec.
     await rawExec(container);
     await lease.invoke({ executable: "true" });
-    const [execFloor, invoke] = await compare(ROUNDS * 4, () => rawExec(container), async () => void (await lease.invoke({ executable: "true" })));
+    const [execFloor, invoke] = await compare(
+      ROUNDS * 4,
+      () => rawExec(container),
+      async () => void (await lease.invoke({ executable: "true" })),
+    );
     report("command round trip (true)", "raw dockerode exec", execFloor, invoke, "<= 1.1x");
 
     // 3. upload of the tree against raw `tar -c | docker exec -i tar -x`.
     const id = container.id;
     const [tarFloor, upload] = await compare(
       ROUNDS,
-      (round) => run("sh", ["-c", `tar -C '${tree}' -c . | docker exec -i ${id} sh -c 'mkdir -p /tmp/raw-${round} && tar -x -C /tmp/raw-${round}'`]),
+      (round) =>
+        run("sh", ["-c", `tar -C '${tree}' -c . | docker exec -i ${id} sh -c 'mkdir -p /tmp/raw-${round} && tar -x -C /tmp/raw-${round}'`]),
       (round) => lease.upload(tree, `/tmp/up-${round}`),
     );
     report(`upload of ${FILES} files`, "tar -c | docker exec -i tar -x", tarFloor, upload, "<= 1.3x");
@@ -106,7 +117,11 @@ try {
     // 3b. download of the same tree against raw `docker exec tar -c | tar -x` (host side, no checks).
     const [untarFloor, download] = await compare(
       ROUNDS,
-      (round) => run("sh", ["-c", `mkdir -p '${scratch}/raw-down-${round}' && docker exec ${id} tar -C /tmp/up-0 -c . | tar -x -C '${scratch}/raw-down-${round}'`]),
+      (round) =>
+        run("sh", [
+          "-c",
+          `mkdir -p '${scratch}/raw-down-${round}' && docker exec ${id} tar -C /tmp/up-0 -c . | tar -x -C '${scratch}/raw-down-${round}'`,
+        ]),
       (round) => lease.download("/tmp/up-0", join(scratch, `down-${round}`)),
     );
     report(`download of ${FILES} files`, "docker exec tar -c | tar -x", untarFloor, download, "<= 1.3x");
@@ -119,14 +134,22 @@ try {
       const { createHash } = await import("node:crypto");
       const { readFile } = await import("node:fs/promises");
       const bytes = await readFile(changed);
-      await lease.fileTransfers!.uploadBatch!(tree, [{ ...entry!, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }], "/tmp/up-0");
+      await lease.fileTransfers!.uploadBatch!(
+        tree,
+        [{ ...entry!, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
+        "/tmp/up-0",
+      );
     });
     report("re-sync of 1 changed file (manifest+batch)", "full upload of the tree", upload, resync, "<= 0.05x");
     const batchOnly = await median(ROUNDS, async (round) => {
       const bytes = Buffer.from(`again ${round}\n`);
       await writeFile(changed, bytes);
       const { createHash } = await import("node:crypto");
-      await lease.fileTransfers!.uploadBatch!(tree, [{ path: "d7/f742.txt", kind: "file", mode: 0o644, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }], "/tmp/up-0");
+      await lease.fileTransfers!.uploadBatch!(
+        tree,
+        [{ path: "d7/f742.txt", kind: "file", mode: 0o644, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
+        "/tmp/up-0",
+      );
     });
     report("re-sync of 1 changed file (batch only)", "full upload of the tree", upload, batchOnly, "<= 0.05x");
   } finally {

@@ -12,12 +12,26 @@ export async function containerGone(container: Docker.Container, what: string): 
     state = (await container.inspect()).State ?? {};
   } catch (error) {
     if ((error as { statusCode?: number }).statusCode !== 404) return undefined;
-    return new OutpostError("provider", `Could not ${what}: the container ${id} was removed while the command ran (docker rm). The work done so far is on the host; dispatch again.`, { cause: error, details: { container: container.id } });
+    return new OutpostError(
+      "provider",
+      `Could not ${what}: the container ${id} was removed while the command ran (docker rm). The work done so far is on the host; dispatch again.`,
+      { cause: error, details: { container: container.id } },
+    );
   }
   if (state.Paused) {
-    return new OutpostError("provider", `Could not ${what}: the container ${id} was paused (docker pause) while the command ran. Unpause it (docker unpause ${id}) or dispatch again.`, { details: { container: container.id } });
+    return new OutpostError(
+      "provider",
+      `Could not ${what}: the container ${id} was paused (docker pause) while the command ran. Unpause it (docker unpause ${id}) or dispatch again.`,
+      { details: { container: container.id } },
+    );
   }
   if (state.Running) return undefined;
-  const reason = state.OOMKilled ? "it ran out of memory (raise the memory limit)" : `exit code ${state.ExitCode ?? "?"}${state.Error ? `: ${state.Error}` : ""}`;
-  return new OutpostError("provider", `Could not ${what}: the container ${id} stopped while the command ran (${reason}). Check \`docker logs ${id}\` and the engine, then dispatch again.`, { details: { container: container.id, exitCode: state.ExitCode, oomKilled: state.OOMKilled === true } });
+  const reason = state.OOMKilled
+    ? "it ran out of memory (raise the memory limit)"
+    : `exit code ${state.ExitCode ?? "?"}${state.Error ? `: ${state.Error}` : ""}`;
+  return new OutpostError(
+    "provider",
+    `Could not ${what}: the container ${id} stopped while the command ran (${reason}). Check \`docker logs ${id}\` and the engine, then dispatch again.`,
+    { details: { container: container.id, exitCode: state.ExitCode, oomKilled: state.OOMKilled === true } },
+  );
 }

@@ -18,7 +18,11 @@ export function containerRefusal(status: number, stderr: string, action: string)
       { details: { status, reason, changedWhileRead: true } },
     );
   }
-  return new OutpostError("workspace", `Could not ${action}: ${reason} (status ${status}). Check the path and that the lease user may write there; the image needs sh and tar.`, {
-    details: { status, reason },
-  });
+  return new OutpostError(
+    "workspace",
+    `Could not ${action}: ${reason} (status ${status}). Check the path and that the lease user may write there; the image needs sh and tar.`,
+    {
+      details: { status, reason },
+    },
+  );
 }

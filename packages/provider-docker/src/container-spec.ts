@@ -37,7 +37,8 @@ export function containerSpec(config: DockerProviderConfig, context: SandboxCont
   const homeOptions = `rw,exec,nosuid,nodev,size=${config.homeSizeMb ?? 1024}m,mode=0700,uid=${plan.uid},gid=${plan.gid}`;
   const readOnly = config.readOnlyRootFilesystem ?? plan.mounted;
   const tmpfs: Record<string, string> = { [plan.home]: homeOptions };
-  if (readOnly && plan.home !== "/tmp") tmpfs["/tmp"] = `rw,exec,nosuid,nodev,size=${config.tmpSizeMb ?? DEFAULT_LIMITS.tmpSizeMb}m,mode=1777`;
+  if (readOnly && plan.home !== "/tmp")
+    tmpfs["/tmp"] = `rw,exec,nosuid,nodev,size=${config.tmpSizeMb ?? DEFAULT_LIMITS.tmpSizeMb}m,mode=1777`;
   const memory = Math.round((config.memoryMb ?? DEFAULT_LIMITS.memoryMb) * 1024 * 1024);
   const cpus = config.cpus ?? Math.min(DEFAULT_LIMITS.cpus, plan.engineCpus);
   return {

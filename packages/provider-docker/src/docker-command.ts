@@ -13,15 +13,24 @@ import { TailBuffer } from "./tail-buffer.js";
 export async function runCommand(sandbox: LeaseSandbox, command: Command): Promise<CommandResult> {
   sandbox.assertUsable("run a command");
   if (typeof command.executable !== "string" || command.executable === "" || command.executable.includes("\0")) {
-    throw new OutpostError("configuration", `Refused the command executable ${JSON.stringify(command.executable)}: give a non-empty program name or path.`);
+    throw new OutpostError(
+      "configuration",
+      `Refused the command executable ${JSON.stringify(command.executable)}: give a non-empty program name or path.`,
+    );
   }
   if (command.interactive || command.terminal !== undefined) {
-    throw new OutpostError("configuration", "The Docker provider does not attach terminals to commands. Run the command without interactive/terminal.");
+    throw new OutpostError(
+      "configuration",
+      "The Docker provider does not attach terminals to commands. Run the command without interactive/terminal.",
+    );
   }
   const directory = command.directory === undefined ? sandbox.root : commandDirectory(sandbox.root, command.directory, "command directory");
   const environment = Object.entries(command.variables ?? {}).map(([name, value]) => {
     if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
-      throw new OutpostError("configuration", `Refused the variable ${JSON.stringify(name)}: names cannot be empty or contain "=" or NUL, values cannot contain NUL.`);
+      throw new OutpostError(
+        "configuration",
+        `Refused the variable ${JSON.stringify(name)}: names cannot be empty or contain "=" or NUL, values cannot contain NUL.`,
+      );
     }
     return `${name}=${value}`;
   });
@@ -53,13 +62,21 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
     output.stderr.end();
     if ("missing" in outcome.start) {
       if (outcome.start.missing === "directory") {
-        throw new OutpostError("workspace", `Cannot run ${JSON.stringify(command.executable)}: the directory ${JSON.stringify(directory)} does not exist in the sandbox. Create it or pick another directory.`, {
-          details: { directory },
-        });
+        throw new OutpostError(
+          "workspace",
+          `Cannot run ${JSON.stringify(command.executable)}: the directory ${JSON.stringify(directory)} does not exist in the sandbox. Create it or pick another directory.`,
+          {
+            details: { directory },
+          },
+        );
       }
-      throw new OutpostError("process", `Could not start ${JSON.stringify(command.executable)}: it was not found in the sandbox. Check that the executable exists in the image and is on PATH (the image also needs /bin/sh).`, {
-        details: { executable: command.executable },
-      });
+      throw new OutpostError(
+        "process",
+        `Could not start ${JSON.stringify(command.executable)}: it was not found in the sandbox. Check that the executable exists in the image and is on PATH (the image also needs /bin/sh).`,
+        {
+          details: { executable: command.executable },
+        },
+      );
     }
     return { status: outcome.status, stdout: output.stdout.text(), stderr: output.stderr.text() };
   } finally {

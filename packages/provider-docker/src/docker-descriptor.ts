@@ -23,9 +23,10 @@ export const descriptor: ProviderDescriptor = {
   ],
   capabilities: ["live-input", "file-transfers", "network-isolation", "resource-limits"],
   available: () => dockerReachable(),
-  check: async () => (await dockerReachable())
-    ? { ok: true, detail: "a Docker engine answers" }
-    : { ok: false, detail: "no Docker engine answers (DOCKER_HOST or /var/run/docker.sock): start Docker, or set DOCKER_HOST" },
+  check: async () =>
+    (await dockerReachable())
+      ? { ok: true, detail: "a Docker engine answers" }
+      : { ok: false, detail: "no Docker engine answers (DOCKER_HOST or /var/run/docker.sock): start Docker, or set DOCKER_HOST" },
   createProvider: (options) => dockerProvider(dockerConfig(options)),
 };
 

@@ -41,7 +41,12 @@ export class DockerFileTransfers implements FileTransfers {
     }
   }
 
-  private async manifestChunk(origin: string, paths: readonly string[], guard: OperationGuard, source: string): Promise<FileManifestEntry[]> {
+  private async manifestChunk(
+    origin: string,
+    paths: readonly string[],
+    guard: OperationGuard,
+    source: string,
+  ): Promise<FileManifestEntry[]> {
     const stdout: Buffer[] = [];
     const stderr = new TailBuffer(16 * 1024);
     const outcome = await runExec(this.sandbox.container, {
@@ -56,7 +61,12 @@ export class DockerFileTransfers implements FileTransfers {
     return parseManifestOutput(Buffer.concat(stdout).toString("utf8"));
   }
 
-  async downloadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void> {
+  async downloadBatch(
+    source: string,
+    entries: readonly FileManifestEntry[],
+    destination: string,
+    options?: TransferOptions,
+  ): Promise<void> {
     this.sandbox.assertUsable("download files");
     const paths = checkEntries(entries);
     if (paths.length === 0) return;
@@ -81,11 +91,16 @@ export class DockerFileTransfers implements FileTransfers {
       const byPath = new Map(staged.map((entry) => [entry.path, entry]));
       for (const [index, entry] of entries.entries()) {
         const got = byPath.get(paths[index]!);
-        if (got === undefined || got.kind !== entry.kind) throw mismatch(entry, got === undefined ? "it is missing in the sandbox" : `it is a ${got.kind} now`);
+        if (got === undefined || got.kind !== entry.kind)
+          throw mismatch(entry, got === undefined ? "it is missing in the sandbox" : `it is a ${got.kind} now`);
         if (got.sha256 !== entry.sha256) throw mismatch(entry, "its SHA-256 differs from the manifest");
       }
       const wanted = new Set(paths);
-      await commitStagedDirectory(staging, staged.filter((entry) => wanted.has(entry.path)), destination);
+      await commitStagedDirectory(
+        staging,
+        staged.filter((entry) => wanted.has(entry.path)),
+        destination,
+      );
     } finally {
       guard.dispose();
       if (staging !== undefined) await rm(staging, { recursive: true, force: true });
@@ -148,10 +163,15 @@ function argumentChunks(values: readonly string[]): string[][] {
 function checkEntries(entries: readonly FileManifestEntry[]): string[] {
   return entries.map((entry) => {
     const path = normalizeRelativePath(entry.path, "manifest entry");
-    if (path === "") throw new OutpostError("workspace", "Refused a manifest entry with an empty path. Give each entry a path relative to the source.");
-    if (path.includes("\n")) throw new OutpostError("workspace", `Refused manifest entry ${JSON.stringify(path)}: names with a newline cannot be transferred.`);
+    if (path === "")
+      throw new OutpostError("workspace", "Refused a manifest entry with an empty path. Give each entry a path relative to the source.");
+    if (path.includes("\n"))
+      throw new OutpostError("workspace", `Refused manifest entry ${JSON.stringify(path)}: names with a newline cannot be transferred.`);
     if (entry.kind !== "file" && entry.kind !== "link") {
-      throw new OutpostError("workspace", `Refused manifest entry ${JSON.stringify(entry.path)} of kind ${JSON.stringify(entry.kind)}. Only "file" and "link" entries can be moved.`);
+      throw new OutpostError(
+        "workspace",
+        `Refused manifest entry ${JSON.stringify(entry.path)} of kind ${JSON.stringify(entry.kind)}. Only "file" and "link" entries can be moved.`,
+      );
     }
     return path;
   });
@@ -163,9 +183,13 @@ async function hostEntry(source: string, path: string, entry: FileManifestEntry)
   for (let index = 1; index < parts.length; index++) {
     const info = await lstat(join(source, ...parts.slice(0, index))).catch(() => undefined);
     if (info?.isSymbolicLink()) {
-      throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: ${JSON.stringify(parts.slice(0, index).join("/"))} is a symbolic link, and paths are never followed through links.`, {
-        details: { path },
-      });
+      throw new OutpostError(
+        "workspace",
+        `Refused ${JSON.stringify(path)}: ${JSON.stringify(parts.slice(0, index).join("/"))} is a symbolic link, and paths are never followed through links.`,
+        {
+          details: { path },
+        },
+      );
     }
   }
   const full = join(source, path);
@@ -189,4 +213,3 @@ function mismatch(entry: FileManifestEntry, problem: string): OutpostError {
     details: { path: entry.path, sha256: entry.sha256 },
   });
 }
-

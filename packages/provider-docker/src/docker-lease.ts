@@ -45,7 +45,9 @@ export class DockerLease implements SandboxLease, LeaseSandbox {
 
   assertUsable(what: string): void {
     if (this.releasing !== undefined) {
-      throw new OutpostError("provider", `Cannot ${what}: this Docker lease was released. Acquire a new lease.`, { details: { container: this.container.id } });
+      throw new OutpostError("provider", `Cannot ${what}: this Docker lease was released. Acquire a new lease.`, {
+        details: { container: this.container.id },
+      });
     }
   }
 

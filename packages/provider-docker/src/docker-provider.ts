@@ -26,7 +26,10 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
   let engineCpus: Promise<number> | undefined;
   const cpus = (): Promise<number> => {
     if (config.cpus !== undefined) return Promise.resolve(config.cpus);
-    engineCpus ??= docker.info().then((info: { NCPU?: number }) => info.NCPU ?? 1, () => 1);
+    engineCpus ??= docker.info().then(
+      (info: { NCPU?: number }) => info.NCPU ?? 1,
+      () => 1,
+    );
     return engineCpus;
   };
   return {
@@ -40,9 +43,17 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
 
 async function acquire(docker: Docker, config: DockerProviderConfig, context: SandboxContext, engineCpus: number): Promise<SandboxLease> {
   throwIfAborted(context.signal, "Acquiring a Docker lease");
-  for (const path of [context.directory, ...context.gitDirectories, ...(context.git ? [context.git.directory, ...context.git.objects] : [])]) {
+  for (const path of [
+    context.directory,
+    ...context.gitDirectories,
+    ...(context.git ? [context.git.directory, ...context.git.objects] : []),
+  ]) {
     if (typeof path !== "string" || !isAbsolute(path)) {
-      throw new OutpostError("configuration", `The sandbox context path ${JSON.stringify(path)} is not absolute. Pass absolute host paths.`, { details: { path } });
+      throw new OutpostError(
+        "configuration",
+        `The sandbox context path ${JSON.stringify(path)} is not absolute. Pass absolute host paths.`,
+        { details: { path } },
+      );
     }
   }
   const isolated = config.mode === "isolated";

@@ -42,7 +42,12 @@ export async function extractInSandbox(sandbox: LeaseSandbox, request: ExtractRe
   const lines = [...[...directories].map((path) => `D${path}`), ...(request.verify ?? []).map((path) => `V${path}`)];
   const stdout: Buffer[] = [];
   const stderr = new TailBuffer(STDERR_TAIL);
-  const { archive, finished } = packHostEntries(request.entries, { name: request.name, uid: sandbox.uid, gid: sandbox.gid, check: request.guard.check });
+  const { archive, finished } = packHostEntries(request.entries, {
+    name: request.name,
+    uid: sandbox.uid,
+    gid: sandbox.gid,
+    check: request.guard.check,
+  });
   const outcome = await runExec(sandbox.container, {
     argv: ["/bin/sh", "-c", EXTRACT_TAR, "outpost-upload", request.directory, request.anchor],
     directory: "/",
@@ -69,7 +74,12 @@ export async function extractInSandbox(sandbox: LeaseSandbox, request: ExtractRe
 }
 
 /** Host file or directory contents → sandbox, as one tar stream. */
-export async function uploadToSandbox(sandbox: LeaseSandbox, source: string, destination: string, options?: TransferOptions): Promise<void> {
+export async function uploadToSandbox(
+  sandbox: LeaseSandbox,
+  source: string,
+  destination: string,
+  options?: TransferOptions,
+): Promise<void> {
   sandbox.assertUsable("upload files");
   const guard = new OperationGuard(options ?? {}, `The upload of ${JSON.stringify(source)}`);
   try {
@@ -101,7 +111,10 @@ export interface ArchiveRequest {
 }
 
 /** Runs a container script that writes a tar stream and unpacks it into host staging. */
-export async function archiveFromSandbox(sandbox: LeaseSandbox, request: ArchiveRequest): Promise<{ prefix: string; entries: StagedEntry[] }> {
+export async function archiveFromSandbox(
+  sandbox: LeaseSandbox,
+  request: ArchiveRequest,
+): Promise<{ prefix: string; entries: StagedEntry[] }> {
   const archive = new PassThrough();
   const stderr = new TailBuffer(STDERR_TAIL);
   let prefix = Buffer.alloc(0);
@@ -143,7 +156,12 @@ export async function archiveFromSandbox(sandbox: LeaseSandbox, request: Archive
 }
 
 /** Sandbox file or directory contents → host, staged and checked before anything is put in place. */
-export async function downloadFromSandbox(sandbox: LeaseSandbox, source: string, destination: string, options?: TransferOptions): Promise<void> {
+export async function downloadFromSandbox(
+  sandbox: LeaseSandbox,
+  source: string,
+  destination: string,
+  options?: TransferOptions,
+): Promise<void> {
   sandbox.assertUsable("download files");
   const guard = new OperationGuard(options ?? {}, `The download of ${JSON.stringify(source)}`);
   let staging: string | undefined;

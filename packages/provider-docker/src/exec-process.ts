@@ -48,7 +48,7 @@ export class ExecProcess {
       AttachStderr: true,
       Tty: false,
     });
-    const stream = (await exec.start({ hijack: true, stdin: launch.attachStdin }));
+    const stream = await exec.start({ hijack: true, stdin: launch.attachStdin });
     return new ExecProcess(container, exec, stream, launch);
   }
 
@@ -71,7 +71,7 @@ export class ExecProcess {
       AttachStdout: true,
       AttachStderr: true,
     });
-    const stream = (await killer.start({ hijack: true, stdin: false }));
+    const stream = await killer.start({ hijack: true, stdin: false });
     stream.resume();
     await new Promise<void>((resolve) => {
       stream.once("end", resolve);

@@ -29,10 +29,14 @@ export interface HostTree {
  */
 export async function scanHostTree(source: string, check: () => void): Promise<HostTree> {
   const top = await stat(source).catch((error: NodeJS.ErrnoException) => {
-    throw new OutpostError("workspace", `Cannot upload ${JSON.stringify(source)}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Check the host path.`, {
-      cause: error,
-      details: { source },
-    });
+    throw new OutpostError(
+      "workspace",
+      `Cannot upload ${JSON.stringify(source)}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Check the host path.`,
+      {
+        cause: error,
+        details: { source },
+      },
+    );
   });
   if (top.isFile()) {
     return { kind: "file", entries: [{ path: "", kind: "file", mode: top.mode & 0o7777, size: top.size, mtime: top.mtime, source }] };
@@ -52,7 +56,9 @@ async function walk(base: string, relative: string, entries: HostEntry[], check:
   for (const [index, name] of names.entries()) {
     const path = relative === "" ? name : `${relative}/${name}`;
     if (name.includes("\n")) {
-      throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: names with a newline cannot be transferred. Rename the file.`, { details: { path } });
+      throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: names with a newline cannot be transferred. Rename the file.`, {
+        details: { path },
+      });
     }
     const full = join(base, path);
     const info = infos[index]!;
@@ -73,7 +79,11 @@ async function walk(base: string, relative: string, entries: HostEntry[], check:
 }
 
 function special(path: string): OutpostError {
-  return new OutpostError("workspace", `Refused ${JSON.stringify(path)}: it is a special file (socket, pipe or device). Leave it out of the transfer.`, {
-    details: { path },
-  });
+  return new OutpostError(
+    "workspace",
+    `Refused ${JSON.stringify(path)}: it is a special file (socket, pipe or device). Leave it out of the transfer.`,
+    {
+      details: { path },
+    },
+  );
 }

@@ -23,7 +23,13 @@ export function parseManifestOutput(output: string): FileManifestEntry[] {
       const path = clean(line.slice(2));
       const target = listing[++index] ?? "";
       assertLinkStaysInside(path, target);
-      found.set(path, { path, kind: "link", mode: 0o777, size: Buffer.byteLength(target), sha256: createHash("sha256").update(target).digest("hex") });
+      found.set(path, {
+        path,
+        kind: "link",
+        mode: 0o777,
+        size: Buffer.byteLength(target),
+        sha256: createHash("sha256").update(target).digest("hex"),
+      });
     }
   }
   return [...found.values()].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
@@ -43,9 +49,13 @@ function hashesByName(lines: readonly string[]): Map<string, string> {
 }
 
 function changedWhileListing(path: string): OutpostError {
-  return new OutpostError("conflict", `The manifest could not hash ${JSON.stringify(path)}: the tree changed while it was listed. Build the manifest again once writers are done.`, {
-    details: { path },
-  });
+  return new OutpostError(
+    "conflict",
+    `The manifest could not hash ${JSON.stringify(path)}: the tree changed while it was listed. Build the manifest again once writers are done.`,
+    {
+      details: { path },
+    },
+  );
 }
 
 function clean(path: string): string {

@@ -7,13 +7,22 @@ import { OutpostError } from "@outpost/core";
  */
 export function mapArchiveError(error: unknown, action: string): OutpostError {
   if (OutpostError.isInstance(error)) return error;
-  const failure = (typeof error === "object" && error !== null ? error : {}) as { message?: string; code?: string; syscall?: string; path?: string };
+  const failure = (typeof error === "object" && error !== null ? error : {}) as {
+    message?: string;
+    code?: string;
+    syscall?: string;
+    path?: string;
+  };
   const reason = failure.message ?? String(error);
   if (typeof failure.syscall === "string") {
-    return new OutpostError("workspace", `Could not ${action}: writing the host copy failed (${reason}). Check the host destination: free space, permissions, and that nothing else writes there.`, {
-      cause: error,
-      details: { action, reason, code: failure.code },
-    });
+    return new OutpostError(
+      "workspace",
+      `Could not ${action}: writing the host copy failed (${reason}). Check the host destination: free space, permissions, and that nothing else writes there.`,
+      {
+        cause: error,
+        details: { action, reason, code: failure.code },
+      },
+    );
   }
   return new OutpostError(
     "provider",

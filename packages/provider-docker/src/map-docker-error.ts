@@ -33,16 +33,24 @@ export function mapDockerError(error: unknown, action: string, image?: string): 
     );
   }
   if (failure.code === "ECONNRESET" || failure.code === "EPIPE") {
-    return new OutpostError("provider", `Could not ${action}: the connection to the Docker engine dropped (${failure.code}). Check that dockerd is still running, then retry.`, {
-      cause: error,
-      details: { ...details, unavailable: true },
-    });
+    return new OutpostError(
+      "provider",
+      `Could not ${action}: the connection to the Docker engine dropped (${failure.code}). Check that dockerd is still running, then retry.`,
+      {
+        cause: error,
+        details: { ...details, unavailable: true },
+      },
+    );
   }
   if (failure.statusCode === 400) {
-    return new OutpostError("configuration", `Could not ${action}: the engine refused the options (${reason}). Fix the dockerProvider options.`, {
-      cause: error,
-      details,
-    });
+    return new OutpostError(
+      "configuration",
+      `Could not ${action}: the engine refused the options (${reason}). Fix the dockerProvider options.`,
+      {
+        cause: error,
+        details,
+      },
+    );
   }
   return new OutpostError("provider", `Could not ${action}: ${reason}. Check the Docker engine (docker info) and retry.`, {
     cause: error,

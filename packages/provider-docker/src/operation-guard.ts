@@ -26,7 +26,14 @@ export class OperationGuard {
         });
       }
       this.timer = setTimeout(
-        () => this.fail(new OutpostError("timeout", `${what} exceeded its deadline of ${deadlineMs} ms and was stopped. Raise deadlineMs if it needs longer.`, { details: { deadlineMs } })),
+        () =>
+          this.fail(
+            new OutpostError(
+              "timeout",
+              `${what} exceeded its deadline of ${deadlineMs} ms and was stopped. Raise deadlineMs if it needs longer.`,
+              { details: { deadlineMs } },
+            ),
+          ),
         deadlineMs,
       );
     }

@@ -35,7 +35,8 @@ export async function reap(options: ReapOptions = {}): Promise<string[]> {
       await docker.getContainer(info.Id).remove({ force: true, v: true });
       removed.push(info.Id);
     } catch (error) {
-      if ((error as { statusCode?: number }).statusCode !== 404) throw mapDockerError(error, `remove the orphaned container ${info.Id.slice(0, 12)}`);
+      if ((error as { statusCode?: number }).statusCode !== 404)
+        throw mapDockerError(error, `remove the orphaned container ${info.Id.slice(0, 12)}`);
     }
   }
   return removed;

@@ -62,7 +62,11 @@ export async function runExec(container: Docker.Container, options: RunExecOptio
 /** stdin could not be fed: usually a host file that vanished or changed while it was being sent. */
 function feedError(error: unknown, what: string): OutpostError {
   if (OutpostError.isInstance(error)) return error;
-  return new OutpostError("workspace", `Could not ${what}: sending its input failed (${(error as Error).message}). Check that the host files still exist and retry.`, {
-    cause: error,
-  });
+  return new OutpostError(
+    "workspace",
+    `Could not ${what}: sending its input failed (${(error as Error).message}). Check that the host files still exist and retry.`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -11,10 +11,19 @@ const GITFILE = "outpost-sandbox.gitfile";
  * file in a linked worktree) is covered, never written: a directory by the private one, a file by a
  * read-only `.git` file naming the private one. The directory is given to the lease user.
  */
-export async function sandboxGitBinds(git: SandboxGit, hostDirectory: string, root: string, user: { uid: number; gid: number }): Promise<string[]> {
+export async function sandboxGitBinds(
+  git: SandboxGit,
+  hostDirectory: string,
+  root: string,
+  user: { uid: number; gid: number },
+): Promise<string[]> {
   const dotGit = await lstat(join(hostDirectory, ".git")).catch(() => undefined);
   if (!dotGit || (!dotGit.isDirectory() && !dotGit.isFile())) {
-    throw new OutpostError("workspace", `${hostDirectory} has no .git file or directory to cover with the sandbox's git directory. Pass a git worktree as the context directory.`, { details: { directory: hostDirectory } });
+    throw new OutpostError(
+      "workspace",
+      `${hostDirectory} has no .git file or directory to cover with the sandbox's git directory. Pass a git worktree as the context directory.`,
+      { details: { directory: hostDirectory } },
+    );
   }
   const binds = git.objects.map((objects) => `${objects}:${objects}:ro`);
   const target = posix.join(root, ".git");

@@ -21,9 +21,16 @@ export function commandDirectory(root: string, path: string, what: string): stri
 
 function assertPlain(path: string, what: string): void {
   if (typeof path !== "string" || path === "") {
-    throw new OutpostError("workspace", `Refused ${what} ${JSON.stringify(path)}: give an absolute sandbox path or one relative to the lease root.`);
+    throw new OutpostError(
+      "workspace",
+      `Refused ${what} ${JSON.stringify(path)}: give an absolute sandbox path or one relative to the lease root.`,
+    );
   }
   if (path.includes("\0") || path.includes("\n")) {
-    throw new OutpostError("workspace", `Refused ${what} ${JSON.stringify(path)}: it contains a NUL or newline character. Use a plain path.`, { details: { path } });
+    throw new OutpostError(
+      "workspace",
+      `Refused ${what} ${JSON.stringify(path)}: it contains a NUL or newline character. Use a plain path.`,
+      { details: { path } },
+    );
   }
 }

@@ -62,7 +62,14 @@ export async function unpackToStaging(
         const target = header.linkname ?? "";
         assertLinkStaysInside(path, target);
         await symlink(target, full);
-        staged.set(path, { path, kind: "link", mode: 0o777, size: Buffer.byteLength(target), sha256: createHash("sha256").update(target).digest("hex"), target });
+        staged.set(path, {
+          path,
+          kind: "link",
+          mode: 0o777,
+          size: Buffer.byteLength(target),
+          sha256: createHash("sha256").update(target).digest("hex"),
+          target,
+        });
       } else if (header.type === "link") {
         // A hard link repeats an earlier file of the same archive (tar writes one for shared inodes).
         entry.resume();
@@ -90,5 +97,7 @@ function archiveName(name: string): string {
 }
 
 function refused(path: string, problem: string): OutpostError {
-  return new OutpostError("workspace", `Refused ${JSON.stringify(path)} from the sandbox: ${problem}. Leave it out of the transfer.`, { details: { path } });
+  return new OutpostError("workspace", `Refused ${JSON.stringify(path)} from the sandbox: ${problem}. Leave it out of the transfer.`, {
+    details: { path },
+  });
 }

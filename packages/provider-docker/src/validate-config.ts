@@ -6,7 +6,8 @@ const DOCKER_SOCKETS = ["/var/run/docker.sock", "/run/docker.sock"];
 
 /** Refuses bad options up front with a `configuration` error naming the option and the fix. */
 export function validateConfig(config: DockerProviderConfig): void {
-  if (config.image !== undefined && (typeof config.image !== "string" || config.image.trim() === "")) refuse("image", "give an image name such as outpost-test:latest");
+  if (config.image !== undefined && (typeof config.image !== "string" || config.image.trim() === ""))
+    refuse("image", "give an image name such as outpost-test:latest");
   if (config.mode !== undefined && config.mode !== "mounted" && config.mode !== "isolated") refuse("mode", 'use "mounted" or "isolated"');
   if (config.user !== undefined) {
     for (const key of ["uid", "gid"] as const) {
@@ -25,14 +26,22 @@ export function validateConfig(config: DockerProviderConfig): void {
   }
   if (config.pidsLimit !== undefined && !Number.isInteger(config.pidsLimit)) refuse("pidsLimit", "give a whole number");
   if (config.memoryMb !== undefined && config.memoryMb < 6) refuse("memoryMb", "Docker needs at least 6 MB");
-  if (config.readOnlyRootFilesystem !== undefined && typeof config.readOnlyRootFilesystem !== "boolean") refuse("readOnlyRootFilesystem", "give true or false");
+  if (config.readOnlyRootFilesystem !== undefined && typeof config.readOnlyRootFilesystem !== "boolean")
+    refuse("readOnlyRootFilesystem", "give true or false");
   if (config.readOnlyRootFilesystem === true && config.mode === "isolated") {
-    refuse("readOnlyRootFilesystem", "isolated mode copies the worktree into the root filesystem before start, so it cannot be read-only; use mounted mode or drop the option");
+    refuse(
+      "readOnlyRootFilesystem",
+      "isolated mode copies the worktree into the root filesystem before start, so it cannot be read-only; use mounted mode or drop the option",
+    );
   }
-  if (config.network !== undefined && (typeof config.network !== "string" || config.network === "")) refuse("network", 'use "bridge", "none", "host" or a network name');
+  if (config.network !== undefined && (typeof config.network !== "string" || config.network === ""))
+    refuse("network", 'use "bridge", "none", "host" or a network name');
   for (const key of ["root", "home"] as const) {
     const value = config[key];
-    if (value !== undefined && (typeof value !== "string" || !posix.isAbsolute(value) || posix.normalize(value) === "/" || value.includes("\0"))) {
+    if (
+      value !== undefined &&
+      (typeof value !== "string" || !posix.isAbsolute(value) || posix.normalize(value) === "/" || value.includes("\0"))
+    ) {
       refuse(key, "give an absolute container path other than /");
     }
   }
@@ -51,8 +60,16 @@ function validateVolume(volume: DockerVolume): void {
     if (path.includes(":") || path.includes(",")) refuse("volumes", `${JSON.stringify(path)} contains ":" or ","; use a plain path`);
   }
   const source = posix.normalize(volume.source);
-  if (DOCKER_SOCKETS.includes(source) || source.endsWith("/docker.sock") || DOCKER_SOCKETS.some((socket) => socket.startsWith(`${source}/`)) || source === "/") {
-    refuse("volumes", `mounting ${JSON.stringify(volume.source)} would expose the Docker socket, which gives root on the host; the provider never does that`);
+  if (
+    DOCKER_SOCKETS.includes(source) ||
+    source.endsWith("/docker.sock") ||
+    DOCKER_SOCKETS.some((socket) => socket.startsWith(`${source}/`)) ||
+    source === "/"
+  ) {
+    refuse(
+      "volumes",
+      `mounting ${JSON.stringify(volume.source)} would expose the Docker socket, which gives root on the host; the provider never does that`,
+    );
   }
 }
 

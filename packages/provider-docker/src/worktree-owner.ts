@@ -3,15 +3,24 @@ import { OutpostError } from "@outpost/core";
 import { DEFAULT_USER } from "./docker-provider-config.js";
 
 /** The user a mounted lease runs as, checked against the worktree so the agent can write its files. */
-export async function mountedUser(directory: string, configured: { uid: number; gid: number } | undefined): Promise<{ uid: number; gid: number }> {
+export async function mountedUser(
+  directory: string,
+  configured: { uid: number; gid: number } | undefined,
+): Promise<{ uid: number; gid: number }> {
   const info = await stat(directory).catch((error: NodeJS.ErrnoException) => {
-    throw new OutpostError("workspace", `Cannot mount ${JSON.stringify(directory)}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Pass an existing worktree directory.`, {
-      cause: error,
-      details: { directory },
-    });
+    throw new OutpostError(
+      "workspace",
+      `Cannot mount ${JSON.stringify(directory)}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Pass an existing worktree directory.`,
+      {
+        cause: error,
+        details: { directory },
+      },
+    );
   });
   if (!info.isDirectory()) {
-    throw new OutpostError("workspace", `Cannot mount ${JSON.stringify(directory)}: it is not a directory. Pass the worktree directory.`, { details: { directory } });
+    throw new OutpostError("workspace", `Cannot mount ${JSON.stringify(directory)}: it is not a directory. Pass the worktree directory.`, {
+      details: { directory },
+    });
   }
   const user = configured ?? (info.uid === 0 ? DEFAULT_USER : { uid: info.uid, gid: info.gid });
   // Capabilities are dropped, so even uid 0 in the container needs the permission bits to write.

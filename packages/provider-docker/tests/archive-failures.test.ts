@@ -16,7 +16,14 @@ async function archiveOf(sandbox: LeaseSandbox, script: string): Promise<{ error
   const staging = await mkdtemp(join(tmpdir(), "outpost-archive-failure-"));
   const guard = new OperationGuard({ deadlineMs: 60_000 }, "The archive test");
   try {
-    const error = await archiveFromSandbox(sandbox, { script, arguments: [], prefixBytes: 0, staging, guard, action: "download \"tree\" to \"/host/dest\"" }).then(
+    const error = await archiveFromSandbox(sandbox, {
+      script,
+      arguments: [],
+      prefixBytes: 0,
+      staging,
+      guard,
+      action: 'download "tree" to "/host/dest"',
+    }).then(
       () => undefined,
       (failure: unknown) => failure,
     );
@@ -38,7 +45,9 @@ describeGated("archives that arrive cut short or corrupt", await dockerGate({ im
           expect(isOutpostError(error)).toBe(true);
           if (!isOutpostError(error)) return;
           expect(error.code).toBe("provider");
-          expect(error.message).toMatch(/^Could not download "tree" to "\/host\/dest": the archive streamed from the sandbox was truncated or corrupt \(Unexpected end of data\)/);
+          expect(error.message).toMatch(
+            /^Could not download "tree" to "\/host\/dest": the archive streamed from the sandbox was truncated or corrupt \(Unexpected end of data\)/,
+          );
           expect(error.message).toMatch(/retry/);
           expect((error.cause as Error).message).toBe("Unexpected end of data");
           expect(error.details).toMatchObject({ archive: "truncated-or-corrupt" });
@@ -57,7 +66,10 @@ describeGated("archives that arrive cut short or corrupt", await dockerGate({ im
 
   it("a tar that fails inside the container reports its own status and stderr, even with a cut archive", async () => {
     await withDockerLease({ image: BUSYBOX_IMAGE, mode: "isolated" }, async (lease) => {
-      const { error } = await archiveOf(lease as unknown as LeaseSandbox, "tar -c -f - /etc/hostname | head -c 600; echo 'tar: simulated read error' >&2; exit 2");
+      const { error } = await archiveOf(
+        lease as unknown as LeaseSandbox,
+        "tar -c -f - /etc/hostname | head -c 600; echo 'tar: simulated read error' >&2; exit 2",
+      );
       expect(isOutpostError(error) && error.code).toBe("workspace");
       expect((error as Error).message).toMatch(/tar: simulated read error \(status 2\)/);
       expect((error as { details?: unknown }).details).toMatchObject({ status: 2 });
@@ -68,16 +80,18 @@ describeGated("archives that arrive cut short or corrupt", await dockerGate({ im
 describe("mapArchiveError and containerRefusal", () => {
   it("a host file-system failure while unpacking is a workspace error about the destination", () => {
     const failure = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" });
-    const error = mapArchiveError(failure, "download \"a\" to \"/b\"");
+    const error = mapArchiveError(failure, 'download "a" to "/b"');
     expect(error.code).toBe("workspace");
     expect(error.message).toMatch(/Check the host destination/);
     expect(error.cause).toBe(failure);
   });
 
   it("GNU tar's 'file changed as we read it' says a writer is still busy and to retry after it", () => {
-    const error = containerRefusal(1, "tar: ./transcript.jsonl: file changed as we read it\n", "download \"t\" to \"/h\"");
+    const error = containerRefusal(1, "tar: ./transcript.jsonl: file changed as we read it\n", 'download "t" to "/h"');
     expect(error.code).toBe("workspace");
-    expect(error.message).toMatch(/a file changed while tar read it \(tar: \.\/transcript\.jsonl: file changed as we read it; status 1\)\. Something in the sandbox is still writing there/);
+    expect(error.message).toMatch(
+      /a file changed while tar read it \(tar: \.\/transcript\.jsonl: file changed as we read it; status 1\)\. Something in the sandbox is still writing there/,
+    );
     expect(error.details).toMatchObject({ status: 1, changedWhileRead: true });
   });
 });

@@ -17,7 +17,10 @@ describeGated("tools/build-test-image.sh", await dockerGate({ images: [TEST_IMAG
     expect(stderr).toMatch(/outpost-busybox:[0-9a-f]{12} exists, skipping/);
     expect(stderr).toMatch(/outpost-test:[0-9a-f]{12} exists, skipping/);
     const docker = new Docker();
-    for (const [hashed, latest] of [[names[0]!, "outpost-busybox:latest"], [names[2]!, "outpost-test:latest"]] as const) {
+    for (const [hashed, latest] of [
+      [names[0]!, "outpost-busybox:latest"],
+      [names[2]!, "outpost-test:latest"],
+    ] as const) {
       expect((await docker.getImage(hashed).inspect()).Id).toBe((await docker.getImage(latest).inspect()).Id);
     }
   }, 600_000);

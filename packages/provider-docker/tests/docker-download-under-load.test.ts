@@ -30,7 +30,10 @@ async function hostFiles(directory: string): Promise<string[]> {
 /** Starts a detached writer appending numbered lines to `log/t.jsonl` until `log/stop` exists. */
 async function startWriter(lease: SandboxLease): Promise<void> {
   const writer = `i=0; while [ ! -e log/stop ]; do echo "line $i ${PADDING}"; i=$((i+1)); done >> log/t.jsonl`;
-  await sh(lease, `mkdir -p log && : > log/t.jsonl && (sh -c '${writer}' </dev/null >/dev/null 2>&1 &) && until [ "$(wc -c < log/t.jsonl)" -gt 100000 ]; do sleep 0.05; done`);
+  await sh(
+    lease,
+    `mkdir -p log && : > log/t.jsonl && (sh -c '${writer}' </dev/null >/dev/null 2>&1 &) && until [ "$(wc -c < log/t.jsonl)" -gt 100000 ]; do sleep 0.05; done`,
+  );
 }
 
 describeGated("downloads while the sandbox is busy", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
@@ -43,16 +46,24 @@ describeGated("downloads while the sandbox is busy", await dockerGate({ images: 
           const outcomes: string[] = [];
           try {
             for (let round = 0; round < 4; round++) {
-              for (const [source, file] of [["log/t.jsonl", `file-${round}.jsonl`], ["log", `dir-${round}/t.jsonl`]] as const) {
+              for (const [source, file] of [
+                ["log/t.jsonl", `file-${round}.jsonl`],
+                ["log", `dir-${round}/t.jsonl`],
+              ] as const) {
                 const destination = join(host.directory, source === "log" ? `dir-${round}` : file);
-                const error = await lease.download(source, destination).then(() => undefined, (failure: unknown) => failure);
+                const error = await lease.download(source, destination).then(
+                  () => undefined,
+                  (failure: unknown) => failure,
+                );
                 if (error === undefined) {
                   expectWriterPrefix(await readFile(join(host.directory, file), "utf8"));
                   outcomes.push("copied");
                 } else {
                   // GNU tar notices the growth and exits 1; the message must carry that and say what to do.
                   expect(isOutpostError(error) && error.code).toBe("workspace");
-                  expect((error as Error).message).toMatch(/file changed as we read it.*status 1\)\. Something in the sandbox is still writing there/);
+                  expect((error as Error).message).toMatch(
+                    /file changed as we read it.*status 1\)\. Something in the sandbox is still writing there/,
+                  );
                   expect((error as { details?: unknown }).details).toMatchObject({ changedWhileRead: true });
                   outcomes.push("refused");
                 }
@@ -88,7 +99,11 @@ describeGated("downloads while the sandbox is busy", await dockerGate({ images: 
         const expected = new Map(listing.map((line) => [line.slice(66).replace(/^\.\//, ""), line.slice(0, 64)]));
         expect(expected.size).toBe(161);
         const noise = [0, 1, 2].map(async (index) => {
-          const result = await lease.invoke({ executable: "sh", arguments: ["-c", `yes noise-${index} | head -c 3000000 | sha256sum`], deadlineMs: 60_000 });
+          const result = await lease.invoke({
+            executable: "sh",
+            arguments: ["-c", `yes noise-${index} | head -c 3000000 | sha256sum`],
+            deadlineMs: 60_000,
+          });
           expect(result.stdout.slice(0, 64)).toBe(sha256(Buffer.from(`noise-${index}\n`.repeat(375_000))));
         });
         const downloads = [0, 1, 2].map(async (index) => {

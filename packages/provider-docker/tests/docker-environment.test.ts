@@ -15,14 +15,23 @@ afterEach(() => {
 
 describeGated("docker environment", await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] }), () => {
   it("never hands the host's environment to the container: only the image's, HOME and declared variables", async () => {
-    await withDockerLease({ variables: { FROM_PROVIDER: "provider" } }, async (lease) => {
-      const result = await lease.invoke({ executable: "sh", arguments: ["-c", "env"], variables: { FROM_COMMAND: "command" }, deadlineMs: 30_000 });
-      expect(result.status).toBe(0);
-      expect(result.stdout).not.toContain(SECRET);
-      expect(result.stdout).toContain("FROM_PROVIDER=provider");
-      expect(result.stdout).toContain("FROM_COMMAND=command");
-      expect(result.stdout).toContain(`HOME=${lease.home}`);
-      expect((await sh(lease, 'printf %s "${OUTPOST_TEST_SECRET-unset}"')).stdout).toBe("unset");
-    }, { variables: { FROM_CONTEXT: "context" } });
+    await withDockerLease(
+      { variables: { FROM_PROVIDER: "provider" } },
+      async (lease) => {
+        const result = await lease.invoke({
+          executable: "sh",
+          arguments: ["-c", "env"],
+          variables: { FROM_COMMAND: "command" },
+          deadlineMs: 30_000,
+        });
+        expect(result.status).toBe(0);
+        expect(result.stdout).not.toContain(SECRET);
+        expect(result.stdout).toContain("FROM_PROVIDER=provider");
+        expect(result.stdout).toContain("FROM_COMMAND=command");
+        expect(result.stdout).toContain(`HOME=${lease.home}`);
+        expect((await sh(lease, 'printf %s "${OUTPOST_TEST_SECRET-unset}"')).stdout).toBe("unset");
+      },
+      { variables: { FROM_CONTEXT: "context" } },
+    );
   });
 });

@@ -44,7 +44,11 @@ it("an engine at a closed TCP port fails with code provider", async () => {
   const scratch = await hostWorkspace();
   try {
     const provider = dockerProvider({ docker: new Docker({ host: "127.0.0.1", port: 1, protocol: "http" }) });
-    expectCode(await provider.acquire(contextFor(scratch.directory)).catch((error: unknown) => error), "provider", /no Docker engine is reachable/);
+    expectCode(
+      await provider.acquire(contextFor(scratch.directory)).catch((error: unknown) => error),
+      "provider",
+      /no Docker engine is reachable/,
+    );
   } finally {
     await scratch.dispose();
   }
@@ -89,7 +93,9 @@ describeGated("docker errors on a live engine", await dockerGate({ images: [TEST
   it("a root-owned private worktree is refused before any container exists, naming the user option", async () => {
     const directory = await mkdtemp(join(tmpdir(), "outpost-docker-rootowned-"));
     try {
-      const failure = await dockerProvider({}).acquire(contextFor(directory)).catch((error: unknown) => error);
+      const failure = await dockerProvider({})
+        .acquire(contextFor(directory))
+        .catch((error: unknown) => error);
       expectCode(failure, "configuration", /could not write it.*Pass user: \{ uid: 0, gid: 0 \}/);
     } finally {
       await rm(directory, { recursive: true, force: true });
@@ -97,9 +103,13 @@ describeGated("docker errors on a live engine", await dockerGate({ images: [TEST
   });
 
   it("a missing worktree and relative context paths are refused", async () => {
-    const missing = await dockerProvider({}).acquire(contextFor("/nonexistent/outpost/worktree")).catch((error: unknown) => error);
+    const missing = await dockerProvider({})
+      .acquire(contextFor("/nonexistent/outpost/worktree"))
+      .catch((error: unknown) => error);
     expect(isOutpostError(missing, "workspace")).toBe(true);
-    const relative = await dockerProvider({}).acquire(contextFor("relative/dir")).catch((error: unknown) => error);
+    const relative = await dockerProvider({})
+      .acquire(contextFor("relative/dir"))
+      .catch((error: unknown) => error);
     expect(isOutpostError(relative, "configuration")).toBe(true);
   });
 });

@@ -32,7 +32,10 @@ describeGated("docker hardening", await dockerGate({ images: [TEST_IMAGE, BUSYBO
 
   it("never exposes the Docker socket inside the container", async () => {
     await withDockerLease({}, async (lease) => {
-      const result = await sh(lease, "for s in /var/run/docker.sock /run/docker.sock; do [ -e $s ] && echo found $s; done; grep -c docker.sock /proc/mounts || true");
+      const result = await sh(
+        lease,
+        "for s in /var/run/docker.sock /run/docker.sock; do [ -e $s ] && echo found $s; done; grep -c docker.sock /proc/mounts || true",
+      );
       expect(result.stdout.trim()).toBe("0");
     });
   });
@@ -85,7 +88,13 @@ describeGated("docker hardening", await dockerGate({ images: [TEST_IMAGE, BUSYBO
   it("applies cpus, memoryMb, pidsLimit, labels and variables to the container", async () => {
     const docker = new Docker();
     await withDockerLease(
-      { cpus: 0.5, memoryMb: 256, pidsLimit: 64, labels: { "example.team": "outpost" }, variables: { OUTPOST_TEST_FROM_CONFIG: "config ✓" } },
+      {
+        cpus: 0.5,
+        memoryMb: 256,
+        pidsLimit: 64,
+        labels: { "example.team": "outpost" },
+        variables: { OUTPOST_TEST_FROM_CONFIG: "config ✓" },
+      },
       async (lease) => {
         const info = await docker.getContainer(containerId(lease)).inspect();
         expect(info.HostConfig.NanoCpus).toBe(500_000_000);

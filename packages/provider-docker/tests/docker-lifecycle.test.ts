@@ -91,7 +91,10 @@ describeGated("docker lease lifecycle", await dockerGate({ images: [TEST_IMAGE, 
       await expect(docker.getVolume(volume!.Name!).inspect()).rejects.toMatchObject({ statusCode: 404 });
     } finally {
       await workspace.dispose();
-      await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
     }
   });
 
@@ -106,7 +109,11 @@ describeGated("docker lease lifecycle", await dockerGate({ images: [TEST_IMAGE, 
       expect(info.State.Running).toBe(false);
       expect(info.Config.Labels["dev.outpost.retain"]).toBe("1");
     } finally {
-      if (id !== "") await docker.getContainer(id).remove({ force: true, v: true }).catch(() => undefined);
+      if (id !== "")
+        await docker
+          .getContainer(id)
+          .remove({ force: true, v: true })
+          .catch(() => undefined);
       await workspace.dispose();
     }
   });

@@ -10,7 +10,13 @@ import { contextFor, hostWorkspace, sh, withDockerLease } from "./docker-fixture
 function git(directory: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "safe.directory=*", "-C", directory, ...args], {
     encoding: "utf8",
-    env: { ...process.env, GIT_AUTHOR_NAME: "Host", GIT_AUTHOR_EMAIL: "host@example.invalid", GIT_COMMITTER_NAME: "Host", GIT_COMMITTER_EMAIL: "host@example.invalid" },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "Host",
+      GIT_AUTHOR_EMAIL: "host@example.invalid",
+      GIT_COMMITTER_NAME: "Host",
+      GIT_COMMITTER_EMAIL: "host@example.invalid",
+    },
   });
 }
 
@@ -32,7 +38,10 @@ describeGated("docker placement", await dockerGate({ images: [TEST_IMAGE, BUSYBO
       );
       try {
         const identity = "-c user.name=Agent -c user.email=agent@example.invalid";
-        const result = await sh(lease, `echo change > agent.txt && git add agent.txt && git ${identity} commit -q -m "from the container" && git log --oneline | head -n 1`);
+        const result = await sh(
+          lease,
+          `echo change > agent.txt && git add agent.txt && git ${identity} commit -q -m "from the container" && git log --oneline | head -n 1`,
+        );
         expect(result.stderr).toBe("");
         expect(result.status).toBe(0);
         expect(result.stdout).toMatch(/from the container/);
@@ -58,8 +67,19 @@ describeGated("docker placement", await dockerGate({ images: [TEST_IMAGE, BUSYBO
       await writeFile(join(source, "data.bin"), Buffer.from([0, 1, 2, 255, 254]));
       const lease = await dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated", network: "none" }).acquire(contextFor(source));
       try {
-        const listing = await sh(lease, "stat -c '%n %a %u' bin/run.sh empty; readlink link-to-run; ./link-to-run; od -An -tu1 data.bin; grep -c \" $PWD \" /proc/mounts");
-        expect(listing.stdout.split("\n").map((line) => line.trim().replace(/\s+/g, " "))).toEqual(["bin/run.sh 751 1000", "empty 755 1000", "bin/run.sh", "ran", "0 1 2 255 254", "0", ""]);
+        const listing = await sh(
+          lease,
+          "stat -c '%n %a %u' bin/run.sh empty; readlink link-to-run; ./link-to-run; od -An -tu1 data.bin; grep -c \" $PWD \" /proc/mounts",
+        );
+        expect(listing.stdout.split("\n").map((line) => line.trim().replace(/\s+/g, " "))).toEqual([
+          "bin/run.sh 751 1000",
+          "empty 755 1000",
+          "bin/run.sh",
+          "ran",
+          "0 1 2 255 254",
+          "0",
+          "",
+        ]);
         await sh(lease, "echo changed > data.bin && rm -r empty");
         expect(await readFile(join(source, "data.bin"))).toEqual(Buffer.from([0, 1, 2, 255, 254]));
         expect((await lstat(join(source, "empty"))).isDirectory()).toBe(true);
@@ -87,7 +107,10 @@ describeGated("docker placement", await dockerGate({ images: [TEST_IMAGE, BUSYBO
         contextFor(worktree, { repository, gitDirectories: [join(repository, ".git")] }),
       );
       try {
-        const result = await sh(lease, "git log --format=%s -n 1 && git status --porcelain && stat -c %a /tmp && grep -c \" $PWD \" /proc/mounts");
+        const result = await sh(
+          lease,
+          'git log --format=%s -n 1 && git status --porcelain && stat -c %a /tmp && grep -c " $PWD " /proc/mounts',
+        );
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("initial\n1777\n0\n");
       } finally {
@@ -102,7 +125,9 @@ describeGated("docker placement", await dockerGate({ images: [TEST_IMAGE, BUSYBO
     const scratch = await hostWorkspace();
     try {
       await symlink("/etc/passwd", join(scratch.directory, "escape"));
-      const failure = await dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated" }).acquire(contextFor(scratch.directory)).catch((error: unknown) => error);
+      const failure = await dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated" })
+        .acquire(contextFor(scratch.directory))
+        .catch((error: unknown) => error);
       expect(isOutpostError(failure, "workspace"), String(failure)).toBe(true);
       expect((failure as Error).message).toMatch(/escape.*absolute/);
     } finally {

@@ -7,7 +7,11 @@ import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/t
 import { contextFor, hostWorkspace, sh } from "./docker-fixtures.js";
 
 function git(directory: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "safe.directory=*", "-c", "user.name=Host", "-c", "user.email=host@example.invalid", "-C", directory, ...args], { encoding: "utf8" }).trim();
+  return execFileSync(
+    "git",
+    ["-c", "safe.directory=*", "-c", "user.name=Host", "-c", "user.email=host@example.invalid", "-C", directory, ...args],
+    { encoding: "utf8" },
+  ).trim();
 }
 
 /** A private git directory as the engine makes one: HEAD on `branch` at `commit`, the index, host objects as alternate. */
@@ -47,7 +51,10 @@ describeGated("docker: a private git directory instead of the host's", await doc
         );
         try {
           const identity = "-c user.name=Agent -c user.email=agent@example.invalid";
-          const committed = await sh(lease, `git status --porcelain && echo change > agent.txt && git add agent.txt && git ${identity} commit -q -m "from the container" && git rev-parse --git-common-dir && git config core.fsmonitor "touch /tmp/planted"`);
+          const committed = await sh(
+            lease,
+            `git status --porcelain && echo change > agent.txt && git add agent.txt && git ${identity} commit -q -m "from the container" && git rev-parse --git-common-dir && git config core.fsmonitor "touch /tmp/planted"`,
+          );
           expect(committed.stderr).toBe("");
           expect(committed.stdout.trim()).toBe(layout === "linked worktree" ? privateGit : ".git");
           const reach = await sh(lease, `touch ${common}/objects/planted; touch ${common}/hooks/planted; echo x > .git; ls ${common}`);
@@ -89,7 +96,10 @@ describeGated("docker: a private git directory instead of the host's", await doc
         contextFor(worktree, { repository, gitDirectories: [], git: { directory: privateGit, objects: [join(common, "objects")] } }),
       );
       try {
-        const result = await sh(lease, `git status --porcelain && test -d .git && echo x > a.txt && git add a.txt && git -c user.name=A -c user.email=a@example.invalid commit -q -m inside && git log --format=%s | tr '\\n' ' '; ls ${common}`);
+        const result = await sh(
+          lease,
+          `git status --porcelain && test -d .git && echo x > a.txt && git add a.txt && git -c user.name=A -c user.email=a@example.invalid commit -q -m inside && git log --format=%s | tr '\\n' ' '; ls ${common}`,
+        );
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("inside initial objects\n");
       } finally {

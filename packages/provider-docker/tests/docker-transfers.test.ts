@@ -12,7 +12,10 @@ describeGated("docker transfers", await dockerGate({ images: [TEST_IMAGE, BUSYBO
   for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
     it(`manifest of nested named paths hashes inside the container and batches move only them (${image})`, async () => {
       await withDockerLease({ image, mode: "isolated" }, async (lease) => {
-        await sh(lease, "mkdir -p a/b c && printf one > a/b/one.txt && printf two > a/b/two.txt && printf three > c/three.txt && ln -s one.txt a/b/link && chmod 640 a/b/two.txt");
+        await sh(
+          lease,
+          "mkdir -p a/b c && printf one > a/b/one.txt && printf two > a/b/two.txt && printf three > c/three.txt && ln -s one.txt a/b/link && chmod 640 a/b/two.txt",
+        );
         const entries = await lease.fileTransfers!.manifest(".", ["a/b/two.txt", "a/b/link", "c"]);
         expect(entries).toEqual([
           { path: "a/b/link", kind: "link", mode: 0o777, size: 7, sha256: sha256("one.txt") },
@@ -26,8 +29,14 @@ describeGated("docker transfers", await dockerGate({ images: [TEST_IMAGE, BUSYBO
           expect(await readFile(join(host.directory, "c/three.txt"), "utf8")).toBe("three");
           await expect(readFile(join(host.directory, "a/b/one.txt"))).rejects.toThrow();
           await writeFile(join(host.directory, "c/three.txt"), "THREE!");
-          await lease.fileTransfers!.uploadBatch!(host.directory, [{ path: "c/three.txt", kind: "file", mode: 0o600, size: 6, sha256: sha256("THREE!") }], "copy");
-          expect((await sh(lease, "cat copy/c/three.txt; stat -c ' %a' copy/c/three.txt; ls copy | wc -l")).stdout.replace(/\s+/g, " ").trim()).toBe("THREE! 600 1");
+          await lease.fileTransfers!.uploadBatch!(
+            host.directory,
+            [{ path: "c/three.txt", kind: "file", mode: 0o600, size: 6, sha256: sha256("THREE!") }],
+            "copy",
+          );
+          expect(
+            (await sh(lease, "cat copy/c/three.txt; stat -c ' %a' copy/c/three.txt; ls copy | wc -l")).stdout.replace(/\s+/g, " ").trim(),
+          ).toBe("THREE! 600 1");
         } finally {
           await host.dispose();
         }
@@ -39,7 +48,10 @@ describeGated("docker transfers", await dockerGate({ images: [TEST_IMAGE, BUSYBO
     for (const image of [TEST_IMAGE, BUSYBOX_IMAGE]) {
       await withDockerLease({ image, mode: "isolated" }, async (lease) => {
         const names = ["back\\slash", "pipe|name", "two  spaces", "ünï cødé ✓"];
-        await lease.invoke({ executable: "sh", arguments: ["-c", 'mkdir odd && for n; do printf "%s" "$n" > "odd/$n"; done', "sh", ...names] });
+        await lease.invoke({
+          executable: "sh",
+          arguments: ["-c", 'mkdir odd && for n; do printf "%s" "$n" > "odd/$n"; done', "sh", ...names],
+        });
         const entries = await lease.fileTransfers!.manifest(".", ["odd"]);
         expect(entries.map((entry) => [entry.path, entry.sha256])).toEqual(names.map((name) => [`odd/${name}`, sha256(name)]).sort());
       });

@@ -6,8 +6,21 @@ describe("@outpost/provider-docker exports", () => {
   it("exports the factory, reap, the lease class, constants and the error mapper by name", () => {
     expect(Object.keys(barrel).sort()).toEqual(
       [
-        "DEFAULT_DOCKER_IMAGE", "DEFAULT_HOME", "DEFAULT_ROOT", "DEFAULT_USER", "DOCKER_CAPABILITIES", "DockerLease",
-        "LEASE_LABEL", "OWNER_HOST_LABEL", "OWNER_PID_LABEL", "RETAIN_LABEL", "descriptor", "dockerProvider", "dockerReachable", "mapDockerError", "reap",
+        "DEFAULT_DOCKER_IMAGE",
+        "DEFAULT_HOME",
+        "DEFAULT_ROOT",
+        "DEFAULT_USER",
+        "DOCKER_CAPABILITIES",
+        "DockerLease",
+        "LEASE_LABEL",
+        "OWNER_HOST_LABEL",
+        "OWNER_PID_LABEL",
+        "RETAIN_LABEL",
+        "descriptor",
+        "dockerProvider",
+        "dockerReachable",
+        "mapDockerError",
+        "reap",
       ].sort(),
     );
     expect(typeof barrel.DockerLease).toBe("function");
@@ -21,7 +34,10 @@ describe("@outpost/provider-docker exports", () => {
   });
 
   it("mapDockerError turns engine failures into actionable OutpostErrors", () => {
-    const unreachable = barrel.mapDockerError(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }), "ping");
+    const unreachable = barrel.mapDockerError(
+      Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }),
+      "ping",
+    );
     expect(isOutpostError(unreachable, "provider")).toBe(true);
     expect(unreachable.message).toMatch(/no Docker engine is reachable.*Start dockerd/);
     const hostFile = barrel.mapDockerError(Object.assign(new Error("ENOENT: no such file"), { code: "ENOENT", syscall: "open" }), "upload");

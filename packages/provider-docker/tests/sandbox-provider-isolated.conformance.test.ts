@@ -6,5 +6,12 @@ import { BUSYBOX_IMAGE, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 describeSandboxProvider({
   name: "provider-docker (isolated, busybox)",
   ...(await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] })),
-  create: async () => ({ provider: dockerProvider({ image: BUSYBOX_IMAGE, mode: "isolated", network: "none", variables: { OUTPOST_KIT_PROVIDER: "from the provider ✓" } }) }),
+  create: async () => ({
+    provider: dockerProvider({
+      image: BUSYBOX_IMAGE,
+      mode: "isolated",
+      network: "none",
+      variables: { OUTPOST_KIT_PROVIDER: "from the provider ✓" },
+    }),
+  }),
 });

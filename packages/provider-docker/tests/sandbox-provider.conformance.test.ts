@@ -7,6 +7,8 @@ import { workspaceContext } from "./workspace-context.js";
 describeSandboxProvider({
   name: "provider-docker (mounted)",
   ...(await dockerGate({ images: [TEST_IMAGE, BUSYBOX_IMAGE] })),
-  create: async () => ({ provider: dockerProvider({ image: TEST_IMAGE, network: "none", variables: { OUTPOST_KIT_PROVIDER: "from the provider ✓" } }) }),
+  create: async () => ({
+    provider: dockerProvider({ image: TEST_IMAGE, network: "none", variables: { OUTPOST_KIT_PROVIDER: "from the provider ✓" } }),
+  }),
   context: workspaceContext,
 });

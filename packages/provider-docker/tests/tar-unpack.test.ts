@@ -60,7 +60,11 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
     );
     const byPath = Object.fromEntries(entries.map((entry) => [entry.path, entry]));
     expect(Object.keys(byPath).sort()).toEqual(["bin", "bin/same", "bin/tool", "empty", "up"]);
-    expect(byPath["bin/tool"]).toMatchObject({ kind: "file", mode: 0o751, sha256: createHash("sha256").update("#!/bin/sh\n").digest("hex") });
+    expect(byPath["bin/tool"]).toMatchObject({
+      kind: "file",
+      mode: 0o751,
+      sha256: createHash("sha256").update("#!/bin/sh\n").digest("hex"),
+    });
     expect(byPath["bin/same"]?.sha256).toBe(byPath["bin/tool"]?.sha256);
     expect(byPath.up).toMatchObject({ kind: "link", target: "bin/tool" });
     expect(byPath.empty).toMatchObject({ kind: "directory", mode: 0o700 });
@@ -73,7 +77,10 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
       if (++calls > 1) throw new Error("stopped");
     };
     const running = unpackToStaging(source, staging, stop).catch((error: unknown) => error);
-    archive([[{ name: "one", type: "file" }, "1"], [{ name: "two", type: "file" }, "2"]]).pipe(source);
+    archive([
+      [{ name: "one", type: "file" }, "1"],
+      [{ name: "two", type: "file" }, "2"],
+    ]).pipe(source);
     expect(String(await running)).toMatch(/stopped/);
   });
 });

@@ -24,7 +24,9 @@ async function timed(rounds: number, body: (round: number) => Promise<void>): Pr
 }
 
 function report(what: string, floorMs: number, measuredMs: number): void {
-  console.log(`${what.padEnd(34)} floor ${floorMs.toFixed(2).padStart(7)} ms   local ${measuredMs.toFixed(2).padStart(7)} ms   ratio ${(measuredMs / floorMs).toFixed(2)}x`);
+  console.log(
+    `${what.padEnd(34)} floor ${floorMs.toFixed(2).padStart(7)} ms   local ${measuredMs.toFixed(2).padStart(7)} ms   ratio ${(measuredMs / floorMs).toFixed(2)}x`,
+  );
 }
 
 const scratch = await mkdtemp(join(tmpdir(), "outpost-local-bench-"));
@@ -40,12 +42,18 @@ try {
   try {
     await spawnAndWait("true", []);
     await lease.invoke({ executable: "true" });
-    report("command round trip (true)", await timed(ROUNDS, () => spawnAndWait("true", [])), await timed(ROUNDS, async () => void (await lease.invoke({ executable: "true" }))));
+    report(
+      "command round trip (true)",
+      await timed(ROUNDS, () => spawnAndWait("true", [])),
+      await timed(ROUNDS, async () => void (await lease.invoke({ executable: "true" }))),
+    );
     const floor = await timed(5, (round) => spawnAndWait("cp", ["-a", `${tree}/.`, join(workspace, `raw-${round}`)]));
     const measured = await timed(5, (round) => lease.upload(tree, `upload-${round}`));
     report(`upload of ${FILES} files (cp -a floor)`, floor, measured);
     const manifest = await timed(5, async () => void (await lease.fileTransfers!.manifest("upload-0", ["."])));
-    const hashing = await timed(5, () => spawnAndWait("sh", ["-c", `find ${JSON.stringify(tree)} -type f -exec sha256sum {} + > /dev/null`]));
+    const hashing = await timed(5, () =>
+      spawnAndWait("sh", ["-c", `find ${JSON.stringify(tree)} -type f -exec sha256sum {} + > /dev/null`]),
+    );
     report(`manifest of ${FILES} files (sha256sum)`, hashing, manifest);
   } finally {
     await lease.release();

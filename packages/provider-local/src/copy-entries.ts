@@ -16,12 +16,21 @@ import { assertSafeDestination } from "./safe-destination.js";
  * staged beside the destination and its SHA-256 verified before anything (a file, a link or a
  * directory) is created in the destination: a refused batch leaves it as it was.
  */
-export async function copyEntries(source: string, entries: readonly FileManifestEntry[], destination: string, check: () => void): Promise<void> {
+export async function copyEntries(
+  source: string,
+  entries: readonly FileManifestEntry[],
+  destination: string,
+  check: () => void,
+): Promise<void> {
   const paths = entries.map((entry) => {
     const path = normalizeRelativePath(entry.path, "manifest entry");
-    if (path === "") throw new OutpostError("workspace", "Refused a manifest entry with an empty path. Give each entry a path relative to the source.");
+    if (path === "")
+      throw new OutpostError("workspace", "Refused a manifest entry with an empty path. Give each entry a path relative to the source.");
     if (entry.kind !== "file" && entry.kind !== "link") {
-      throw new OutpostError("workspace", `Refused manifest entry ${JSON.stringify(entry.path)} of kind ${JSON.stringify(entry.kind)}. Only "file" and "link" entries can be moved.`);
+      throw new OutpostError(
+        "workspace",
+        `Refused manifest entry ${JSON.stringify(entry.path)} of kind ${JSON.stringify(entry.kind)}. Only "file" and "link" entries can be moved.`,
+      );
     }
     return path;
   });
@@ -50,14 +59,19 @@ export async function copyEntries(source: string, entries: readonly FileManifest
       staged.push({ from: temporary, to, mode: entry.mode & 0o7777 });
       const hash = createHash("sha256");
       let size = 0;
-      await pipeline(createReadStream(join(source, path)), async function* (chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          hash.update(chunk);
-          size += chunk.length;
-          yield chunk;
-        }
-      }, createWriteStream(temporary));
-      if (hash.digest("hex") !== entry.sha256 || size !== entry.size) throw mismatch(entry, "its SHA-256 or size differs from the manifest");
+      await pipeline(
+        createReadStream(join(source, path)),
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            size += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(temporary),
+      );
+      if (hash.digest("hex") !== entry.sha256 || size !== entry.size)
+        throw mismatch(entry, "its SHA-256 or size differs from the manifest");
     }
     for (const item of staged) {
       check();

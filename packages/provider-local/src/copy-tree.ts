@@ -14,7 +14,11 @@ export async function copyTree(source: string, destination: string, check: () =>
   const tree = await scanTree(source, check);
   const directories = new Set(tree.entries.filter((entry) => entry.kind === "directory").map((entry) => entry.path));
   if (tree.kind === "directory") {
-    await assertSafeDestination(destination, tree.entries.map((entry) => entry.path), directories);
+    await assertSafeDestination(
+      destination,
+      tree.entries.map((entry) => entry.path),
+      directories,
+    );
   }
   check();
   if (tree.kind === "file") {
@@ -24,12 +28,16 @@ export async function copyTree(source: string, destination: string, check: () =>
   }
   await makeDirectory(destination);
   for (const entry of tree.entries) if (entry.kind === "directory") await makeDirectory(join(destination, entry.path));
-  await inParallel(tree.entries.filter((entry) => entry.kind !== "directory"), FILE_CONCURRENCY, async (entry) => {
-    check();
-    const to = join(destination, entry.path);
-    if (entry.kind === "file") await placeFile(join(source, entry.path), to, entry.mode);
-    else await placeLink(entry.target!, to);
-  });
+  await inParallel(
+    tree.entries.filter((entry) => entry.kind !== "directory"),
+    FILE_CONCURRENCY,
+    async (entry) => {
+      check();
+      const to = join(destination, entry.path);
+      if (entry.kind === "file") await placeFile(join(source, entry.path), to, entry.mode);
+      else await placeLink(entry.target!, to);
+    },
+  );
   // Modes last and deepest first, so a read-only directory does not block writing its contents.
   for (const entry of [...tree.entries].reverse()) {
     if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode);
@@ -72,8 +80,12 @@ export function stagedName(path: string): string {
 }
 
 function writeError(path: string, error: unknown): OutpostError {
-  return new OutpostError("workspace", `Could not write ${JSON.stringify(path)}: ${(error as Error).message}. Check that the destination is writable and not a directory where a file is expected.`, {
-    cause: error,
-    details: { path },
-  });
+  return new OutpostError(
+    "workspace",
+    `Could not write ${JSON.stringify(path)}: ${(error as Error).message}. Check that the destination is writable and not a directory where a file is expected.`,
+    {
+      cause: error,
+      details: { path },
+    },
+  );
 }

@@ -18,13 +18,28 @@ export interface LocalEnvironmentConfig {
  */
 export const INHERITED_VARIABLES: readonly string[] = Object.freeze([
   "PATH",
-  "LANG", "LANGUAGE", "LC_*",
-  "TERM", "COLORTERM", "NO_COLOR",
+  "LANG",
+  "LANGUAGE",
+  "LC_*",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
   "TZ",
-  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "all_proxy",
   "TMPDIR",
-  "SHELL", "USER", "LOGNAME",
-  "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+  "SHELL",
+  "USER",
+  "LOGNAME",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
 ]);
 
 const NAME_PATTERN = /^[^=\0*]+\*?$/;
@@ -33,11 +48,17 @@ const NAME_PATTERN = /^[^=\0*]+\*?$/;
 export function inheritedEnvironment(source: NodeJS.ProcessEnv, config: LocalEnvironmentConfig = {}): Record<string, string> {
   const inherit = config.inherit ?? "allow-list";
   if (inherit !== "allow-list" && inherit !== "all") {
-    throw new OutpostError("configuration", `environment.inherit must be "allow-list" or "all", got ${JSON.stringify(inherit)}. Omit it to pass only the allow-list.`);
+    throw new OutpostError(
+      "configuration",
+      `environment.inherit must be "allow-list" or "all", got ${JSON.stringify(inherit)}. Omit it to pass only the allow-list.`,
+    );
   }
   for (const name of config.allow ?? []) {
     if (typeof name !== "string" || !NAME_PATTERN.test(name)) {
-      throw new OutpostError("configuration", `environment.allow entry ${JSON.stringify(name)} is not a variable name: names cannot be empty or contain "=" or NUL, and "*" may only end a prefix. Pass e.g. "MY_TOOL_HOME" or "MY_TOOL_*".`);
+      throw new OutpostError(
+        "configuration",
+        `environment.allow entry ${JSON.stringify(name)} is not a variable name: names cannot be empty or contain "=" or NUL, and "*" may only end a prefix. Pass e.g. "MY_TOOL_HOME" or "MY_TOOL_*".`,
+      );
     }
   }
   const allowed = [...INHERITED_VARIABLES, ...(config.allow ?? [])];

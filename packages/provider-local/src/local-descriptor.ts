@@ -9,7 +9,11 @@ export const descriptor: ProviderDescriptor = {
   description: "runs the agent directly on this machine, in the worktree, with a private home (no isolation)",
   placement: "host",
   options: [
-    { name: "inheritEnvironment", description: "hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables" },
+    {
+      name: "inheritEnvironment",
+      description:
+        "hand your whole environment (keys, tokens…) to the agent; default: only PATH, locale, terminal, proxies and the agent's own variables",
+    },
   ],
   capabilities: ["live-input", "file-transfers"],
   check: () => Promise.resolve({ ok: true, detail: "host processes; nothing to install" }),

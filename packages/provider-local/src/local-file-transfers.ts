@@ -18,20 +18,31 @@ export class LocalFileTransfers implements FileTransfers {
     this.sandbox.assertUsable("list a manifest");
     const check = transferGuard(options, "Building the manifest");
     check();
-    return asOutpostFailure("Building the manifest", async () => buildManifest(await this.sandbox.resolve(source, "manifest source"), paths, check));
+    return asOutpostFailure("Building the manifest", async () =>
+      buildManifest(await this.sandbox.resolve(source, "manifest source"), paths, check),
+    );
   }
 
-  async downloadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void> {
+  async downloadBatch(
+    source: string,
+    entries: readonly FileManifestEntry[],
+    destination: string,
+    options?: TransferOptions,
+  ): Promise<void> {
     this.sandbox.assertUsable("download files");
     const check = transferGuard(options, "The batch download");
     check();
-    await asOutpostFailure("The batch download", async () => copyEntries(await this.sandbox.resolve(source, "download source"), entries, destination, check));
+    await asOutpostFailure("The batch download", async () =>
+      copyEntries(await this.sandbox.resolve(source, "download source"), entries, destination, check),
+    );
   }
 
   async uploadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void> {
     this.sandbox.assertUsable("upload files");
     const check = transferGuard(options, "The batch upload");
     check();
-    await asOutpostFailure("The batch upload", async () => copyEntries(source, entries, await this.sandbox.resolve(destination, "upload destination"), check));
+    await asOutpostFailure("The batch upload", async () =>
+      copyEntries(source, entries, await this.sandbox.resolve(destination, "upload destination"), check),
+    );
   }
 }

@@ -49,12 +49,18 @@ export class LocalLease implements SandboxLease {
     if (command.interactive === true) {
       throw new OutpostError("configuration", "The local provider does not attach a terminal. Run the command without `interactive`.");
     }
-    const directory = await asOutpostFailure("Resolving the command directory", () => commandDirectory(this.root, command.directory ?? this.root, "command directory"));
+    const directory = await asOutpostFailure("Resolving the command directory", () =>
+      commandDirectory(this.root, command.directory ?? this.root, "command directory"),
+    );
     const found = await stat(directory).catch(() => undefined);
     if (!found?.isDirectory()) {
-      throw new OutpostError("workspace", `Cannot run ${JSON.stringify(command.executable)} in ${JSON.stringify(directory)}: it is not a directory. Create it first or pass another \`directory\`.`, {
-        details: { directory },
-      });
+      throw new OutpostError(
+        "workspace",
+        `Cannot run ${JSON.stringify(command.executable)} in ${JSON.stringify(directory)}: it is not a directory. Create it first or pass another \`directory\`.`,
+        {
+          details: { directory },
+        },
+      );
     }
     // release() may have run while the directory was being checked.
     this.assertUsable(`run ${JSON.stringify(command.executable)}`);
@@ -74,14 +80,18 @@ export class LocalLease implements SandboxLease {
     this.assertUsable("upload");
     const check = transferGuard(options, "The upload");
     check();
-    await asOutpostFailure("The upload", async () => copyTree(resolve(source), await transferPath(this, destination, "upload destination"), check));
+    await asOutpostFailure("The upload", async () =>
+      copyTree(resolve(source), await transferPath(this, destination, "upload destination"), check),
+    );
   }
 
   async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
     this.assertUsable("download");
     const check = transferGuard(options, "The download");
     check();
-    await asOutpostFailure("The download", async () => copyTree(await transferPath(this, source, "download source"), resolve(destination), check));
+    await asOutpostFailure("The download", async () =>
+      copyTree(await transferPath(this, source, "download source"), resolve(destination), check),
+    );
   }
 
   release(): Promise<void> {
@@ -90,7 +100,10 @@ export class LocalLease implements SandboxLease {
   }
 
   private async stopEverything(): Promise<void> {
-    const stopped = new OutpostError("provider", "The lease was released while this command was running. Acquire a new lease to run it again.");
+    const stopped = new OutpostError(
+      "provider",
+      "The lease was released while this command was running. Acquire a new lease to run it again.",
+    );
     await Promise.all([...this.running, ...this.leftovers].map((child) => child.stop(stopped)));
     await killMarkedProcesses(this.mark);
     await asOutpostFailure("Removing the lease's private home", () => this.settings.home.dispose());

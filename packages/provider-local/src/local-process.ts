@@ -76,10 +76,14 @@ export class LocalProcess {
     try {
       await started;
     } catch (error) {
-      throw new OutpostError("process", `Could not start ${JSON.stringify(command.executable)}: ${(error as Error).message}. Check that the executable exists and is on PATH.`, {
-        cause: error,
-        details: { executable: command.executable },
-      });
+      throw new OutpostError(
+        "process",
+        `Could not start ${JSON.stringify(command.executable)}: ${(error as Error).message}. Check that the executable exists and is on PATH.`,
+        {
+          cause: error,
+          details: { executable: command.executable },
+        },
+      );
     }
     // After a successful spawn, 'error' only reports a failed kill(); the tree stop handles that itself.
     this.child.on("error", () => undefined);
@@ -153,9 +157,13 @@ export class LocalProcess {
         : setTimeout(() => {
             if (!this.leaderRunning()) return;
             void this.stop(
-              new OutpostError("timeout", `${what} passed its deadline of ${command.deadlineMs} ms; it and every process it started were stopped. Raise deadlineMs or make the command finish sooner.`, {
-                details: { executable: command.executable, deadlineMs: command.deadlineMs },
-              }),
+              new OutpostError(
+                "timeout",
+                `${what} passed its deadline of ${command.deadlineMs} ms; it and every process it started were stopped. Raise deadlineMs or make the command finish sooner.`,
+                {
+                  details: { executable: command.executable, deadlineMs: command.deadlineMs },
+                },
+              ),
             );
           }, command.deadlineMs);
     return () => {

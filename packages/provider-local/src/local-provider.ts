@@ -26,7 +26,10 @@ export const LOCAL_PROVIDER_NAME = "local";
 export function localProvider(config: LocalProviderConfig = {}): SandboxProvider {
   const killGraceMs = config.killGraceMs ?? 500;
   if (!Number.isFinite(killGraceMs) || killGraceMs < 0) {
-    throw new OutpostError("configuration", `killGraceMs must be a non-negative number of milliseconds, got ${String(config.killGraceMs)}. Pass e.g. 500.`);
+    throw new OutpostError(
+      "configuration",
+      `killGraceMs must be a non-negative number of milliseconds, got ${String(config.killGraceMs)}. Pass e.g. 500.`,
+    );
   }
   // Checked now: a bad allow-list is a configuration error, not a failure of the first dispatch.
   inheritedEnvironment({}, config.environment);
@@ -42,11 +45,20 @@ export function localProvider(config: LocalProviderConfig = {}): SandboxProvider
       const [found, home] = await Promise.all([stat(root).catch(() => undefined), leaseHome(config.home ?? "private")]);
       if (!found?.isDirectory()) {
         await home.dispose();
-        throw new OutpostError("workspace", `Cannot expose ${JSON.stringify(context.directory)} as the lease root: it is not a directory. Create the worktree first.`, {
-          details: { directory: context.directory },
-        });
+        throw new OutpostError(
+          "workspace",
+          `Cannot expose ${JSON.stringify(context.directory)} as the lease root: it is not a directory. Create the worktree first.`,
+          {
+            details: { directory: context.directory },
+          },
+        );
       }
-      const environment = { ...inheritedEnvironment(process.env, config.environment), HOME: home.path, ...config.variables, ...context.variables };
+      const environment = {
+        ...inheritedEnvironment(process.env, config.environment),
+        HOME: home.path,
+        ...config.variables,
+        ...context.variables,
+      };
       return new LocalLease({ root, home, environment, killGraceMs });
     },
   };

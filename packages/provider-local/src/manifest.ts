@@ -35,7 +35,11 @@ async function visit(source: string, relative: string, listing: Listing, check: 
   const full = relative === "" ? source : join(source, relative);
   const stats = await lstat(full).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT" && named) {
-      throw new OutpostError("workspace", `Cannot list ${JSON.stringify(relative)} under ${JSON.stringify(source)}: it does not exist. Check the path.`, { details: { path: relative } });
+      throw new OutpostError(
+        "workspace",
+        `Cannot list ${JSON.stringify(relative)} under ${JSON.stringify(source)}: it does not exist. Check the path.`,
+        { details: { path: relative } },
+      );
     }
     throw error;
   });
@@ -45,10 +49,20 @@ async function visit(source: string, relative: string, listing: Listing, check: 
   } else if (stats.isSymbolicLink()) {
     const target = await readlink(full);
     assertLinkStaysInside(relative, target);
-    listing.found.set(relative, { path: relative, kind: "link", mode: stats.mode & 0o7777, size: Buffer.byteLength(target), sha256: textSha256(target) });
+    listing.found.set(relative, {
+      path: relative,
+      kind: "link",
+      mode: stats.mode & 0o7777,
+      size: Buffer.byteLength(target),
+      sha256: textSha256(target),
+    });
   } else if (stats.isFile()) {
     listing.files.set(relative, { mode: stats.mode & 0o7777, size: stats.size });
   } else {
-    throw new OutpostError("workspace", `Refused ${JSON.stringify(relative)}: it is a special file (socket, pipe or device). Leave it out of the manifest.`, { details: { path: relative } });
+    throw new OutpostError(
+      "workspace",
+      `Refused ${JSON.stringify(relative)}: it is a special file (socket, pipe or device). Leave it out of the manifest.`,
+      { details: { path: relative } },
+    );
   }
 }

@@ -10,9 +10,13 @@ export async function assertNoLinkOnTheWay(base: string, relative: string): Prom
     const stats = await lstat(join(base, prefix)).catch(() => undefined);
     if (stats === undefined) return;
     if (stats.isSymbolicLink()) {
-      throw new OutpostError("workspace", `Refused ${JSON.stringify(relative)}: ${JSON.stringify(prefix)} is a symbolic link, and paths are never followed through links. Name the files behind the link directly.`, {
-        details: { path: relative, link: prefix },
-      });
+      throw new OutpostError(
+        "workspace",
+        `Refused ${JSON.stringify(relative)}: ${JSON.stringify(prefix)} is a symbolic link, and paths are never followed through links. Name the files behind the link directly.`,
+        {
+          details: { path: relative, link: prefix },
+        },
+      );
     }
   }
 }

@@ -25,9 +25,13 @@ export async function assertSafeDestination(base: string, paths: readonly string
       if (!stats.isSymbolicLink()) continue;
       const landing = await realpath(full).catch(() => undefined);
       if (landing === undefined || !isInside(realBase, landing)) {
-        throw new OutpostError("workspace", `Refused to write ${JSON.stringify(path)}: ${JSON.stringify(prefix)} in the destination is a symbolic link that leads outside it. Remove the link or choose another destination.`, {
-          details: { path, link: prefix },
-        });
+        throw new OutpostError(
+          "workspace",
+          `Refused to write ${JSON.stringify(path)}: ${JSON.stringify(prefix)} in the destination is a symbolic link that leads outside it. Remove the link or choose another destination.`,
+          {
+            details: { path, link: prefix },
+          },
+        );
       }
     }
   }

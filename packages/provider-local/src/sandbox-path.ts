@@ -25,19 +25,27 @@ export async function commandDirectory(root: string, path: string, what: string)
 
 async function assertNoEscapingLink(anchor: string, full: string, path: string, what: string): Promise<void> {
   const realAnchor = await realpath(anchor).catch((error: NodeJS.ErrnoException) => {
-    throw new OutpostError("workspace", `Cannot use ${what} ${JSON.stringify(path)}: ${JSON.stringify(anchor)} is gone (${error.code ?? error.message}). Acquire a new lease.`, {
-      cause: error,
-      details: { path, anchor },
-    });
+    throw new OutpostError(
+      "workspace",
+      `Cannot use ${what} ${JSON.stringify(path)}: ${JSON.stringify(anchor)} is gone (${error.code ?? error.message}). Acquire a new lease.`,
+      {
+        cause: error,
+        details: { path, anchor },
+      },
+    );
   });
   let probe = full;
   for (;;) {
     const real = await realpath(probe).catch(() => undefined);
     if (real !== undefined) {
       if (!isInside(realAnchor, real)) {
-        throw new OutpostError("workspace", `Refused ${what} ${JSON.stringify(path)}: a symbolic link on the way leads outside ${JSON.stringify(anchor)}. Use a path that stays inside the lease root or home.`, {
-          details: { path, anchor },
-        });
+        throw new OutpostError(
+          "workspace",
+          `Refused ${what} ${JSON.stringify(path)}: a symbolic link on the way leads outside ${JSON.stringify(anchor)}. Use a path that stays inside the lease root or home.`,
+          {
+            details: { path, anchor },
+          },
+        );
       }
       return;
     }

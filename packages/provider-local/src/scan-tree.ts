@@ -20,16 +20,24 @@ export interface ScannedTree {
 /** Lists a file or directory to transfer, refusing links that are absolute or leave it and special files. */
 export async function scanTree(source: string, check: () => void): Promise<ScannedTree> {
   const top = await lstat(source).catch((error: NodeJS.ErrnoException) => {
-    throw new OutpostError("workspace", `Cannot transfer ${JSON.stringify(source)}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Check the source path.`, {
-      cause: error,
-      details: { source },
-    });
+    throw new OutpostError(
+      "workspace",
+      `Cannot transfer ${JSON.stringify(source)}: ${error.code === "ENOENT" ? "it does not exist" : error.message}. Check the source path.`,
+      {
+        cause: error,
+        details: { source },
+      },
+    );
   });
   if (top.isFile()) return { kind: "file", entries: [{ path: "", kind: "file", mode: top.mode & 0o7777 }] };
   if (!top.isDirectory()) {
-    throw new OutpostError("workspace", `Cannot transfer ${JSON.stringify(source)}: it is ${top.isSymbolicLink() ? "a symbolic link" : "not a regular file or directory"}. Give the file or directory itself.`, {
-      details: { source },
-    });
+    throw new OutpostError(
+      "workspace",
+      `Cannot transfer ${JSON.stringify(source)}: it is ${top.isSymbolicLink() ? "a symbolic link" : "not a regular file or directory"}. Give the file or directory itself.`,
+      {
+        details: { source },
+      },
+    );
   }
   const entries: TreeEntry[] = [];
   await walk(source, "", entries, check);
@@ -53,9 +61,13 @@ async function walk(top: string, relative: string, entries: TreeEntry[], check: 
     } else if (stats.isFile()) {
       entries.push({ path, kind: "file", mode: stats.mode & 0o7777 });
     } else {
-      throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: it is a special file (socket, pipe or device). Leave it out of the transfer.`, {
-        details: { path },
-      });
+      throw new OutpostError(
+        "workspace",
+        `Refused ${JSON.stringify(path)}: it is a special file (socket, pipe or device). Leave it out of the transfer.`,
+        {
+          details: { path },
+        },
+      );
     }
   }
 }

@@ -3,7 +3,9 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const built = ["../dist/index.js", "../../testkit/dist/index.js", "../../core/dist/index.js"].every((path) => existsSync(fileURLToPath(new URL(path, import.meta.url))));
+const built = ["../dist/index.js", "../../testkit/dist/index.js", "../../core/dist/index.js"].every((path) =>
+  existsSync(fileURLToPath(new URL(path, import.meta.url))),
+);
 
 // Plain Node resolves the packages through their exports maps to dist/, as an installed copy would.
 const script = `
@@ -17,8 +19,16 @@ console.log(JSON.stringify({ stdout: result.stdout, kit: typeof describeSandboxP
 `;
 
 describe("the built package", () => {
-  (built ? it : it.skip)(built ? "resolves through its exports map and runs a command" : "resolves through its exports map (skipped: dist/ not built; run npm run build)", () => {
-    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8" });
-    expect(JSON.parse(output)).toEqual({ stdout: "built", kit: "function" });
-  });
+  (built ? it : it.skip)(
+    built
+      ? "resolves through its exports map and runs a command"
+      : "resolves through its exports map (skipped: dist/ not built; run npm run build)",
+    () => {
+      const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+        encoding: "utf8",
+      });
+      expect(JSON.parse(output)).toEqual({ stdout: "built", kit: "function" });
+    },
+  );
 });

@@ -4,7 +4,12 @@ import { descriptor } from "../src/index.js";
 
 describe("the local provider's descriptor", () => {
   it("describes the provider and builds it, with the whole environment only when asked", async () => {
-    expect(descriptor).toMatchObject({ specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION, kind: "provider", name: "local", placement: "host" });
+    expect(descriptor).toMatchObject({
+      specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
+      kind: "provider",
+      name: "local",
+      placement: "host",
+    });
     expect(descriptor.options.map((option) => option.name)).toEqual(["inheritEnvironment"]);
     const provider = await descriptor.createProvider({});
     expect(provider).toMatchObject({ name: "local", placement: "host" });

@@ -17,8 +17,13 @@ const SECRETS: Readonly<Record<string, string>> = {
 };
 // What a CLI needs to run, which the allow-list keeps.
 const NEEDED: Readonly<Record<string, string>> = {
-  LANG: "C.UTF-8", LC_ALL: "C.UTF-8", TERM: "xterm-256color", TZ: "UTC",
-  HTTPS_PROXY: "http://proxy.example:3128", https_proxy: "http://proxy.example:3128", NO_PROXY: "localhost",
+  LANG: "C.UTF-8",
+  LC_ALL: "C.UTF-8",
+  TERM: "xterm-256color",
+  TZ: "UTC",
+  HTTPS_PROXY: "http://proxy.example:3128",
+  https_proxy: "http://proxy.example:3128",
+  NO_PROXY: "localhost",
 };
 
 let workspace: string;
@@ -48,15 +53,25 @@ afterEach(async () => {
 });
 
 async function environmentSeen(config: Parameters<typeof localProvider>[0] = {}): Promise<Map<string, string>> {
-  const lease = await localProvider(config).acquire({ repository: workspace, directory: workspace, gitDirectories: [], variables: { FROM_CONTEXT: "context" } });
+  const lease = await localProvider(config).acquire({
+    repository: workspace,
+    directory: workspace,
+    gitDirectories: [],
+    variables: { FROM_CONTEXT: "context" },
+  });
   leases.push(lease);
   // A grandchild prints its environment: what the agent's own tools would see.
   const result = await lease.invoke({ executable: "sh", arguments: ["-c", "sh -c 'env -0'"], variables: { FROM_COMMAND: "command" } });
   expect(result.status, result.stderr).toBe(0);
-  return new Map(result.stdout.split("\0").filter(Boolean).map((entry) => {
-    const at = entry.indexOf("=");
-    return [entry.slice(0, at), entry.slice(at + 1)] as [string, string];
-  }));
+  return new Map(
+    result.stdout
+      .split("\0")
+      .filter(Boolean)
+      .map((entry) => {
+        const at = entry.indexOf("=");
+        return [entry.slice(0, at), entry.slice(at + 1)] as [string, string];
+      }),
+  );
 }
 
 describe("localProvider environment", () => {
@@ -74,7 +89,9 @@ describe("localProvider environment", () => {
       const declared = ["HOME", "FROM_PROVIDER", "FROM_CONTEXT", "FROM_COMMAND", "OUTPOST_LEASE_MARK"].includes(name);
       // sh itself sets PWD, SHLVL and `_`.
       const shell = ["PWD", "OLDPWD", "SHLVL", "_"].includes(name);
-      const allowed = INHERITED_VARIABLES.some((pattern) => (pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern));
+      const allowed = INHERITED_VARIABLES.some((pattern) =>
+        pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern,
+      );
       expect(declared || shell || allowed, `${name} reached the agent`).toBe(true);
     }
   });
@@ -102,19 +119,16 @@ describe("localProvider environment", () => {
     }
   });
 
-  it.each([
-    [{ inherit: "everything" }],
-    [{ allow: [""] }],
-    [{ allow: ["A=B"] }],
-    [{ allow: ["*_TOKEN"] }],
-    [{ allow: [42] }],
-  ])("refuses environment %j with code configuration when the provider is created", (environment) => {
-    let error: unknown;
-    try {
-      localProvider({ environment: environment as never });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(isOutpostError(error) && error.code).toBe("configuration");
-  });
+  it.each([[{ inherit: "everything" }], [{ allow: [""] }], [{ allow: ["A=B"] }], [{ allow: ["*_TOKEN"] }], [{ allow: [42] }]])(
+    "refuses environment %j with code configuration when the provider is created",
+    (environment) => {
+      let error: unknown;
+      try {
+        localProvider({ environment: environment as never });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(isOutpostError(error) && error.code).toBe("configuration");
+    },
+  );
 });

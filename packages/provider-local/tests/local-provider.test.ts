@@ -25,7 +25,10 @@ async function acquire(config: Parameters<typeof localProvider>[0] = {}, variabl
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => expect.unreachable("expected a rejection"), (error: unknown) => error);
+  return promise.then(
+    () => expect.unreachable("expected a rejection"),
+    (error: unknown) => error,
+  );
 }
 
 describe("localProvider home", () => {
@@ -61,7 +64,10 @@ describe("localProvider home", () => {
 describe("localProvider processes", () => {
   it("runs each command as the leader of its own process group", async () => {
     const lease = await acquire();
-    const result = await lease.invoke({ executable: "sh", arguments: ["-c", 'read -r line < /proc/$$/stat; set -- ${line##*) }; echo "$$ $3"'] });
+    const result = await lease.invoke({
+      executable: "sh",
+      arguments: ["-c", 'read -r line < /proc/$$/stat; set -- ${line##*) }; echo "$$ $3"'],
+    });
     const [pid, group] = result.stdout.trim().split(" ");
     expect(group).toBe(pid);
     expect(Number(group)).not.toBe(process.pid);
@@ -102,8 +108,15 @@ describe("localProvider processes", () => {
   });
 
   it("adds provider variables and context variables, the command's own winning", async () => {
-    const lease = await acquire({ variables: { FROM_PROVIDER: "provider", SHARED: "provider" } }, { FROM_CONTEXT: "context", SHARED: "context" });
-    const result = await lease.invoke({ executable: "sh", arguments: ["-c", 'printf "%s %s %s" "$FROM_PROVIDER" "$FROM_CONTEXT" "$SHARED"'], variables: { SHARED: "command" } });
+    const lease = await acquire(
+      { variables: { FROM_PROVIDER: "provider", SHARED: "provider" } },
+      { FROM_CONTEXT: "context", SHARED: "context" },
+    );
+    const result = await lease.invoke({
+      executable: "sh",
+      arguments: ["-c", 'printf "%s %s %s" "$FROM_PROVIDER" "$FROM_CONTEXT" "$SHARED"'],
+      variables: { SHARED: "command" },
+    });
     expect(result.stdout).toBe("provider context command");
   });
 });

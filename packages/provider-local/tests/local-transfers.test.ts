@@ -23,7 +23,10 @@ afterEach(async () => {
 });
 
 async function code(promise: Promise<unknown>): Promise<string | undefined> {
-  const outcome = await promise.then(() => undefined, (error: unknown) => error);
+  const outcome = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   return isOutpostError(outcome) ? outcome.code : `not an OutpostError: ${String(outcome)}`;
 }
 
@@ -78,7 +81,11 @@ describe("local transfers under hostile input", () => {
   });
 
   it("keeps only the retained tail of 16 MB of output", async () => {
-    const result = await lease.invoke({ executable: "sh", arguments: ["-c", "head -c 16777216 /dev/zero | tr '\\0' a; printf END"], retain: 1024 });
+    const result = await lease.invoke({
+      executable: "sh",
+      arguments: ["-c", "head -c 16777216 /dev/zero | tr '\\0' a; printf END"],
+      retain: 1024,
+    });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(`${"a".repeat(1021)}END`);
   });
@@ -104,7 +111,10 @@ describe("local failures are OutpostErrors", () => {
 describe("local release", () => {
   it("stops background processes that a finished command left behind", async () => {
     const pidFile = join(workspace, "background.pid");
-    const result = await lease.invoke({ executable: "sh", arguments: ["-c", `sh -c 'echo $$ > "$1"; exec sleep 300' sh ${JSON.stringify(pidFile)} > /dev/null 2>&1 & sleep 0.2; echo started`] });
+    const result = await lease.invoke({
+      executable: "sh",
+      arguments: ["-c", `sh -c 'echo $$ > "$1"; exec sleep 300' sh ${JSON.stringify(pidFile)} > /dev/null 2>&1 & sleep 0.2; echo started`],
+    });
     expect(result.stdout).toBe("started\n");
     const pid = Number((await readFile(pidFile, "utf8")).trim());
     expect(alive(pid)).toBe(true);

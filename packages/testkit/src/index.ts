@@ -12,7 +12,13 @@ export { memoryTransport } from "./transport/memory-transport.js";
 
 export { describeSandboxProvider } from "./provider/describe-sandbox-provider.js";
 export type { DescribeSandboxProviderOptions } from "./provider/describe-sandbox-provider.js";
-export type { CheckSettings, LeaseCase, ProviderCapability, ProviderSuiteContext, ProviderUnderTest } from "./provider/provider-suite-context.js";
+export type {
+  CheckSettings,
+  LeaseCase,
+  ProviderCapability,
+  ProviderSuiteContext,
+  ProviderUnderTest,
+} from "./provider/provider-suite-context.js";
 export { leaseCheck, withLease, withHostDirectory, unsupportedReason } from "./provider/provider-suite-context.js";
 export { providerCapabilityTests, leaseCapabilities } from "./provider/capabilities.js";
 export { providerExecTests, KIT_CONTEXT_VARIABLES } from "./provider/exec.js";

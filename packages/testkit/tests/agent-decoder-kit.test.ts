@@ -20,7 +20,8 @@ class ReferenceDecoder implements AgentLineDecoder {
 
   decode(line: string): AgentEvent[] {
     const type = leadingJsonType(line);
-    if (type !== undefined && !["session.start", "user.message", "assistant.message", "tool.call", "result"].includes(type)) return [lazyRawEvent(line)];
+    if (type !== undefined && !["session.start", "user.message", "assistant.message", "tool.call", "result"].includes(type))
+      return [lazyRawEvent(line)];
     const value = parseJsonLine(line);
     if (!value) return line.trim() === "" ? [] : [{ type: "raw", line }];
     const data = value["data"] as Record<string, unknown> | undefined;
@@ -142,7 +143,9 @@ describe("the agent-decoder suite catches broken decoders", () => {
 
   it("fails a decoder that cuts long lines in its raw events", async () => {
     const { failed } = await runSuite(
-      broken((line, inner) => inner.decode(line).map((event) => (event.type === "raw" ? { type: "raw", line: event.line.slice(0, 1024 * 1024) } : event))),
+      broken((line, inner) =>
+        inner.decode(line).map((event) => (event.type === "raw" ? { type: "raw", line: event.line.slice(0, 1024 * 1024) } : event)),
+      ),
     );
     expect(failed.filter((title) => title.includes("huge lines"))).toHaveLength(2);
   });
@@ -166,14 +169,19 @@ describe("the agent-decoder suite catches broken decoders", () => {
     const { failed } = await runSuite(
       broken((line, inner) => {
         const value = parseJsonLine(line);
-        if (value?.["type"] === "tool.call" && typeof (value["data"] as { toolName?: unknown } | undefined)?.toolName === "number") throw new TypeError("toolName.trim is not a function");
+        if (value?.["type"] === "tool.call" && typeof (value["data"] as { toolName?: unknown } | undefined)?.toolName === "number")
+          throw new TypeError("toolName.trim is not a function");
         return inner.decode(line);
       }),
     );
-    expect(failed).toEqual(["agent decoder conformance: subject > malformed fields > never throws on recorded lines whose fields have the wrong types"]);
+    expect(failed).toEqual([
+      "agent decoder conformance: subject > malformed fields > never throws on recorded lines whose fields have the wrong types",
+    ]);
   });
 
   it("refuses an empty recorded stream", () => {
-    expect(() => describeAgentDecoder({ name: "empty", createDecoder: () => new ReferenceDecoder(), recorded: [], runner: collectingRunner().runner })).toThrow(/recorded/);
+    expect(() =>
+      describeAgentDecoder({ name: "empty", createDecoder: () => new ReferenceDecoder(), recorded: [], runner: collectingRunner().runner }),
+    ).toThrow(/recorded/);
   });
 });

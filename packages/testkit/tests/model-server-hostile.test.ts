@@ -11,7 +11,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-const chat = (prompt: string) => ({ model: "m", messages: [{ role: "user", content: prompt }], tools: [{ type: "function", function: { name: "t" } }] });
+const chat = (prompt: string) => ({
+  model: "m",
+  messages: [{ role: "user", content: prompt }],
+  tools: [{ type: "function", function: { name: "t" } }],
+});
 
 describe("model server under hostile input", () => {
   it("answers 400 to a body that is not JSON and logs it as `other` without consuming a step", async () => {
@@ -33,7 +37,11 @@ describe("model server under hostile input", () => {
     const body = gzipSync(JSON.stringify(chat("zipped")));
     const ok = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-encoding": "gzip" }, body });
     expect(await ok.json()).toMatchObject({ choices: [{ message: { content: "unzipped" } }] });
-    const bad = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", headers: { "content-encoding": "gzip" }, body: "not gzip" });
+    const bad = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-encoding": "gzip" },
+      body: "not gzip",
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -43,7 +51,10 @@ describe("model server under hostile input", () => {
       const response = await fetch(`${server.url}/v1/messages`, { method: "POST", body });
       expect(response.status).toBe(200);
     }
-    const gemini = await fetch(`${server.url}/v1beta/models/m:generateContent`, { method: "POST", body: '{"contents": [null, 3], "tools": [{}]}' });
+    const gemini = await fetch(`${server.url}/v1beta/models/m:generateContent`, {
+      method: "POST",
+      body: '{"contents": [null, 3], "tools": [{}]}',
+    });
     expect(gemini.status).toBe(200);
     expect(server.problems).toEqual([]);
   });
@@ -60,10 +71,19 @@ describe("model server under hostile input", () => {
     server = await startModelServer({ script });
     const url = server.url;
     const replies = await Promise.all(
-      script.map(async () => ((await (await post(`${url}/v1/chat/completions`, chat("x"))).json()) as { choices: { message: { content: string } }[] }).choices[0]?.message.content),
+      script.map(
+        async () =>
+          ((await (await post(`${url}/v1/chat/completions`, chat("x"))).json()) as { choices: { message: { content: string } }[] })
+            .choices[0]?.message.content,
+      ),
     );
     expect(new Set(replies).size).toBe(20);
-    expect(server.turns().map((entry) => entry.step).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(script.map((_, index) => index));
+    expect(
+      server
+        .turns()
+        .map((entry) => entry.step)
+        .sort((a, b) => (a ?? 0) - (b ?? 0)),
+    ).toEqual(script.map((_, index) => index));
   });
 
   it("survives a client that disconnects during a delayed reply", async () => {
@@ -75,12 +95,20 @@ describe("model server under hostile input", () => {
       request.end(JSON.stringify(chat("x")), () => setTimeout(() => request.destroy(), 50));
       request.on("close", () => resolve());
     });
-    const next = (await (await post(`${server.url}/v1/chat/completions`, chat("x"))).json()) as { choices: { message: { content: string } }[] };
+    const next = (await (await post(`${server.url}/v1/chat/completions`, chat("x"))).json()) as {
+      choices: { message: { content: string } }[];
+    };
     expect(next.choices[0]?.message.content).toBe("next");
   });
 
   it("records a problem and answers 500 when a step function throws", async () => {
-    server = await startModelServer({ script: [() => { throw new Error("responder bug"); }] });
+    server = await startModelServer({
+      script: [
+        () => {
+          throw new Error("responder bug");
+        },
+      ],
+    });
     const response = await post(`${server.url}/v1/chat/completions`, chat("x"));
     expect(response.status).toBe(500);
     expect(server.problems).toEqual(["responder bug"]);

@@ -25,11 +25,19 @@ describe("Anthropic Messages", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const events = parseSse(await response.text());
     expect(events.map((event) => event.event)).toEqual([
-      "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
     ]);
     const data = dataOf(events);
     expect(data[1]).toMatchObject({ content_block: { type: "tool_use", name: "Write" } });
-    expect(JSON.parse(String((data[2]?.["delta"] as Record<string, unknown>)["partial_json"]))).toEqual({ file_path: "a.txt", content: "hi" });
+    expect(JSON.parse(String((data[2]?.["delta"] as Record<string, unknown>)["partial_json"]))).toEqual({
+      file_path: "a.txt",
+      content: "hi",
+    });
     expect(data[4]).toMatchObject({ delta: { stop_reason: "tool_use" }, usage: { input_tokens: 12, output_tokens: 7 } });
   });
 
@@ -41,7 +49,12 @@ describe("Anthropic Messages", () => {
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "ok" }] } as never,
     );
     const reply = (await (await post(`${server.url}/v1/messages`, body)).json()) as Record<string, unknown>;
-    expect(reply).toMatchObject({ type: "message", content: [{ type: "text", text: "done" }], stop_reason: "end_turn", usage: { input_tokens: 3 } });
+    expect(reply).toMatchObject({
+      type: "message",
+      content: [{ type: "text", text: "done" }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 3 },
+    });
     expect(server.turns()[0]?.model).toMatchObject({ afterToolResult: true, prompt: "make a file", model: "claude-test" });
   });
 });
@@ -65,7 +78,10 @@ describe("OpenAI Responses", () => {
     const data = dataOf(events);
     expect(data.every((event, index) => event["sequence_number"] === index)).toBe(true);
     const completed = data.at(-1)?.["response"] as Record<string, unknown>;
-    expect(completed).toMatchObject({ status: "completed", output: [{ type: "function_call", name: "exec_command", arguments: '{"cmd":"true"}' }] });
+    expect(completed).toMatchObject({
+      status: "completed",
+      output: [{ type: "function_call", name: "exec_command", arguments: '{"cmd":"true"}' }],
+    });
     expect(completed["usage"]).toMatchObject({ input_tokens: 12, output_tokens: 7, total_tokens: 19 });
   });
 
@@ -90,7 +106,10 @@ describe("OpenAI Chat Completions", () => {
     model: "chat-test",
     stream,
     ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
-    messages: [{ role: "system", content: "be brief" }, { role: "user", content: "make a file" }],
+    messages: [
+      { role: "system", content: "be brief" },
+      { role: "user", content: "make a file" },
+    ],
     tools: [{ type: "function", function: { name: "create", parameters: {} } }],
   });
 
@@ -99,8 +118,13 @@ describe("OpenAI Chat Completions", () => {
     const events = parseSse(await (await post(`${server.url}/v1/chat/completions`, request(true, true))).text());
     expect(events.at(-1)?.data).toBe("[DONE]");
     const data = dataOf(events);
-    const calls = data.flatMap((chunk) => (chunk["choices"] as Record<string, unknown>[]).map((choice) => choice["delta"] as Record<string, unknown>));
-    const args = calls.flatMap((delta) => (delta["tool_calls"] as Record<string, Record<string, string>>[] | undefined) ?? []).map((call) => call["function"]?.["arguments"] ?? "").join("");
+    const calls = data.flatMap((chunk) =>
+      (chunk["choices"] as Record<string, unknown>[]).map((choice) => choice["delta"] as Record<string, unknown>),
+    );
+    const args = calls
+      .flatMap((delta) => (delta["tool_calls"] as Record<string, Record<string, string>>[] | undefined) ?? [])
+      .map((call) => call["function"]?.["arguments"] ?? "")
+      .join("");
     expect(JSON.parse(args)).toEqual({ path: "/w/a", file_text: "hi" });
     expect(data.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 7 } });
     expect(data.at(-2)).toMatchObject({ choices: [{ finish_reason: "tool_calls" }] });
@@ -111,7 +135,10 @@ describe("OpenAI Chat Completions", () => {
     const streamed = dataOf(parseSse(await (await post(`${server.url}/v1/chat/completions`, request(true, false))).text()));
     expect(streamed.some((chunk) => "usage" in chunk)).toBe(false);
     const reply = (await (await post(`${server.url}/v1/chat/completions`, request(false, false))).json()) as Record<string, unknown>;
-    expect(reply).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "b" }, finish_reason: "stop" }] });
+    expect(reply).toMatchObject({
+      object: "chat.completion",
+      choices: [{ message: { role: "assistant", content: "b" }, finish_reason: "stop" }],
+    });
   });
 });
 
@@ -126,7 +153,12 @@ describe("Gemini generateContent", () => {
     const response = await post(`${server.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`, request());
     const [chunk] = dataOf(parseSse(await response.text()));
     expect(chunk).toMatchObject({
-      candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "write_file", args: { file_path: "a.txt" } } }] }, finishReason: "STOP" }],
+      candidates: [
+        {
+          content: { role: "model", parts: [{ functionCall: { name: "write_file", args: { file_path: "a.txt" } } }] },
+          finishReason: "STOP",
+        },
+      ],
       usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 },
     });
     expect(server.turns("gemini")[0]?.model?.model).toBe("gemini-x");
@@ -158,15 +190,55 @@ describe("text deltas (textDeltaSize)", () => {
   it("cuts streamed text into deltas in every API, and the pieces join back to the text", async () => {
     server = await startModelServer({ textDeltaSize: 4, responder: () => ({ text: "héllo wörld 🙂!" }) });
     const url = server.url;
-    const tools = { anthropic: [{ name: "t", input_schema: {} }], responses: [{ type: "function", name: "t" }], chat: [{ type: "function", function: { name: "t" } }] };
-    const anthropic = dataOf(parseSse(await (await post(`${url}/v1/messages`, { model: "m", stream: true, tools: tools.anthropic, messages: [{ role: "user", content: "x" }] })).text()));
-    const anthropicDeltas = anthropic.filter((event) => event["type"] === "content_block_delta").map((event) => (event["delta"] as { text: string }).text);
-    const responses = dataOf(parseSse(await (await post(`${url}/v1/responses`, { model: "m", stream: true, tools: tools.responses, input: "x" })).text()));
-    const responsesDeltas = responses.filter((event) => event["type"] === "response.output_text.delta").map((event) => String(event["delta"]));
-    const chat = dataOf(parseSse(await (await post(`${url}/v1/chat/completions`, { model: "m", stream: true, tools: tools.chat, messages: [{ role: "user", content: "x" }] })).text()));
-    const chatDeltas = chat.flatMap((chunk) => (chunk["choices"] as { delta: { content?: string } }[]).map((choice) => choice.delta.content ?? "")).filter((text) => text !== "");
-    const gemini = dataOf(parseSse(await (await post(`${url}/v1beta/models/m:streamGenerateContent?alt=sse`, { contents: [{ role: "user", parts: [{ text: "x" }] }], tools: [{ functionDeclarations: [{ name: "t" }] }] })).text()));
-    const geminiDeltas = gemini.map((chunk) => ((chunk["candidates"] as { content: { parts: { text: string }[] } }[])[0]?.content.parts[0]?.text ?? ""));
+    const tools = {
+      anthropic: [{ name: "t", input_schema: {} }],
+      responses: [{ type: "function", name: "t" }],
+      chat: [{ type: "function", function: { name: "t" } }],
+    };
+    const anthropic = dataOf(
+      parseSse(
+        await (
+          await post(`${url}/v1/messages`, { model: "m", stream: true, tools: tools.anthropic, messages: [{ role: "user", content: "x" }] })
+        ).text(),
+      ),
+    );
+    const anthropicDeltas = anthropic
+      .filter((event) => event["type"] === "content_block_delta")
+      .map((event) => (event["delta"] as { text: string }).text);
+    const responses = dataOf(
+      parseSse(await (await post(`${url}/v1/responses`, { model: "m", stream: true, tools: tools.responses, input: "x" })).text()),
+    );
+    const responsesDeltas = responses
+      .filter((event) => event["type"] === "response.output_text.delta")
+      .map((event) => String(event["delta"]));
+    const chat = dataOf(
+      parseSse(
+        await (
+          await post(`${url}/v1/chat/completions`, {
+            model: "m",
+            stream: true,
+            tools: tools.chat,
+            messages: [{ role: "user", content: "x" }],
+          })
+        ).text(),
+      ),
+    );
+    const chatDeltas = chat
+      .flatMap((chunk) => (chunk["choices"] as { delta: { content?: string } }[]).map((choice) => choice.delta.content ?? ""))
+      .filter((text) => text !== "");
+    const gemini = dataOf(
+      parseSse(
+        await (
+          await post(`${url}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+            contents: [{ role: "user", parts: [{ text: "x" }] }],
+            tools: [{ functionDeclarations: [{ name: "t" }] }],
+          })
+        ).text(),
+      ),
+    );
+    const geminiDeltas = gemini.map(
+      (chunk) => (chunk["candidates"] as { content: { parts: { text: string }[] } }[])[0]?.content.parts[0]?.text ?? "",
+    );
     for (const deltas of [anthropicDeltas, responsesDeltas, chatDeltas, geminiDeltas]) {
       expect(deltas.length).toBe(4);
       expect(deltas.join("")).toBe("héllo wörld 🙂!");
@@ -175,4 +247,3 @@ describe("text deltas (textDeltaSize)", () => {
     expect(gemini[0]).not.toHaveProperty("usageMetadata");
   });
 });
-

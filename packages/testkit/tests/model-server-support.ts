@@ -15,7 +15,10 @@ export function parseSse(text: string): SseEvent[] {
     .map((block) => {
       const lines = block.split("\n");
       const event = lines.find((line) => line.startsWith("event: "))?.slice(7);
-      const data = lines.filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+      const data = lines
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n");
       return event === undefined ? { data } : { event, data };
     });
 }

@@ -27,7 +27,15 @@ describe("startModelServer", () => {
     expect(server.port).toBeGreaterThan(0);
     await post(`${server.url}/v1/messages?beta=true`, anthropic("hi"), { "x-api-key": "k" });
     const [logged] = server.requests;
-    expect(logged).toMatchObject({ method: "POST", path: "/v1/messages", query: { beta: "true" }, kind: "turn", step: 0, status: 200, api: "anthropic-messages" });
+    expect(logged).toMatchObject({
+      method: "POST",
+      path: "/v1/messages",
+      query: { beta: "true" },
+      kind: "turn",
+      step: 0,
+      status: 200,
+      api: "anthropic-messages",
+    });
     expect(logged?.headers["x-api-key"]).toBe("k");
     expect(JSON.parse(logged?.body ?? "")).toMatchObject({ messages: [{ content: "hi" }] });
   });
@@ -53,15 +61,26 @@ describe("startModelServer", () => {
         contents: [{ role: "user", parts: [{ text: "route" }] }],
         generationConfig: {
           responseMimeType: "application/json",
-          responseJsonSchema: { type: "object", properties: { complexity_reasoning: { type: "string" }, complexity_score: { type: "integer" } } },
+          responseJsonSchema: {
+            type: "object",
+            properties: { complexity_reasoning: { type: "string" }, complexity_score: { type: "integer" } },
+          },
         },
       })
     ).json()) as { candidates: { content: { parts: { text: string }[] } }[] };
-    expect(JSON.parse(router.candidates[0]?.content.parts[0]?.text ?? "")).toEqual({ complexity_reasoning: expect.any(String), complexity_score: 1 });
+    expect(JSON.parse(router.candidates[0]?.content.parts[0]?.text ?? "")).toEqual({
+      complexity_reasoning: expect.any(String),
+      complexity_score: 1,
+    });
     const nextSpeaker = (await (
       await post(`${server.url}/v1beta/models/m:generateContent`, {
         contents: [{ role: "user", parts: [{ text: "who" }] }],
-        generationConfig: { responseJsonSchema: { type: "OBJECT", properties: { reasoning: { type: "STRING" }, next_speaker: { type: "STRING", enum: ["model", "user"] } } } },
+        generationConfig: {
+          responseJsonSchema: {
+            type: "OBJECT",
+            properties: { reasoning: { type: "STRING" }, next_speaker: { type: "STRING", enum: ["model", "user"] } },
+          },
+        },
       })
     ).json()) as { candidates: { content: { parts: { text: string }[] } }[] };
     expect(JSON.parse(nextSpeaker.candidates[0]?.content.parts[0]?.text ?? "")).toMatchObject({ next_speaker: "user" });
@@ -86,7 +105,10 @@ describe("startModelServer", () => {
     expect(await quota.json()).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
     const overloaded = await post(`${server.url}/v1/messages`, anthropic("x"));
     expect(await overloaded.json()).toMatchObject({ error: { type: "overloaded_error" } });
-    const gemini = await post(`${server.url}/v1beta/models/m:generateContent`, { contents: [], tools: [{ functionDeclarations: [{ name: "t" }] }] });
+    const gemini = await post(`${server.url}/v1beta/models/m:generateContent`, {
+      contents: [],
+      tools: [{ functionDeclarations: [{ name: "t" }] }],
+    });
     expect(gemini.status).toBe(503);
     expect(await gemini.json()).toEqual({ error: { code: 503, message: "down", status: "UNAVAILABLE" } });
     const raw = await post(`${server.url}/v1/chat/completions`, { messages: [], tools: [{ type: "function", function: { name: "t" } }] });
@@ -107,7 +129,9 @@ describe("startModelServer", () => {
       script: [{ toolCall: { names: ["Write", "create"], arguments: (name, request) => ({ name, prompt: request.prompt }) } }],
     });
     const reply = (await (await post(`${server.url}/v1/messages`, anthropic("p", ["create", "Read"]))).json()) as { content: unknown[] };
-    expect(reply.content).toEqual([{ type: "tool_use", id: expect.stringMatching(/^toolu_/), name: "create", input: { name: "create", prompt: "p" } }]);
+    expect(reply.content).toEqual([
+      { type: "tool_use", id: expect.stringMatching(/^toolu_/), name: "create", input: { name: "create", prompt: "p" } },
+    ]);
   });
 
   it("answers 400 and records a problem when the request offers none of the scripted tool names", async () => {
@@ -134,8 +158,12 @@ describe("startModelServer", () => {
 describe("conversationResponder", () => {
   it("writes the file, then reports turn 1, then tells whether turn 2's history holds turn 1's marker", async () => {
     server = await startModelServer({ responder: conversationResponder() });
-    const first = (await (await post(`${server.url}/v1/messages`, { ...anthropic("Create hello.txt"), system: "Primary working directory: /work/repo" })).json()) as { content: unknown[] };
-    expect(first.content).toEqual([expect.objectContaining({ type: "tool_use", name: "Write", input: { file_path: "/work/repo/hello.txt", content: "hi" } })]);
+    const first = (await (
+      await post(`${server.url}/v1/messages`, { ...anthropic("Create hello.txt"), system: "Primary working directory: /work/repo" })
+    ).json()) as { content: unknown[] };
+    expect(first.content).toEqual([
+      expect.objectContaining({ type: "tool_use", name: "Write", input: { file_path: "/work/repo/hello.txt", content: "hi" } }),
+    ]);
     const history = [
       { role: "user", content: "Create hello.txt" },
       { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Write", input: {} }] },

@@ -29,7 +29,17 @@ describe("describeSandboxProvider registration", () => {
     const { cases } = suiteFor({}, { unsupported: {} });
     const groups = new Set(cases.map((test) => test.title.split(" > ")[1]));
     expect(cases[0]!.title.startsWith("sandbox provider conformance: reference > ")).toBe(true);
-    expect([...groups]).toEqual(["capabilities", "exec", "environment", "live input", "deadline and abort", "upload and download", "sandbox paths", "file transfers", "lifecycle"]);
+    expect([...groups]).toEqual([
+      "capabilities",
+      "exec",
+      "environment",
+      "live input",
+      "deadline and abort",
+      "upload and download",
+      "sandbox paths",
+      "file transfers",
+      "lifecycle",
+    ]);
     expect(cases.length).toBe(52);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
@@ -49,19 +59,27 @@ describe("describeSandboxProvider registration", () => {
     expect(uploadOnly.map((test) => test.title)).toEqual([
       expect.stringContaining("uploadBatch moves exactly the listed entries, verified (unsupported: download only)"),
       expect.stringContaining("uploadBatch refuses a wrong SHA-256 and entries that escape, writing nothing (unsupported: download only)"),
-      expect.stringContaining("uploadBatch whose third entry fails its SHA-256 writes nothing, not even directories (unsupported: download only)"),
-      expect.stringContaining("uploadBatch refuses to write through a link in the sandbox destination (code workspace) (unsupported: download only)"),
+      expect.stringContaining(
+        "uploadBatch whose third entry fails its SHA-256 writes nothing, not even directories (unsupported: download only)",
+      ),
+      expect.stringContaining(
+        "uploadBatch refuses to write through a link in the sandbox destination (code workspace) (unsupported: download only)",
+      ),
     ]);
   });
 
   it("refuses a create() that resolves the wrong shape, saying what to return", async () => {
     const bare = suiteFor({}, { create: async () => referenceProvider() as never });
-    await expect(bare.run()).rejects.toThrow(/create\(\) must resolve \{ provider, dispose\? \}.*it resolved the provider itself: wrap it as \{ provider \}/);
-    const broken = suiteFor({}, { create: async () => ({ provider: { name: "x", placement: "cloud", acquire: async () => undefined } }) as never });
+    await expect(bare.run()).rejects.toThrow(
+      /create\(\) must resolve \{ provider, dispose\? \}.*it resolved the provider itself: wrap it as \{ provider \}/,
+    );
+    const broken = suiteFor(
+      {},
+      { create: async () => ({ provider: { name: "x", placement: "cloud", acquire: async () => undefined } }) as never },
+    );
     await expect(broken.run()).rejects.toThrow(/`provider.placement` is "cloud", not one of host, mounted, remote/);
   });
 });
-
 
 // Checks that take a second or more (sleeps, 400-file and 4 MiB transfers); a flaw's run includes them
 // only when it targets them. "passes every check" above runs them all against the correct reference.
@@ -101,41 +119,81 @@ const FLAWED: readonly { flaw: ReferenceFlaws; fails: Record<string, RegExp> }[]
   {
     flaw: { absolutePathsAnywhere: true },
     fails: {
-      "refuses absolute transfer paths outside root and home": /upload to .*outpost-kit-elsewhere-.*planted\.txt \(outside root and home\): expected a rejection with code "workspace", but it resolved/,
-      "fileTransfers refuse sources and destinations outside root and home": /manifest of .*outpost-kit-elsewhere-.* \(outside root and home\): expected a rejection/,
+      "refuses absolute transfer paths outside root and home":
+        /upload to .*outpost-kit-elsewhere-.*planted\.txt \(outside root and home\): expected a rejection with code "workspace", but it resolved/,
+      "fileTransfers refuse sources and destinations outside root and home":
+        /manifest of .*outpost-kit-elsewhere-.* \(outside root and home\): expected a rejection/,
     },
   },
   {
     flaw: { transfersDropModes: true },
     fails: {
       "round-trips a tree": /the uploaded tree differs inside the sandbox:\n {2}tool\.sh lost its execute bits \(0751 expected\)$/,
-      "downloadBatch moves exactly the listed entries": /downloadBatch moved a different set of entries:\n {2}"deep\/deeper\/leaf\.txt" has mode 0644, expected 0640\n {2}"tool\.sh" has mode 0644, expected 0751$/,
+      "downloadBatch moves exactly the listed entries":
+        /downloadBatch moved a different set of entries:\n {2}"deep\/deeper\/leaf\.txt" has mode 0644, expected 0640\n {2}"tool\.sh" has mode 0644, expected 0751$/,
       "uploads a 4 MiB binary file": /the downloaded file lost its mode[\s\S]*0644[\s\S]*0751/,
       "manifest lists files and links": /the manifest differs from the host tree:[\s\S]*has mode 0644, expected 0/,
     },
   },
-  { flaw: { transfersLoseEmptyDirectories: true }, fails: { "round-trips a tree": /the uploaded tree differs inside the sandbox:\n {2}lost directory empty\n {2}lost directory deep\/deeper\/empty too$/ } },
-  { flaw: { downloadFollowsDotDot: true }, fails: { "refuses to download a real file through ../": /download of the real file \.\.\/.*secret\.txt: expected a rejection with code "workspace", but it resolved/ } },
-  { flaw: { downloadFollowsLinks: true }, fails: { "through a link that leaves the root": /download of exit-directory\/secret\.txt \(through a link leaving the root\): expected a rejection/ } },
+  {
+    flaw: { transfersLoseEmptyDirectories: true },
+    fails: {
+      "round-trips a tree":
+        /the uploaded tree differs inside the sandbox:\n {2}lost directory empty\n {2}lost directory deep\/deeper\/empty too$/,
+    },
+  },
+  {
+    flaw: { downloadFollowsDotDot: true },
+    fails: {
+      "refuses to download a real file through ../":
+        /download of the real file \.\.\/.*secret\.txt: expected a rejection with code "workspace", but it resolved/,
+    },
+  },
+  {
+    flaw: { downloadFollowsLinks: true },
+    fails: {
+      "through a link that leaves the root":
+        /download of exit-directory\/secret\.txt \(through a link leaving the root\): expected a rejection/,
+    },
+  },
   {
     flaw: { homeElsewhere: true },
-    fails: { "runs commands with HOME = lease.home": /HOME differs from lease\.home/, "keeps HOME = lease.home when the acquire() context": /a context variable replaced HOME/ },
+    fails: {
+      "runs commands with HOME = lease.home": /HOME differs from lease\.home/,
+      "keeps HOME = lease.home when the acquire() context": /a context variable replaced HOME/,
+    },
   },
-  { flaw: { homeFromContext: true }, fails: { "keeps HOME = lease.home when the acquire() context": /a context variable replaced HOME.*\n[\s\S]*outpost-kit-home-from-context/ } },
-  { flaw: { ignoreProviderVariables: true }, fails: { "passes provider.variables to every command": /the commands did not get provider\.variables/ } },
-  { flaw: { releaseKeepsStragglers: true }, fails: { "release() ends the grandchildren": /still running: the grandchild in a new session \(setsid\)/ } },
-  { flaw: { acceptsInteractive: true }, fails: { "attaches a terminal for `interactive`": /accepted `interactive` but attached no terminal/ } },
+  {
+    flaw: { homeFromContext: true },
+    fails: {
+      "keeps HOME = lease.home when the acquire() context": /a context variable replaced HOME.*\n[\s\S]*outpost-kit-home-from-context/,
+    },
+  },
+  {
+    flaw: { ignoreProviderVariables: true },
+    fails: { "passes provider.variables to every command": /the commands did not get provider\.variables/ },
+  },
+  {
+    flaw: { releaseKeepsStragglers: true },
+    fails: { "release() ends the grandchildren": /still running: the grandchild in a new session \(setsid\)/ },
+  },
+  {
+    flaw: { acceptsInteractive: true },
+    fails: { "attaches a terminal for `interactive`": /accepted `interactive` but attached no terminal/ },
+  },
   {
     flaw: { transfersIgnoreDeadline: true },
     fails: {
-      "deadlineMs stops an upload and a download in progress": /an upload of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/,
+      "deadlineMs stops an upload and a download in progress":
+        /an upload of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/,
       "deadlineMs stops a manifest": /a manifest of 400 files with deadlineMs 1: expected a rejection with code "timeout", but it resolved/,
     },
   },
   {
     flaw: { transfersCheckAbortOnlyAtStart: true },
     fails: {
-      "an abort while an upload or a download runs": /an upload aborted while it ran: expected a rejection with code "aborted", but it resolved/,
+      "an abort while an upload or a download runs":
+        /an upload aborted while it ran: expected a rejection with code "aborted", but it resolved/,
       "deadlineMs stops a manifest": /a downloadBatch aborted while it ran: expected a rejection with code "aborted", but it resolved/,
     },
   },
@@ -149,31 +207,47 @@ const FLAWED: readonly { flaw: ReferenceFlaws; fails: Record<string, RegExp> }[]
   {
     flaw: { batchFollowsDestinationLinks: true },
     fails: {
-      "downloadBatch refuses to write through a link": /downloadBatch into a destination whose sub\/ is a link leading outside: expected a rejection/,
-      "uploadBatch refuses to write through a link": /uploadBatch into a destination whose sub\/ is a link leading outside: expected a rejection/,
+      "downloadBatch refuses to write through a link":
+        /downloadBatch into a destination whose sub\/ is a link leading outside: expected a rejection/,
+      "uploadBatch refuses to write through a link":
+        /uploadBatch into a destination whose sub\/ is a link leading outside: expected a rejection/,
     },
   },
 ];
 
 describe("describeSandboxProvider catches each flaw with exactly the check made for it", () => {
-  it.each(FLAWED.map((entry) => [Object.keys(entry.flaw)[0]!, entry] as const))("%s", async (_name, { flaw, fails }) => {
-    const expected = Object.keys(fails);
-    const failed = await failedChecks(flaw, expected);
-    const titles = [...failed.keys()];
-    expect(titles.map((title) => expected.find((part) => title.includes(part)) ?? `unexpected failure: ${title}: ${failed.get(title)!.message}`).sort()).toEqual([...expected].sort());
-    for (const [title, error] of failed) expect(error.message).toMatch(fails[expected.find((part) => title.includes(part))!]!);
-  }, 120_000);
+  it.each(FLAWED.map((entry) => [Object.keys(entry.flaw)[0]!, entry] as const))(
+    "%s",
+    async (_name, { flaw, fails }) => {
+      const expected = Object.keys(fails);
+      const failed = await failedChecks(flaw, expected);
+      const titles = [...failed.keys()];
+      expect(
+        titles
+          .map((title) => expected.find((part) => title.includes(part)) ?? `unexpected failure: ${title}: ${failed.get(title)!.message}`)
+          .sort(),
+      ).toEqual([...expected].sort());
+      for (const [title, error] of failed) expect(error.message).toMatch(fails[expected.find((part) => title.includes(part))!]!);
+    },
+    120_000,
+  );
 });
 
 describe("describeSandboxProvider catches broken providers", () => {
   it("fails when a capability the lease has is declared unsupported", async () => {
-    const failed = await failures({}, ["declares its unsupported capabilities truthfully"], { unsupported: { liveInput: "claimed missing" } });
-    expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(/liveInput is declared unsupported \("claimed missing"\) but the lease has it/);
+    const failed = await failures({}, ["declares its unsupported capabilities truthfully"], {
+      unsupported: { liveInput: "claimed missing" },
+    });
+    expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(
+      /liveInput is declared unsupported \("claimed missing"\) but the lease has it/,
+    );
   });
 
   it("fails when the lease lacks a capability that is not declared unsupported", async () => {
     const failed = await failures({ liveInput: false }, ["declares its unsupported capabilities truthfully", "feeds live input"]);
-    expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(/the lease lacks liveInput but it is not declared unsupported/);
+    expect(failed.get("declares its unsupported capabilities truthfully")).toMatch(
+      /the lease lacks liveInput but it is not declared unsupported/,
+    );
     const transfers = await failures({ fileTransfers: "none" }, ["declares its unsupported capabilities truthfully"]);
     expect(transfers.get("declares its unsupported capabilities truthfully")).toMatch(/lacks fileTransfers.*lacks uploadBatch/);
   });
@@ -191,7 +265,9 @@ describe("describeSandboxProvider catches broken providers", () => {
 
   it("fails every transfer refusal check against copies that follow links and accept ../", async () => {
     const recorded = suiteFor({ naiveTransfers: true });
-    const refusals = recorded.cases.filter((test) => test.title.includes("upload and download > refuses") || test.title.includes("sandbox paths > refuses"));
+    const refusals = recorded.cases.filter(
+      (test) => test.title.includes("upload and download > refuses") || test.title.includes("sandbox paths > refuses"),
+    );
     expect(refusals).toHaveLength(8);
     try {
       const failed = await recorded.run((title) => refusals.some((test) => test.title === title));

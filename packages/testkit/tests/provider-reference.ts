@@ -92,7 +92,10 @@ export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
         ...transfers,
         invoke: (command) => {
           if (released) return Promise.reject(new OutpostError("provider", "The reference lease was released. Acquire a new one."));
-          if (command.interactive && !flaws.acceptsInteractive) return Promise.reject(new OutpostError("configuration", "The reference provider attaches no terminal. Run without `interactive`."));
+          if (command.interactive && !flaws.acceptsInteractive)
+            return Promise.reject(
+              new OutpostError("configuration", "The reference provider attaches no terminal. Run without `interactive`."),
+            );
           const base = flaws.homeFromContext ? { HOME: leaseHome, ...context.variables } : { ...context.variables, HOME: leaseHome };
           const env = { ...process.env, ...provided, ...base, ...command.variables, [REFERENCE_MARK]: mark };
           return run(command, context.directory, env, flaws, running, groups);

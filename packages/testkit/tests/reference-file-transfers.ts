@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import { chmod, lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { OutpostError, normalizeRelativePath, type FileManifestEntry, type FileTransfers, type SandboxAnchors, type TransferOptions } from "@outpost/core";
+import {
+  OutpostError,
+  normalizeRelativePath,
+  type FileManifestEntry,
+  type FileTransfers,
+  type SandboxAnchors,
+  type TransferOptions,
+} from "@outpost/core";
 import type { ReferenceFlaws } from "./provider-reference.js";
 import { referenceGuard } from "./reference-guard.js";
 import { assertDestinationSafe, assertLinkInside, batchPath, referenceSandboxPath } from "./reference-paths.js";
@@ -48,7 +55,13 @@ async function list(base: string, relative: string, found: Map<string, FileManif
 }
 
 /** Verifies every entry, then writes them all; `batchWritesAsItGoes` writes each one as soon as it is verified. */
-async function copyBatch(from: string, entries: readonly FileManifestEntry[], to: string, check: () => void, flaws: ReferenceFlaws): Promise<void> {
+async function copyBatch(
+  from: string,
+  entries: readonly FileManifestEntry[],
+  to: string,
+  check: () => void,
+  flaws: ReferenceFlaws,
+): Promise<void> {
   const paths = await Promise.all(entries.map((entry) => batchPath(from, entry.path)));
   if (!flaws.batchFollowsDestinationLinks) await assertDestinationSafe(to, paths, new Set());
   const verified: { path: string; entry: FileManifestEntry; content: Buffer | string }[] = [];
@@ -57,7 +70,8 @@ async function copyBatch(from: string, entries: readonly FileManifestEntry[], to
     const path = paths[index]!;
     const content = entry.kind === "link" ? await readlink(join(from, path)) : await readFile(join(from, path));
     if (entry.kind === "link") assertLinkInside(path, content as string);
-    if (sha256(content) !== entry.sha256) throw new OutpostError("conflict", `The reference provider refused ${JSON.stringify(path)}: its SHA-256 differs from the manifest.`);
+    if (sha256(content) !== entry.sha256)
+      throw new OutpostError("conflict", `The reference provider refused ${JSON.stringify(path)}: its SHA-256 differs from the manifest.`);
     verified.push({ path, entry, content });
     if (flaws.batchWritesAsItGoes) await write(to, verified.pop()!);
   }

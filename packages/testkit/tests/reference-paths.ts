@@ -4,7 +4,12 @@ import { OutpostError, isInside, normalizeRelativePath, resolveSandboxPath, type
 import type { ReferenceFlaws } from "./provider-reference.js";
 
 /** A sandbox path by core's rule, refused when a link on the way leaves its anchor (flaws switch parts off). */
-export async function referenceSandboxPath(lease: SandboxAnchors, path: string, role: "source" | "destination", flaws: ReferenceFlaws): Promise<string> {
+export async function referenceSandboxPath(
+  lease: SandboxAnchors,
+  path: string,
+  role: "source" | "destination",
+  flaws: ReferenceFlaws,
+): Promise<string> {
   if (flaws.absolutePathsAnywhere && posix.isAbsolute(path)) return posix.normalize(path);
   if (role === "source" && flaws.downloadFollowsDotDot && !posix.isAbsolute(path)) {
     // Looks only at the links the path names, not at where `..` leads: a missing file is refused as missing.
@@ -12,7 +17,10 @@ export async function referenceSandboxPath(lease: SandboxAnchors, path: string, 
     const parts = path.split("/");
     for (let index = 1; index <= parts.length; index++) {
       const prefix = resolve(lease.root, ...parts.slice(0, index));
-      if ((await lstat(prefix).catch(() => undefined))?.isSymbolicLink() && !isInside(await realpath(lease.root), await realpath(prefix).catch(() => "/"))) {
+      if (
+        (await lstat(prefix).catch(() => undefined))?.isSymbolicLink() &&
+        !isInside(await realpath(lease.root), await realpath(prefix).catch(() => "/"))
+      ) {
         throw refused(path, "a link on the way leaves the root");
       }
     }
@@ -68,7 +76,8 @@ export async function scanSource(source: string, check: () => void): Promise<{ k
 
 export function assertLinkInside(path: string, target: string): void {
   const landing = posix.normalize(posix.join(posix.dirname(path), target));
-  if (posix.isAbsolute(target) || landing === ".." || landing.startsWith("../")) throw refused(path, `its link target ${target} leaves the tree`);
+  if (posix.isAbsolute(target) || landing === ".." || landing.startsWith("../"))
+    throw refused(path, `its link target ${target} leaves the tree`);
 }
 
 /** Refuses writing `paths` under `base` when an existing link on the way (the last part only for directories) leads outside it. */
@@ -82,7 +91,8 @@ export async function assertDestinationSafe(base: string, paths: readonly string
       const full = join(base, ...parts.slice(0, index));
       const stats = await lstat(full).catch(() => undefined);
       if (stats === undefined) break;
-      if (stats.isSymbolicLink() && !isInside(realBase, (await realpath(full).catch(() => "/")))) throw refused(path, "a link in the destination leads outside it");
+      if (stats.isSymbolicLink() && !isInside(realBase, await realpath(full).catch(() => "/")))
+        throw refused(path, "a link in the destination leads outside it");
     }
   }
 }
@@ -92,7 +102,8 @@ export async function batchPath(base: string, path: string): Promise<string> {
   const relative = normalizeRelativePath(path, "manifest entry");
   const parts = relative.split("/");
   for (let index = 1; index < parts.length; index++) {
-    if ((await lstat(join(base, ...parts.slice(0, index))).catch(() => undefined))?.isSymbolicLink()) throw refused(path, "a link is on the way");
+    if ((await lstat(join(base, ...parts.slice(0, index))).catch(() => undefined))?.isSymbolicLink())
+      throw refused(path, "a link is on the way");
   }
   return relative;
 }

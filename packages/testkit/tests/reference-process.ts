@@ -9,7 +9,14 @@ import type { ReferenceFlaws } from "./provider-reference.js";
 /** The variable that marks every process of a reference lease, so release() finds those that left their group. */
 export const REFERENCE_MARK = "OUTPOST_REFERENCE_MARK";
 
-export function run(command: Command, root: string, env: NodeJS.ProcessEnv, flaws: ReferenceFlaws, running: Set<() => void>, groups: Set<number>): Promise<CommandResult> {
+export function run(
+  command: Command,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  flaws: ReferenceFlaws,
+  running: Set<() => void>,
+  groups: Set<number>,
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     throwIfAborted(command.signal, "The command");
     const child = spawn(command.executable, [...(command.arguments ?? [])], { cwd: command.directory ?? root, env, detached: true });
@@ -26,7 +33,13 @@ export function run(command: Command, root: string, env: NodeJS.ProcessEnv, flaw
     };
     const stopOnRelease = () => kill(new OutpostError("provider", "The reference lease was released while the command ran."));
     running.add(stopOnRelease);
-    const timer = command.deadlineMs === undefined ? undefined : setTimeout(() => kill(new OutpostError("timeout", `The command passed its deadline of ${command.deadlineMs} ms.`)), command.deadlineMs);
+    const timer =
+      command.deadlineMs === undefined
+        ? undefined
+        : setTimeout(
+            () => kill(new OutpostError("timeout", `The command passed its deadline of ${command.deadlineMs} ms.`)),
+            command.deadlineMs,
+          );
     const onAbort = () => kill(abortError(command.signal!, "The command"));
     command.signal?.addEventListener("abort", onAbort, { once: true });
     for (const channel of ["stdout", "stderr"] as const) {
@@ -55,7 +68,9 @@ export function run(command: Command, root: string, env: NodeJS.ProcessEnv, flaw
     if (command.stdin !== undefined) child.stdin.write(command.stdin);
     if (command.input) command.input.pipe(child.stdin);
     else child.stdin.end();
-    child.once("error", (error) => reject(new OutpostError("process", `Could not start the command: ${error.message}. Check the executable.`)));
+    child.once("error", (error) =>
+      reject(new OutpostError("process", `Could not start the command: ${error.message}. Check the executable.`)),
+    );
     // Settle on exit, with a moment for the pipes to drain: a leftover grandchild may hold them open.
     const closed = new Promise((resolveClose) => child.once("close", resolveClose));
     child.once("exit", async (code, signal) => {
@@ -81,7 +96,6 @@ export function signalGroup(group: number): void {
     // already gone
   }
 }
-
 
 /** SIGKILLs every process whose environment carries this lease's mark (setsid grandchildren included). */
 export function killMarked(mark: string): void {

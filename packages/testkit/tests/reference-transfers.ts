@@ -32,7 +32,11 @@ async function copyChecked(source: string, destination: string, check: () => voi
     return;
   }
   const directories = new Set(tree.entries.filter((entry) => entry.kind === "directory").map((entry) => entry.path));
-  await assertDestinationSafe(destination, tree.entries.map((entry) => entry.path), directories);
+  await assertDestinationSafe(
+    destination,
+    tree.entries.map((entry) => entry.path),
+    directories,
+  );
   await mkdir(destination, { recursive: true });
   for (const entry of tree.entries) {
     check();
@@ -48,7 +52,8 @@ async function copyChecked(source: string, destination: string, check: () => voi
       await symlink(entry.target!, to);
     }
   }
-  for (const entry of [...tree.entries].reverse()) if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode).catch(() => undefined);
+  for (const entry of [...tree.entries].reverse())
+    if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode).catch(() => undefined);
 }
 
 async function placeFile(from: string, to: string, mode: number): Promise<void> {

@@ -17,9 +17,12 @@ interface CollectedCase {
 function collectingRunner(): { runner: SuiteRunner; cases: CollectedCase[] } {
   const cases: CollectedCase[] = [];
   const path: string[] = [];
-  const it = Object.assign((title: string, body: () => unknown) => cases.push({ title: [...path, title].join(" > "), body, skipped: false }), {
-    skip: (title: string) => cases.push({ title: [...path, title].join(" > "), skipped: true }),
-  });
+  const it = Object.assign(
+    (title: string, body: () => unknown) => cases.push({ title: [...path, title].join(" > "), body, skipped: false }),
+    {
+      skip: (title: string) => cases.push({ title: [...path, title].join(" > "), skipped: true }),
+    },
+  );
   const runner: SuiteRunner = {
     describe: (title, body) => {
       path.push(title);
@@ -68,7 +71,12 @@ describe("the transport suite catches broken transports", () => {
 
   it("an unavailable environment registers one named skip and nothing else", () => {
     const { runner, cases } = collectingRunner();
-    describeTransport({ name: "gated", create: async () => ({ transport: memoryTransport() }), unavailable: { reason: "no S3 server" }, runner });
+    describeTransport({
+      name: "gated",
+      create: async () => ({ transport: memoryTransport() }),
+      unavailable: { reason: "no S3 server" },
+      runner,
+    });
     expect(cases).toEqual([{ title: "transport conformance: gated > unavailable: no S3 server", skipped: true }]);
   });
 
@@ -90,82 +98,110 @@ describe("the transport suite catches broken transports", () => {
   }, 60_000);
 
   it("catches a transport that silently overwrites on create-only writes", async () => {
-    const failed = await failingCases(broken((inner) => ({
-      // "Last writer wins": a create-only write replaces whatever is there.
-      write: async (key, bytes, options) => {
-        if (options.ifRevision !== null) return inner.write(key, bytes, options);
-        for (;;) {
-          const current = (await inner.read(key))?.revision ?? null;
-          try {
-            return await inner.write(key, bytes, { ...options, ifRevision: current });
-          } catch (error) {
-            // another writer got in between: overwrite it on the next round
-            if (!isOutpostError(error, "conflict")) throw error;
+    const failed = await failingCases(
+      broken((inner) => ({
+        // "Last writer wins": a create-only write replaces whatever is there.
+        write: async (key, bytes, options) => {
+          if (options.ifRevision !== null) return inner.write(key, bytes, options);
+          for (;;) {
+            const current = (await inner.read(key))?.revision ?? null;
+            try {
+              return await inner.write(key, bytes, { ...options, ifRevision: current });
+            } catch (error) {
+              // another writer got in between: overwrite it on the next round
+              if (!isOutpostError(error, "conflict")) throw error;
+            }
           }
-        }
-      },
-    })));
-    expect(failed).toContain("transport conformance: subject > conditional writes > a create-only write on an existing key conflicts and keeps the stored bytes");
+        },
+      })),
+    );
+    expect(failed).toContain(
+      "transport conformance: subject > conditional writes > a create-only write on an existing key conflicts and keeps the stored bytes",
+    );
     expect(failed.some((title) => title.includes("racing create-only writers"))).toBe(true);
   }, 60_000);
 
   it("catches a transport whose revisions are content hashes (same bytes, same revision)", async () => {
     const failed = await failingCases(() => contentHashTransport());
-    expect(failed).toContain("transport conformance: subject > conditional writes > every write returns a fresh revision, also when the bytes are the same");
-    expect(failed).toContain("transport conformance: subject > remove > remove never deletes a replacement written after a remove, even with the same bytes");
+    expect(failed).toContain(
+      "transport conformance: subject > conditional writes > every write returns a fresh revision, also when the bytes are the same",
+    );
+    expect(failed).toContain(
+      "transport conformance: subject > remove > remove never deletes a replacement written after a remove, even with the same bytes",
+    );
   }, 60_000);
 
   it("catches a transport whose remove ignores the revision", async () => {
-    const failed = await failingCases(broken((inner) => ({
-      remove: async (key, options) => {
-        const current = await inner.read(key);
-        await inner.remove(key, { ...options, ifRevision: current?.revision ?? options.ifRevision });
-      },
-    })));
+    const failed = await failingCases(
+      broken((inner) => ({
+        remove: async (key, options) => {
+          const current = await inner.read(key);
+          await inner.remove(key, { ...options, ifRevision: current?.revision ?? options.ifRevision });
+        },
+      })),
+    );
     expect(failed).toContain("transport conformance: subject > remove > remove with a stale revision conflicts and keeps the object");
   }, 60_000);
 
   it("catches a transport that returns only the first page of a listing", async () => {
-    const failed = await failingCases(broken((inner) => ({
-      list: async function* (prefix, options) {
-        let count = 0;
-        for await (const entry of inner.list(prefix, options)) {
-          if (count++ >= 1_000) return;
-          yield entry;
-        }
-      },
-    })));
-    expect(failed).toEqual(["transport conformance: subject > list > list with a prefix returns all 1050 matching keys across pages, and nothing else"]);
+    const failed = await failingCases(
+      broken((inner) => ({
+        list: async function* (prefix, options) {
+          let count = 0;
+          for await (const entry of inner.list(prefix, options)) {
+            if (count++ >= 1_000) return;
+            yield entry;
+          }
+        },
+      })),
+    );
+    expect(failed).toEqual([
+      "transport conformance: subject > list > list with a prefix returns all 1050 matching keys across pages, and nothing else",
+    ]);
   }, 60_000);
 
   it("catches a transport that ignores maxBytes", async () => {
-    const failed = await failingCases(broken((inner) => ({ read: (key, options) => inner.read(key, { ...options, maxBytes: undefined }) })));
+    const failed = await failingCases(
+      broken((inner) => ({ read: (key, options) => inner.read(key, { ...options, maxBytes: undefined }) })),
+    );
     expect(failed).toContain("transport conformance: subject > read > read with maxBytes refuses a larger object with code limit");
   }, 60_000);
 
   it("catches a transport that does not validate keys", async () => {
     const failed = await failingCases(() => unvalidatedTransport());
-    expect(failed).toContain("transport conformance: subject > keys > keys that escape or are malformed are refused with code configuration by write, read and remove");
+    expect(failed).toContain(
+      "transport conformance: subject > keys > keys that escape or are malformed are refused with code configuration by write, read and remove",
+    );
   }, 60_000);
 
   it("catches a transport that ignores an aborted signal", async () => {
-    const failed = await failingCases(broken((inner) => ({
-      write: (key, bytes, options) => inner.write(key, bytes, { ...options, signal: undefined }),
-    })));
-    expect(failed).toEqual(["transport conformance: subject > abort > an already aborted signal rejects read, write, remove and list with code aborted"]);
+    const failed = await failingCases(
+      broken((inner) => ({
+        write: (key, bytes, options) => inner.write(key, bytes, { ...options, signal: undefined }),
+      })),
+    );
+    expect(failed).toEqual([
+      "transport conformance: subject > abort > an already aborted signal rejects read, write, remove and list with code aborted",
+    ]);
   }, 60_000);
 
   it("catches a check-then-write race (not atomic)", async () => {
-    const failed = await failingCases(broken((inner) => ({
-      write: async (key, bytes, options) => {
-        const current = (await inner.read(key))?.revision ?? null;
-        if (current !== options.ifRevision) throw new OutpostError("conflict", `${key} changed. Retry.`);
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        return inner.write(key, bytes, { ...options, ifRevision: (await inner.read(key))?.revision ?? null });
-      },
-    })));
-    expect(failed).toContain("transport conformance: subject > races > 50 racing create-only writers produce exactly one winner and 49 conflicts");
-    expect(failed).toContain("transport conformance: subject > races > 50 racing writers with the same current revision produce exactly one winner");
+    const failed = await failingCases(
+      broken((inner) => ({
+        write: async (key, bytes, options) => {
+          const current = (await inner.read(key))?.revision ?? null;
+          if (current !== options.ifRevision) throw new OutpostError("conflict", `${key} changed. Retry.`);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          return inner.write(key, bytes, { ...options, ifRevision: (await inner.read(key))?.revision ?? null });
+        },
+      })),
+    );
+    expect(failed).toContain(
+      "transport conformance: subject > races > 50 racing create-only writers produce exactly one winner and 49 conflicts",
+    );
+    expect(failed).toContain(
+      "transport conformance: subject > races > 50 racing writers with the same current revision produce exactly one winner",
+    );
   }, 60_000);
 });
 
@@ -190,7 +226,8 @@ function contentHashTransport(): Transport {
       const stored = await inner.read(key, options);
       return stored && { ...stored, revision: hashOf(stored.bytes) };
     },
-    write: async (key, bytes, options) => outer(await inner.write(key, bytes, { ...options, ifRevision: innerRevision(key, options.ifRevision) }), hashOf(bytes)),
+    write: async (key, bytes, options) =>
+      outer(await inner.write(key, bytes, { ...options, ifRevision: innerRevision(key, options.ifRevision) }), hashOf(bytes)),
     remove: (key, options) => inner.remove(key, { ...options, ifRevision: innerRevision(key, options.ifRevision) ?? "" }),
     list: async function* (prefix, options) {
       for await (const entry of inner.list(prefix, options)) yield { ...entry, revision: revisions.get(entry.key)?.hash ?? entry.revision };
@@ -207,7 +244,9 @@ function unvalidatedTransport(): Transport {
     name: "unvalidated",
     read: async (key) => {
       const stored = objects.get(key);
-      return stored && { key, revision: stored.revision, size: stored.bytes.length, modifiedAt: new Date().toISOString(), bytes: stored.bytes };
+      return (
+        stored && { key, revision: stored.revision, size: stored.bytes.length, modifiedAt: new Date().toISOString(), bytes: stored.bytes }
+      );
     },
     write: async (key, bytes, options) => {
       if ((objects.get(key)?.revision ?? null) !== options.ifRevision) throw new OutpostError("conflict", "changed. Retry.");
@@ -217,7 +256,8 @@ function unvalidatedTransport(): Transport {
     },
     remove: async (key) => void objects.delete(key),
     list: async function* () {
-      for (const [key, stored] of objects) yield { key, revision: stored.revision, size: stored.bytes.length, modifiedAt: new Date().toISOString() };
+      for (const [key, stored] of objects)
+        yield { key, revision: stored.revision, size: stored.bytes.length, modifiedAt: new Date().toISOString() };
     },
   };
 }

@@ -30,7 +30,9 @@ async function rawDurableWrite(directory: string, name: string, bytes: Uint8Arra
 }
 
 function report(label: string, rawMs: number, transportMs: number): void {
-  console.log(`${label.padEnd(22)} raw ${rawMs.toFixed(0).padStart(6)} ms   transport ${transportMs.toFixed(0).padStart(6)} ms   ratio ${(transportMs / rawMs).toFixed(2)}×`);
+  console.log(
+    `${label.padEnd(22)} raw ${rawMs.toFixed(0).padStart(6)} ms   transport ${transportMs.toFixed(0).padStart(6)} ms   ratio ${(transportMs / rawMs).toFixed(2)}×`,
+  );
 }
 
 const base = await mkdtemp(join(tmpdir(), "outpost-fs-bench-"));
@@ -41,11 +43,17 @@ try {
   const totals = { rawWrite: 0, transportWrite: 0, rawRead: 0, transportRead: 0 };
   for (let index = 0; index < COUNT; index += 1) {
     totals.rawWrite += await timed(() => rawDurableWrite(rawDirectory, `o-${index}`, SMALL));
-    totals.transportWrite += await timed(async () => { await transport.write(`o-${index}`, SMALL, { ifRevision: null }); });
+    totals.transportWrite += await timed(async () => {
+      await transport.write(`o-${index}`, SMALL, { ifRevision: null });
+    });
   }
   for (let index = 0; index < COUNT; index += 1) {
-    totals.rawRead += await timed(async () => { await readFile(join(rawDirectory, `o-${index}`)); });
-    totals.transportRead += await timed(async () => { await transport.read(`o-${index}`); });
+    totals.rawRead += await timed(async () => {
+      await readFile(join(rawDirectory, `o-${index}`));
+    });
+    totals.transportRead += await timed(async () => {
+      await transport.read(`o-${index}`);
+    });
   }
   console.log(`${COUNT} × 1 KB in ${base}`);
   report(`${COUNT} writes`, totals.rawWrite, totals.transportWrite);

@@ -25,7 +25,12 @@ export async function writeAtomically(directory: string, name: string, target: s
  * Creates `target` only if it does not exist, without any lock: `link` of a complete, fsynced temporary
  * file fails atomically when the name is taken. Resolves `undefined` when it was taken.
  */
-export async function createExclusively(directory: string, name: string, target: string, chunks: readonly Uint8Array[]): Promise<Date | undefined> {
+export async function createExclusively(
+  directory: string,
+  name: string,
+  target: string,
+  chunks: readonly Uint8Array[],
+): Promise<Date | undefined> {
   const { temporary, modifiedAt } = await writeTemporary(directory, name, chunks);
   try {
     await link(temporary, target);
@@ -39,7 +44,11 @@ export async function createExclusively(directory: string, name: string, target:
   return modifiedAt;
 }
 
-async function writeTemporary(directory: string, name: string, chunks: readonly Uint8Array[]): Promise<{ temporary: string; modifiedAt: Date }> {
+async function writeTemporary(
+  directory: string,
+  name: string,
+  chunks: readonly Uint8Array[],
+): Promise<{ temporary: string; modifiedAt: Date }> {
   const temporary = join(directory, `${name}${TEMP_SUFFIX}${randomBytes(8).toString("hex")}`);
   try {
     const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);

@@ -31,7 +31,7 @@ export interface FsTransportConfig {
 /** A `Transport` on a local directory: atomic writes, random revisions, per-key locks across processes. */
 export function fsTransport(config: FsTransportConfig): Transport {
   if (typeof config?.directory !== "string" || config.directory.length === 0) {
-    throw new OutpostError("configuration", "fsTransport needs a directory. Pass { directory: \"/path/to/store\" }.");
+    throw new OutpostError("configuration", 'fsTransport needs a directory. Pass { directory: "/path/to/store" }.');
   }
   const root = resolve(config.directory);
   const lockTimeoutMs = config.lockTimeoutMs ?? 10_000;
@@ -49,7 +49,11 @@ export function fsTransport(config: FsTransportConfig): Transport {
       if (!opened) return undefined;
       try {
         if (options.maxBytes !== undefined && opened.size > options.maxBytes) {
-          throw new OutpostError("limit", `${key} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit. Raise maxBytes or read a smaller object.`, { details: { key, size: opened.size, maxBytes: options.maxBytes } });
+          throw new OutpostError(
+            "limit",
+            `${key} is ${opened.size} bytes, over the ${options.maxBytes}-byte limit. Raise maxBytes or read a smaller object.`,
+            { details: { key, size: opened.size, maxBytes: options.maxBytes } },
+          );
         }
         const bytes = await readPayload(opened, key, paths.object);
         throwIfAborted(options.signal, `Reading ${key}`);
@@ -89,7 +93,9 @@ export function fsTransport(config: FsTransportConfig): Transport {
       const paths = keyPaths(root, key);
       throwIfAborted(options?.signal, `Removing ${key}`);
       if (typeof options?.ifRevision !== "string") {
-        throw new OutpostError("configuration", `remove(${key}) needs ifRevision: the revision you read. Read the object first.`, { details: { key } });
+        throw new OutpostError("configuration", `remove(${key}) needs ifRevision: the revision you read. Read the object first.`, {
+          details: { key },
+        });
       }
       // Revisions are random, so an object created after this check can never match ifRevision.
       const before = (await ensureDirectories(root, paths.segments, false)) ? await currentRevision(paths.object, key) : null;
@@ -97,7 +103,9 @@ export function fsTransport(config: FsTransportConfig): Transport {
       await withKeyLock(paths, lockTimeoutMs, options.signal, async () => {
         const current = await currentRevision(paths.object, key);
         if (current !== options.ifRevision) throw conflict(key, options.ifRevision, current);
-        await unlink(paths.object).catch((error: unknown) => { throw mapFsError(error, `Removing ${key}`, { key }); });
+        await unlink(paths.object).catch((error: unknown) => {
+          throw mapFsError(error, `Removing ${key}`, { key });
+        });
         await syncDirectory(paths.directory);
       });
     },
@@ -115,18 +123,27 @@ export function fsTransport(config: FsTransportConfig): Transport {
 
 function assertIfRevision(ifRevision: unknown): void {
   if (ifRevision !== null && (typeof ifRevision !== "string" || ifRevision.length === 0)) {
-    throw new OutpostError("configuration", "write needs ifRevision: null to create, or the revision you read to replace. Pass one of them.");
+    throw new OutpostError(
+      "configuration",
+      "write needs ifRevision: null to create, or the revision you read to replace. Pass one of them.",
+    );
   }
 }
 
 function assertMaxBytes(maxBytes: number): void {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-    throw new OutpostError("configuration", `maxBytes must be a non-negative integer, got ${maxBytes}. Pass a byte count.`, { details: { maxBytes } });
+    throw new OutpostError("configuration", `maxBytes must be a non-negative integer, got ${maxBytes}. Pass a byte count.`, {
+      details: { maxBytes },
+    });
   }
 }
 
 function conflict(key: string, expected: string | null, current: string | null): OutpostError {
   const wanted = expected === null ? "to be absent" : `at revision ${expected}`;
   const found = current === null ? "it does not exist" : `it is at revision ${current}`;
-  return new OutpostError("conflict", `${key} was expected ${wanted}, but ${found}: another writer got there first. Read it again and retry.`, { details: { key, expected, current } });
+  return new OutpostError(
+    "conflict",
+    `${key} was expected ${wanted}, but ${found}: another writer got there first. Read it again and retry.`,
+    { details: { key, expected, current } },
+  );
 }

@@ -28,10 +28,17 @@ const queues = new Map<string, Promise<void>>();
  * Runs `body` while holding the key's lock: an exclusive lock file (`open` with `wx`) that works across
  * processes. A lock whose owner process on this host is gone is taken over; a live one is waited for.
  */
-export async function withKeyLock<T>(paths: LockPaths, timeoutMs: number, signal: AbortSignal | undefined, body: () => Promise<T>): Promise<T> {
+export async function withKeyLock<T>(
+  paths: LockPaths,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  body: () => Promise<T>,
+): Promise<T> {
   const previous = queues.get(paths.lock) ?? Promise.resolve();
   let release!: () => void;
-  const turn = new Promise<void>((resolve) => { release = resolve; });
+  const turn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const tail = previous.then(() => turn);
   queues.set(paths.lock, tail);
   try {
@@ -61,7 +68,11 @@ async function acquire(paths: LockPaths, timeoutMs: number, signal: AbortSignal 
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new OutpostError("timeout", `${paths.key} stayed locked for ${timeoutMs} ms by another writer (${paths.lock}). Retry later; if no writer is running, delete that lock file.`, { details: { key: paths.key, lock: paths.lock } });
+      throw new OutpostError(
+        "timeout",
+        `${paths.key} stayed locked for ${timeoutMs} ms by another writer (${paths.lock}). Retry later; if no writer is running, delete that lock file.`,
+        { details: { key: paths.key, lock: paths.lock } },
+      );
     }
     await sleep(pause + Math.random() * pause);
     pause = Math.min(pause * 2, 25);

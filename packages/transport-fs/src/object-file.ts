@@ -62,5 +62,9 @@ export async function currentRevision(path: string, key: string): Promise<string
 }
 
 function corrupt(key: string, path: string, why: string): OutpostError {
-  return new OutpostError("transport", `The stored object ${key} is corrupt: ${why} (${path}). Restore it from another copy or remove the file.`, { details: { key, path } });
+  return new OutpostError(
+    "transport",
+    `The stored object ${key} is corrupt: ${why} (${path}). Restore it from another copy or remove the file.`,
+    { details: { key, path } },
+  );
 }

@@ -27,7 +27,11 @@ export function keyPaths(root: string, key: string): KeyPaths {
   assertTransportKey(key);
   const segments = key.split("/");
   if (segments.some((segment) => segment.includes(RESERVED))) {
-    throw new OutpostError("configuration", `Invalid transport key ${JSON.stringify(key)}: "${RESERVED}" is reserved for the store's own files. Choose another key.`, { details: { key } });
+    throw new OutpostError(
+      "configuration",
+      `Invalid transport key ${JSON.stringify(key)}: "${RESERVED}" is reserved for the store's own files. Choose another key.`,
+      { details: { key } },
+    );
   }
   const name = segments.pop() as string;
   const directory = join(root, ...segments);
@@ -48,7 +52,10 @@ export function keyPaths(root: string, key: string): KeyPaths {
  */
 export async function ensureDirectories(root: string, segments: readonly string[], create: boolean): Promise<boolean> {
   let current = root;
-  if (create) await mkdir(root, { recursive: true }).catch((error: unknown) => { throw mapFsError(error, `Creating the store directory ${root}`); });
+  if (create)
+    await mkdir(root, { recursive: true }).catch((error: unknown) => {
+      throw mapFsError(error, `Creating the store directory ${root}`);
+    });
   for (const segment of segments) {
     current = join(current, segment);
     if (create) {
@@ -63,12 +70,20 @@ export async function ensureDirectories(root: string, segments: readonly string[
     if (!stats) return false;
     if (stats.isSymbolicLink()) throw symlinkRefused(current);
     if (!stats.isDirectory()) {
-      throw new OutpostError("transport", `${current} is in the way: the store expected a directory there. Move that file out of the store directory.`, { details: { path: current } });
+      throw new OutpostError(
+        "transport",
+        `${current} is in the way: the store expected a directory there. Move that file out of the store directory.`,
+        { details: { path: current } },
+      );
     }
   }
   return true;
 }
 
 export function symlinkRefused(path: string): OutpostError {
-  return new OutpostError("transport", `Refusing the symlink ${path} inside the store directory: a link could lead outside it. Remove the link.`, { details: { path } });
+  return new OutpostError(
+    "transport",
+    `Refusing the symlink ${path} inside the store directory: a link could lead outside it. Remove the link.`,
+    { details: { path } },
+  );
 }

@@ -17,18 +17,26 @@ interface Racer {
 
 function startRacer(directory: string, mode: "create" | "increment", id: number, rounds: number): Racer {
   // Real Node processes, running the TypeScript sources through tsx.
-  const child = spawn(process.execPath, ["--conditions=outpost-source", "--import", "tsx", CHILD, directory, mode, String(id), String(rounds)], {
-    cwd: fileURLToPath(new URL("../", import.meta.url)),
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=outpost-source", "--import", "tsx", CHILD, directory, mode, String(id), String(rounds)],
+    {
+      cwd: fileURLToPath(new URL("../", import.meta.url)),
+    },
+  );
   let stdout = "";
   let stderr = "";
   let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => { markReady = resolve; });
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
   child.stdout.on("data", (chunk: Buffer) => {
     stdout += chunk.toString();
     if (stdout.startsWith("ready\n")) markReady();
   });
-  child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const result = new Promise<Record<string, string>>((resolve, reject) => {
     child.on("close", (status) => {
       const line = stdout.split("\n").find((candidate) => candidate.startsWith("{"));
@@ -58,7 +66,9 @@ describe("fsTransport across processes", () => {
     const results = await race(directory, "create", rounds);
     const transport = fsTransport({ directory });
     for (let round = 0; round < rounds; round += 1) {
-      const winners = results.flatMap((outcomes, id) => (outcomes[round]?.startsWith("won ") ? [{ id, revision: outcomes[round]?.slice(4) }] : []));
+      const winners = results.flatMap((outcomes, id) =>
+        outcomes[round]?.startsWith("won ") ? [{ id, revision: outcomes[round]?.slice(4) }] : [],
+      );
       expect(winners, `round ${round}`).toHaveLength(1);
       expect(results.filter((outcomes) => outcomes[round] === "conflict")).toHaveLength(CHILDREN - 1);
       const stored = await transport.read(`race/${round}.txt`);

@@ -46,7 +46,10 @@ describe("fsTransport key locks", () => {
   it("never breaks a lock held on another host", async () => {
     const transport = fsTransport({ directory: store, lockTimeoutMs: 300 });
     const first = await transport.write("k.txt", bytes("before"), { ifRevision: null });
-    await writeFile(join(store, "k.txt~outpost-lock"), JSON.stringify({ host: `${hostname()}-elsewhere`, pid: deadPid(), token: "remote" }));
+    await writeFile(
+      join(store, "k.txt~outpost-lock"),
+      JSON.stringify({ host: `${hostname()}-elsewhere`, pid: deadPid(), token: "remote" }),
+    );
     const error = await transport.remove("k.txt", { ifRevision: first.revision }).catch((caught: unknown) => caught);
     expect(isOutpostError(error, "timeout")).toBe(true);
     expect((await transport.read("k.txt"))?.revision).toBe(first.revision);
@@ -57,7 +60,12 @@ describe("fsTransport key locks", () => {
     const first = await transport.write("k.txt", bytes("before"), { ifRevision: null });
     const lock = join(store, "k.txt~outpost-lock");
     await writeFile(lock, "");
-    expect(isOutpostError(await transport.write("k.txt", bytes("x"), { ifRevision: first.revision }).catch((caught: unknown) => caught), "timeout")).toBe(true);
+    expect(
+      isOutpostError(
+        await transport.write("k.txt", bytes("x"), { ifRevision: first.revision }).catch((caught: unknown) => caught),
+        "timeout",
+      ),
+    ).toBe(true);
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
     await expect(transport.write("k.txt", bytes("x"), { ifRevision: first.revision })).resolves.toMatchObject({ key: "k.txt" });
@@ -69,7 +77,9 @@ describe("fsTransport key locks", () => {
     await writeFile(join(store, "k.txt~outpost-lock"), JSON.stringify({ host: hostname(), pid: process.pid, token: "live" }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("stop waiting")), 100);
-    const error = await transport.write("k.txt", bytes("x"), { ifRevision: first.revision, signal: controller.signal }).catch((caught: unknown) => caught);
+    const error = await transport
+      .write("k.txt", bytes("x"), { ifRevision: first.revision, signal: controller.signal })
+      .catch((caught: unknown) => caught);
     expect(isOutpostError(error, "aborted")).toBe(true);
   });
 });

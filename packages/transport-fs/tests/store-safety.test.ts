@@ -115,7 +115,8 @@ describe("fsTransport store safety", () => {
     let entry = await transport.write("hot.bin", versions[0]!, { ifRevision: null });
     let writing = true;
     const writer = (async () => {
-      for (let round = 1; round <= 40; round += 1) entry = await transport.write("hot.bin", versions[round % 4]!, { ifRevision: entry.revision });
+      for (let round = 1; round <= 40; round += 1)
+        entry = await transport.write("hot.bin", versions[round % 4]!, { ifRevision: entry.revision });
       writing = false;
     })();
     let reads = 0;

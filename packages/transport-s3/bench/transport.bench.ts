@@ -29,7 +29,9 @@ async function rawGet(client: S3Client, key: string): Promise<Uint8Array> {
 
 function report(label: string, rawMs: number, transportMs: number): void {
   const ratio = transportMs / rawMs;
-  console.log(`${label.padEnd(34)} raw ${rawMs.toFixed(0).padStart(6)} ms   transport ${transportMs.toFixed(0).padStart(6)} ms   ratio ${ratio.toFixed(2)}×${ratio <= 1.2 ? "" : "  (over the 1.2× goal)"}`);
+  console.log(
+    `${label.padEnd(34)} raw ${rawMs.toFixed(0).padStart(6)} ms   transport ${transportMs.toFixed(0).padStart(6)} ms   ratio ${ratio.toFixed(2)}×${ratio <= 1.2 ? "" : "  (over the 1.2× goal)"}`,
+  );
 }
 
 const server = await startMotoServer();
@@ -49,11 +51,17 @@ try {
   const totals = { rawWrite: 0, transportWrite: 0, rawRead: 0, transportRead: 0 };
   for (let index = 0; index < SMALL_COUNT; index += 1) {
     totals.rawWrite += await timed(() => rawPut(client, `raw/${index}`, SMALL));
-    totals.transportWrite += await timed(async () => { await transport.write(`small/${index}`, SMALL, { ifRevision: null }); });
+    totals.transportWrite += await timed(async () => {
+      await transport.write(`small/${index}`, SMALL, { ifRevision: null });
+    });
   }
   for (let index = 0; index < SMALL_COUNT; index += 1) {
-    totals.rawRead += await timed(async () => { await rawGet(client, `raw/${index}`); });
-    totals.transportRead += await timed(async () => { await transport.read(`small/${index}`); });
+    totals.rawRead += await timed(async () => {
+      await rawGet(client, `raw/${index}`);
+    });
+    totals.transportRead += await timed(async () => {
+      await transport.read(`small/${index}`);
+    });
   }
   console.log(`moto_server ${server.endpoint}, ${SMALL_COUNT} × 1 KB sequential, then one 64 MiB object`);
   report(`${SMALL_COUNT} writes of 1 KB`, totals.rawWrite, totals.transportWrite);
@@ -64,12 +72,23 @@ try {
   const large = { rawWrite: 0, transportWrite: 0, rawRead: 0, transportRead: 0, rawSingle: 0 };
   for (const round of [0, 1]) {
     large.rawWrite += await timed(async () => {
-      await new Upload({ client, params: { Bucket: BUCKET, Key: `raw/large-${round}`, Body: LARGE, IfNoneMatch: "*", ChecksumAlgorithm: "SHA256" }, partSize: 8 * 1024 * 1024, queueSize: 4 }).done();
+      await new Upload({
+        client,
+        params: { Bucket: BUCKET, Key: `raw/large-${round}`, Body: LARGE, IfNoneMatch: "*", ChecksumAlgorithm: "SHA256" },
+        partSize: 8 * 1024 * 1024,
+        queueSize: 4,
+      }).done();
     });
-    large.transportWrite += await timed(async () => { await transport.write(`large-${round}`, LARGE, { ifRevision: null }); });
+    large.transportWrite += await timed(async () => {
+      await transport.write(`large-${round}`, LARGE, { ifRevision: null });
+    });
     large.rawSingle += await timed(() => rawPut(client, `raw/single-${round}`, LARGE));
-    large.rawRead += await timed(async () => { await rawGet(client, `raw/large-${round}`); });
-    large.transportRead += await timed(async () => { await transport.read(`large-${round}`); });
+    large.rawRead += await timed(async () => {
+      await rawGet(client, `raw/large-${round}`);
+    });
+    large.transportRead += await timed(async () => {
+      await transport.read(`large-${round}`);
+    });
   }
   report("64 MiB write (vs raw multipart)", large.rawWrite / 2, large.transportWrite / 2);
   report("64 MiB write (vs raw single PUT)", large.rawSingle / 2, large.transportWrite / 2);

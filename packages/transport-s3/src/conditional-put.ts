@@ -6,11 +6,24 @@ export type PutCondition = { readonly IfNoneMatch: "*" } | { readonly IfMatch: s
 
 /** One PUT with a precondition and the body's SHA-256. Returns the new ETag as S3 sent it (quoted). */
 export async function conditionalPut(
-  client: S3Client, bucket: string, objectKey: string, body: Buffer, condition: PutCondition, signal?: AbortSignal,
+  client: S3Client,
+  bucket: string,
+  objectKey: string,
+  body: Buffer,
+  condition: PutCondition,
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
-  const response = await client.send(new PutObjectCommand({
-    Bucket: bucket, Key: objectKey, Body: body, ContentLength: body.byteLength,
-    ChecksumAlgorithm: "SHA256", ChecksumSHA256: sha256(body).toString("base64"), ...condition,
-  }), { abortSignal: signal });
+  const response = await client.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: objectKey,
+      Body: body,
+      ContentLength: body.byteLength,
+      ChecksumAlgorithm: "SHA256",
+      ChecksumSHA256: sha256(body).toString("base64"),
+      ...condition,
+    }),
+    { abortSignal: signal },
+  );
   return response.ETag;
 }

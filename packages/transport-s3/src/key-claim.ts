@@ -33,10 +33,12 @@ export type KeyState =
   | { readonly state: "taken" };
 
 export async function probeKey(context: ClaimContext, objectKey: string): Promise<KeyState> {
-  const head = await context.client.send(new HeadObjectCommand({ Bucket: context.bucket, Key: objectKey }), { abortSignal: context.signal }).catch((error: unknown) => {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  });
+  const head = await context.client
+    .send(new HeadObjectCommand({ Bucket: context.bucket, Key: objectKey }), { abortSignal: context.signal })
+    .catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
   if (!head) return { state: "missing" };
   if (!head.ETag) return { state: "taken" };
   if (head.ContentLength === TOMBSTONE_BYTES) return { state: "vacant", etag: head.ETag };
@@ -54,9 +56,13 @@ export async function probeKey(context: ClaimContext, objectKey: string): Promis
  * when the claim's lease ends.
  */
 export function claimedConflict(key: string, found: Extract<KeyState, { state: "claimed" }>, leaseMs: number): OutpostError {
-  return new OutpostError("conflict", `Writing ${key} found it claimed by another writer since ${found.claimedAt.toISOString()}. If that writer is still at work, read the key again once it is done; if it failed, the key frees at ${found.freesAt.toISOString()} (the ${leaseMs} ms claim lease), then retry.`, {
-    details: { key, claimedAt: found.claimedAt.toISOString(), freesAt: found.freesAt.toISOString(), leaseMs },
-  });
+  return new OutpostError(
+    "conflict",
+    `Writing ${key} found it claimed by another writer since ${found.claimedAt.toISOString()}. If that writer is still at work, read the key again once it is done; if it failed, the key frees at ${found.freesAt.toISOString()} (the ${leaseMs} ms claim lease), then retry.`,
+    {
+      details: { key, claimedAt: found.claimedAt.toISOString(), freesAt: found.freesAt.toISOString(), leaseMs },
+    },
+  );
 }
 
 /**
@@ -75,7 +81,12 @@ export async function placeClaim(context: ClaimContext, objectKey: string): Prom
     if (found.state !== "vacant") throw error;
     etag = await conditionalPut(client, bucket, objectKey, claimMarker(), { IfMatch: found.etag }, signal);
   }
-  if (!etag) throw new OutpostError("transport", `S3 returned no ETag for the claim on ${objectKey}. Use an S3-compatible store that returns ETags.`, { details: { objectKey } });
+  if (!etag)
+    throw new OutpostError(
+      "transport",
+      `S3 returned no ETag for the claim on ${objectKey}. Use an S3-compatible store that returns ETags.`,
+      { details: { objectKey } },
+    );
   return { etag, placedAt: performance.now() };
 }
 
@@ -86,11 +97,14 @@ export async function placeClaim(context: ClaimContext, objectKey: string): Prom
  */
 export async function verifyClaim(context: ClaimContext, objectKey: string, claim: HeldClaim): Promise<void> {
   const { bucket, signal } = context;
-  const now = await context.client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey }), { abortSignal: signal }).catch((error: unknown) => {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  });
-  if (now?.ETag !== claim.etag) throw Object.assign(new Error(`another writer's claim replaced this one on ${objectKey}`), { name: "PreconditionFailed" });
+  const now = await context.client
+    .send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey }), { abortSignal: signal })
+    .catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+  if (now?.ETag !== claim.etag)
+    throw Object.assign(new Error(`another writer's claim replaced this one on ${objectKey}`), { name: "PreconditionFailed" });
 }
 
 /**
@@ -101,7 +115,11 @@ export async function verifyClaim(context: ClaimContext, objectKey: string, clai
 export function assertClaimFresh(claim: HeldClaim, leaseMs: number, key: string): void {
   const heldMs = performance.now() - claim.placedAt;
   if (heldMs <= leaseMs / 2) return;
-  throw new OutpostError("conflict", `Writing ${key} held its claim for ${Math.round(heldMs)} ms, over half the ${leaseMs} ms claim lease, so another writer may own the key now. Read it again and retry.`, { details: { key, heldMs, leaseMs } });
+  throw new OutpostError(
+    "conflict",
+    `Writing ${key} held its claim for ${Math.round(heldMs)} ms, over half the ${leaseMs} ms claim lease, so another writer may own the key now. Read it again and retry.`,
+    { details: { key, heldMs, leaseMs } },
+  );
 }
 
 /**
@@ -110,7 +128,12 @@ export function assertClaimFresh(claim: HeldClaim, leaseMs: number, key: string)
  * so it is tried again a few times; a claim already replaced or gone needs nothing. Returns whether the
  * claim is known to be gone; if not, other writers are told when it frees.
  */
-export async function releaseClaim(context: ClaimContext, objectKey: string, claim: HeldClaim, removeMode: "tombstone" | "conditional-delete"): Promise<boolean> {
+export async function releaseClaim(
+  context: ClaimContext,
+  objectKey: string,
+  claim: HeldClaim,
+  removeMode: "tombstone" | "conditional-delete",
+): Promise<boolean> {
   const { client, bucket } = context;
   for (const delayMs of [0, 200, 1_000, 3_000]) {
     if (delayMs > 0) await sleep(delayMs);

@@ -21,9 +21,14 @@ export async function* listPages(request: ListPages): AsyncGenerator<TransportEn
     throwIfAborted(request.signal, `Listing ${request.prefix}`);
     let page;
     try {
-      page = await request.client.send(new ListObjectsV2Command({
-        Bucket: request.bucket, Prefix: request.base + request.prefix, ContinuationToken: token,
-      }), { abortSignal: request.signal });
+      page = await request.client.send(
+        new ListObjectsV2Command({
+          Bucket: request.bucket,
+          Prefix: request.base + request.prefix,
+          ContinuationToken: token,
+        }),
+        { abortSignal: request.signal },
+      );
     } catch (error) {
       throw await request.failure(error, `Listing ${request.prefix || "all keys"}`, undefined, request.signal);
     }

@@ -29,28 +29,49 @@ export interface MultipartWrite {
 export async function multipartWrite(write: MultipartWrite): Promise<string | undefined> {
   const { client, bucket, objectKey, signal } = write;
   const body = Buffer.concat(write.chunks);
-  const created = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: objectKey, ChecksumAlgorithm: "SHA256" }), { abortSignal: signal });
+  const created = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: objectKey, ChecksumAlgorithm: "SHA256" }), {
+    abortSignal: signal,
+  });
   const uploadId = created.UploadId;
   try {
     const count = Math.ceil(body.byteLength / write.partBytes);
     const parts: CompletedPart[] = new Array(count);
     let next = 0;
-    await Promise.all(Array.from({ length: Math.min(write.concurrency, count) }, async () => {
-      while (next < count) {
-        const index = next;
-        next += 1;
-        const part = body.subarray(index * write.partBytes, Math.min((index + 1) * write.partBytes, body.byteLength));
-        const checksum = sha256(part).toString("base64");
-        const uploaded = await client.send(new UploadPartCommand({
-          Bucket: bucket, Key: objectKey, UploadId: uploadId, PartNumber: index + 1, Body: part, ContentLength: part.byteLength, ChecksumAlgorithm: "SHA256", ChecksumSHA256: checksum,
-        }), { abortSignal: signal });
-        parts[index] = { PartNumber: index + 1, ETag: uploaded.ETag, ChecksumSHA256: uploaded.ChecksumSHA256 ?? checksum };
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(write.concurrency, count) }, async () => {
+        while (next < count) {
+          const index = next;
+          next += 1;
+          const part = body.subarray(index * write.partBytes, Math.min((index + 1) * write.partBytes, body.byteLength));
+          const checksum = sha256(part).toString("base64");
+          const uploaded = await client.send(
+            new UploadPartCommand({
+              Bucket: bucket,
+              Key: objectKey,
+              UploadId: uploadId,
+              PartNumber: index + 1,
+              Body: part,
+              ContentLength: part.byteLength,
+              ChecksumAlgorithm: "SHA256",
+              ChecksumSHA256: checksum,
+            }),
+            { abortSignal: signal },
+          );
+          parts[index] = { PartNumber: index + 1, ETag: uploaded.ETag, ChecksumSHA256: uploaded.ChecksumSHA256 ?? checksum };
+        }
+      }),
+    );
     const condition = await write.completeWhen();
-    const completed = await client.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: objectKey, UploadId: uploadId, ...condition, MultipartUpload: { Parts: parts },
-    }), { abortSignal: signal });
+    const completed = await client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: objectKey,
+        UploadId: uploadId,
+        ...condition,
+        MultipartUpload: { Parts: parts },
+      }),
+      { abortSignal: signal },
+    );
     return completed.ETag;
   } catch (error) {
     // Without the abort signal: the cleanup must run even when the caller gave up.

@@ -15,7 +15,16 @@ import { describeEndpoint } from "./describe-endpoint.js";
 import { listPages } from "./list-pages.js";
 import { mapS3Error, type S3ErrorContext } from "./map-s3-error.js";
 import { conditionalPut, type PutCondition } from "./conditional-put.js";
-import { assertClaimFresh, claimedConflict, placeClaim, probeKey, releaseClaim, verifyClaim, type ClaimContext, type HeldClaim } from "./key-claim.js";
+import {
+  assertClaimFresh,
+  claimedConflict,
+  placeClaim,
+  probeKey,
+  releaseClaim,
+  verifyClaim,
+  type ClaimContext,
+  type HeldClaim,
+} from "./key-claim.js";
 import { multipartWrite } from "./multipart-write.js";
 import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, tombstone } from "./object-frame.js";
 import { isNotFound, isPreconditionFailed } from "./s3-failure.js";
@@ -102,7 +111,19 @@ export function s3Transport(config: S3TransportConfig): Transport {
       if (found.state === "claimed") throw claimedConflict(key, found, leaseMs);
       if (found.state === "taken") throw Object.assign(new Error(`${key} exists`), { name: "PreconditionFailed" });
       const concurrency = config.partConcurrency ?? 4;
-      return revisionOf(await multipartWrite({ client, bucket, objectKey, chunks: [header, bytes], partBytes, concurrency, signal, completeWhen: claimKey }), key);
+      return revisionOf(
+        await multipartWrite({
+          client,
+          bucket,
+          objectKey,
+          chunks: [header, bytes],
+          partBytes,
+          concurrency,
+          signal,
+          completeWhen: claimKey,
+        }),
+        key,
+      );
     } catch (error) {
       if (claim) await releaseClaim(context, objectKey, claim, removeMode);
       throw error;
@@ -117,19 +138,29 @@ export function s3Transport(config: S3TransportConfig): Transport {
       assertTransportKey(key);
       const { maxBytes, signal } = options;
       if (maxBytes !== undefined && (!Number.isSafeInteger(maxBytes) || maxBytes < 0)) {
-        throw new OutpostError("configuration", `maxBytes must be a non-negative integer, got ${maxBytes}. Pass a byte count.`, { details: { maxBytes } });
+        throw new OutpostError("configuration", `maxBytes must be a non-negative integer, got ${maxBytes}. Pass a byte count.`, {
+          details: { maxBytes },
+        });
       }
       throwIfAborted(signal, `Reading ${key}`);
       try {
         // With a limit, a ranged GET fetches at most one byte more than allowed: never the whole object.
-        const response = await client.send(new GetObjectCommand({
-          Bucket: bucket, Key: base + key,
-          ...(maxBytes === undefined ? { ChecksumMode: "ENABLED" } : { Range: `bytes=0-${FRAME_BYTES + maxBytes}` }),
-        }), { abortSignal: signal });
+        const response = await client.send(
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: base + key,
+            ...(maxBytes === undefined ? { ChecksumMode: "ENABLED" } : { Range: `bytes=0-${FRAME_BYTES + maxBytes}` }),
+          }),
+          { abortSignal: signal },
+        );
         const total = totalSize(response.ContentRange) ?? response.ContentLength ?? 0;
         if (maxBytes !== undefined && total - FRAME_BYTES > maxBytes) {
           (response.Body as { destroy?: () => void } | undefined)?.destroy?.();
-          throw new OutpostError("limit", `${key} is ${total - FRAME_BYTES} bytes, over the ${maxBytes}-byte limit. Raise maxBytes or read a smaller object.`, { details: { key, size: total - FRAME_BYTES, maxBytes } });
+          throw new OutpostError(
+            "limit",
+            `${key} is ${total - FRAME_BYTES} bytes, over the ${maxBytes}-byte limit. Raise maxBytes or read a smaller object.`,
+            { details: { key, size: total - FRAME_BYTES, maxBytes } },
+          );
         }
         const body = (await response.Body?.transformToByteArray()) ?? new Uint8Array(0);
         // ChecksumMode "ENABLED" makes the SDK compare the body with S3's SHA-256 while streaming it (also
@@ -139,12 +170,16 @@ export function s3Transport(config: S3TransportConfig): Transport {
         if (decoded.kind === "foreign") throw corrupt(key, decoded.why);
         if (!payloadMatches(decoded)) throw corrupt(key, "its bytes do not match the SHA-256 recorded when it was written");
         return {
-          key, revision: revisionOf(response.ETag, key), size: decoded.payload.byteLength,
-          modifiedAt: (response.LastModified ?? new Date()).toISOString(), bytes: decoded.payload,
+          key,
+          revision: revisionOf(response.ETag, key),
+          size: decoded.payload.byteLength,
+          modifiedAt: (response.LastModified ?? new Date()).toISOString(),
+          bytes: decoded.payload,
         };
       } catch (error) {
         if (isNotFound(error)) return undefined;
-        if (error instanceof Error && error.message.startsWith("Checksum mismatch")) throw corrupt(key, "the SDK found its bytes differ from the SHA-256 S3 stored", error);
+        if (error instanceof Error && error.message.startsWith("Checksum mismatch"))
+          throw corrupt(key, "the SDK found its bytes differ from the SHA-256 S3 stored", error);
         throw await failure(error, `Reading ${key}`, key, signal);
       }
     },
@@ -154,25 +189,33 @@ export function s3Transport(config: S3TransportConfig): Transport {
       const { signal, ifRevision } = options ?? {};
       throwIfAborted(signal, `Writing ${key}`);
       if (ifRevision !== null && (typeof ifRevision !== "string" || ifRevision.length === 0)) {
-        throw new OutpostError("configuration", "write needs ifRevision: null to create, or the revision you read to replace. Pass one of them.", { details: { key } });
+        throw new OutpostError(
+          "configuration",
+          "write needs ifRevision: null to create, or the revision you read to replace. Pass one of them.",
+          { details: { key } },
+        );
       }
       const header = frameHeader(bytes);
       const size = FRAME_BYTES + bytes.byteLength;
       // Replacements always use one PUT: moto ignores If-Match on CompleteMultipartUpload, and a claim
       // would make the object read as absent while it is being replaced.
       if (ifRevision !== null && size > SINGLE_PUT_LIMIT) {
-        throw new OutpostError("limit", `Replacing ${key} (${size} bytes) needs a single PUT, limited to 5 GiB. Write a new key instead.`, { details: { key, size } });
+        throw new OutpostError("limit", `Replacing ${key} (${size} bytes) needs a single PUT, limited to 5 GiB. Write a new key instead.`, {
+          details: { key, size },
+        });
       }
       try {
-        const revision = ifRevision !== null
-          ? await put(key, Buffer.concat([header, bytes]), { IfMatch: quoted(ifRevision) }, signal)
-          : size > claimAbove || size > threshold
-            ? await claimedCreate(key, header, bytes, size, signal)
-            : await smallCreate(key, Buffer.concat([header, bytes]), signal);
+        const revision =
+          ifRevision !== null
+            ? await put(key, Buffer.concat([header, bytes]), { IfMatch: quoted(ifRevision) }, signal)
+            : size > claimAbove || size > threshold
+              ? await claimedCreate(key, header, bytes, size, signal)
+              : await smallCreate(key, Buffer.concat([header, bytes]), signal);
         return { key, revision, size: bytes.byteLength, modifiedAt: new Date().toISOString() };
       } catch (error) {
         // A replacement of a missing key answers 404 on S3: the revision did not match anything.
-        if (ifRevision !== null && isNotFound(error)) throw await failure(Object.assign(new Error("missing"), { name: "PreconditionFailed" }), `Writing ${key}`, key, signal);
+        if (ifRevision !== null && isNotFound(error))
+          throw await failure(Object.assign(new Error("missing"), { name: "PreconditionFailed" }), `Writing ${key}`, key, signal);
         throw await failure(error, `Writing ${key}`, key, signal);
       }
     },
@@ -181,17 +224,22 @@ export function s3Transport(config: S3TransportConfig): Transport {
       assertTransportKey(key);
       throwIfAborted(options?.signal, `Removing ${key}`);
       if (typeof options?.ifRevision !== "string" || options.ifRevision.length === 0) {
-        throw new OutpostError("configuration", `remove(${key}) needs ifRevision: the revision you read. Read the object first.`, { details: { key } });
+        throw new OutpostError("configuration", `remove(${key}) needs ifRevision: the revision you read. Read the object first.`, {
+          details: { key },
+        });
       }
       const { signal, ifRevision } = options;
       try {
         if (removeMode === "tombstone") {
           await put(key, tombstone(), { IfMatch: quoted(ifRevision) }, signal);
         } else {
-          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: base + key, IfMatch: quoted(ifRevision) }), { abortSignal: signal });
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: base + key, IfMatch: quoted(ifRevision) }), {
+            abortSignal: signal,
+          });
         }
       } catch (error) {
-        if (isNotFound(error)) throw await failure(Object.assign(new Error("missing"), { name: "PreconditionFailed" }), `Removing ${key}`, key, signal);
+        if (isNotFound(error))
+          throw await failure(Object.assign(new Error("missing"), { name: "PreconditionFailed" }), `Removing ${key}`, key, signal);
         throw await failure(error, `Removing ${key}`, key, signal);
       }
     },
@@ -212,13 +260,17 @@ function validate(config: S3TransportConfig): S3TransportConfig {
     throw new OutpostError("configuration", "s3Transport needs an S3Client. Pass { client: new S3Client({...}), bucket }.");
   }
   if (typeof config.bucket !== "string" || config.bucket.length === 0) {
-    throw new OutpostError("configuration", "s3Transport needs a bucket name. Pass { bucket: \"my-bucket\" }.");
+    throw new OutpostError("configuration", 's3Transport needs a bucket name. Pass { bucket: "my-bucket" }.');
   }
   if (config.prefix) assertTransportPrefix(config.prefix.endsWith("/") ? config.prefix : `${config.prefix}/`);
   for (const option of ["claimAboveBytes", "claimLeaseMs", "multipartThresholdBytes"] as const) {
     const value = config[option];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
-      throw new OutpostError("configuration", `${option} must be a non-negative integer, got ${value}. Pass a number of ${option === "claimLeaseMs" ? "milliseconds" : "bytes"}.`, { details: { [option]: value } });
+      throw new OutpostError(
+        "configuration",
+        `${option} must be a non-negative integer, got ${value}. Pass a number of ${option === "claimLeaseMs" ? "milliseconds" : "bytes"}.`,
+        { details: { [option]: value } },
+      );
     }
   }
   if (config.partBytes !== undefined && config.partBytes < 5 * MIB) {
@@ -228,7 +280,10 @@ function validate(config: S3TransportConfig): S3TransportConfig {
 }
 
 function revisionOf(etag: string | undefined, key: string): string {
-  if (!etag) throw new OutpostError("transport", `S3 returned no ETag for ${key}. Use an S3-compatible store that returns ETags.`, { details: { key } });
+  if (!etag)
+    throw new OutpostError("transport", `S3 returned no ETag for ${key}. Use an S3-compatible store that returns ETags.`, {
+      details: { key },
+    });
   return etag.replace(/^W\//, "").replace(/^"|"$/g, "");
 }
 
@@ -242,5 +297,8 @@ function totalSize(contentRange: string | undefined): number | undefined {
 }
 
 function corrupt(key: string, why: string, cause?: unknown): OutpostError {
-  return new OutpostError("transport", `The stored object ${key} is corrupt: ${why}. Restore it from another copy or remove it.`, { cause, details: { key } });
+  return new OutpostError("transport", `The stored object ${key} is corrupt: ${why}. Restore it from another copy or remove it.`, {
+    cause,
+    details: { key },
+  });
 }

@@ -22,8 +22,12 @@ function stallAfterClaim(client: S3Client): { reached: Promise<void>; resume: ()
   let done = false;
   let onReached!: () => void;
   let resume!: () => void;
-  const reached = new Promise<void>((resolve) => { onReached = resolve; });
-  const gate = new Promise<void>((resolve) => { resume = resolve; });
+  const reached = new Promise<void>((resolve) => {
+    onReached = resolve;
+  });
+  const gate = new Promise<void>((resolve) => {
+    resume = resolve;
+  });
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
@@ -42,10 +46,22 @@ function stallAfterClaim(client: S3Client): { reached: Promise<void>; resume: ()
 }
 
 describe.skipIf(!server)(`s3Transport claims against moto_server${unavailable ? ` (unavailable: ${unavailable.reason})` : ""}`, () => {
-  const host = (prefix: string, client = s3Client(server!)) =>
-    ({ client, transport: s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB, claimLeaseMs: LEASE_MS }) });
+  const host = (prefix: string, client = s3Client(server!)) => ({
+    client,
+    transport: s3Transport({
+      client,
+      bucket: BUCKET,
+      prefix,
+      multipartThresholdBytes: 6 * MIB,
+      partBytes: 5 * MIB,
+      claimLeaseMs: LEASE_MS,
+    }),
+  });
 
-  for (const [label, size] of [["single-PUT", 2 * MIB], ["multipart", 7 * MIB]] as const) {
+  for (const [label, size] of [
+    ["single-PUT", 2 * MIB],
+    ["multipart", 7 * MIB],
+  ] as const) {
     it(`a ${label} writer stalled after claiming blocks the key until the lease ends, is taken over, and then gives up without overwriting`, async () => {
       const prefix = `stall-${randomUUID()}/`;
       const stalled = host(prefix);
@@ -124,7 +140,9 @@ describe.skipIf(!server)(`s3Transport claims against moto_server${unavailable ? 
     for (let round = 0; round < 20; round += 1) {
       const key = `r-${round}.bin`;
       const candidates = [patternBytes(2 * MIB, 2 * round + 1), patternBytes(2 * MIB, 2 * round + 2)];
-      const outcomes = await Promise.allSettled(hosts.map(({ transport }, index) => transport.write(key, candidates[index]!, { ifRevision: null })));
+      const outcomes = await Promise.allSettled(
+        hosts.map(({ transport }, index) => transport.write(key, candidates[index]!, { ifRevision: null })),
+      );
       const winners = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [index] : []));
       expect(winners, `round ${round}`).toHaveLength(1);
       for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "conflict" });

@@ -31,9 +31,19 @@ function expectNoCredentials(error: OutpostError): void {
 
 describe.skipIf(!server)(`s3Transport errors${unavailable ? ` (unavailable: ${unavailable.reason})` : ""}`, () => {
   it("an unreachable endpoint is code transport saying so, naming the endpoint", async () => {
-    const client = new S3Client({ endpoint: "http://127.0.0.1:9", region: "us-east-1", forcePathStyle: true, credentials: MOTO_CREDENTIALS, maxAttempts: 1 });
+    const client = new S3Client({
+      endpoint: "http://127.0.0.1:9",
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: MOTO_CREDENTIALS,
+      maxAttempts: 1,
+    });
     const transport = s3Transport({ client, bucket: BUCKET });
-    for (const action of [transport.read("a.txt"), transport.write("a.txt", bytes("x"), { ifRevision: null }), transport.remove("a.txt", { ifRevision: "abc" })]) {
+    for (const action of [
+      transport.read("a.txt"),
+      transport.write("a.txt", bytes("x"), { ifRevision: null }),
+      transport.remove("a.txt", { ifRevision: "abc" }),
+    ]) {
       const error = await failureOf(action);
       expect(error.code).toBe("transport");
       expect(error.message).toMatch(/the S3 endpoint http:\/\/127\.0\.0\.1:9 is unreachable \(ECONNREFUSED\)\. Check the endpoint/);
@@ -47,7 +57,11 @@ describe.skipIf(!server)(`s3Transport errors${unavailable ? ` (unavailable: ${un
     const failures = [
       await failureOf(transport.read("a.txt")),
       await failureOf(transport.write("a.txt", bytes("x"), { ifRevision: null })),
-      await failureOf((async () => { for await (const entry of transport.list()) void entry; })()),
+      await failureOf(
+        (async () => {
+          for await (const entry of transport.list()) void entry;
+        })(),
+      ),
     ];
     for (const error of failures) {
       expect(error.code).toBe("transport");

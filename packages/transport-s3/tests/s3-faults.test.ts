@@ -15,7 +15,11 @@ const MIB = 1024 * 1024;
 const LEASE_MS = 60_000;
 
 /** Makes the client's matching requests fail like a dropped connection, `times` times (Infinity: always). */
-function dropRequests(client: S3Client, matches: (command: string, bodyBytes: number) => boolean, times: number): { dropped: () => number } {
+function dropRequests(
+  client: S3Client,
+  matches: (command: string, bodyBytes: number) => boolean,
+  times: number,
+): { dropped: () => number } {
   let dropped = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -41,15 +45,21 @@ describe.skipIf(!server)(`s3Transport faults against moto_server${unavailable ? 
       () => transport.write("k.json", bytes("x"), { ifRevision: null }),
       () => transport.write("k.json", bytes("x"), { ifRevision: "0123" }),
       () => transport.remove("k.json", { ifRevision: "0123" }),
-      async () => { for await (const entry of transport.list("")) void entry; },
+      async () => {
+        for await (const entry of transport.list("")) void entry;
+      },
     ]) {
-      const error = await failureOf((action() as Promise<unknown>).then((value) => {
-        if (value === undefined) throw Object.assign(new Error("read as absent"), { name: "Absent" });
-        return value;
-      }).catch((caught: unknown) => {
-        if ((caught as Error).name === "Absent") throw new Error("a missing bucket read as an absent key");
-        throw caught;
-      }));
+      const error = await failureOf(
+        (action() as Promise<unknown>)
+          .then((value) => {
+            if (value === undefined) throw Object.assign(new Error("read as absent"), { name: "Absent" });
+            return value;
+          })
+          .catch((caught: unknown) => {
+            if ((caught as Error).name === "Absent") throw new Error("a missing bucket read as an absent key");
+            throw caught;
+          }),
+      );
       expect(error.code).toBe("transport");
       expect(error.message).toContain("does not exist");
     }
@@ -57,7 +67,13 @@ describe.skipIf(!server)(`s3Transport faults against moto_server${unavailable ? 
 
   it("a claim whose first release fails is released on a retry: the key is free at once", async () => {
     const client = s3Client(server!);
-    const transport = s3Transport({ client, bucket: BUCKET, prefix: `retry-${randomUUID()}`, claimAboveBytes: MIB, claimLeaseMs: LEASE_MS });
+    const transport = s3Transport({
+      client,
+      bucket: BUCKET,
+      prefix: `retry-${randomUUID()}`,
+      claimAboveBytes: MIB,
+      claimLeaseMs: LEASE_MS,
+    });
     // The claimed body's PUT fails, then the first attempt to give the claim back fails too.
     dropRequests(client, (command, size) => command === "PutObjectCommand" && size > MIB, 1);
     const releases = dropRequests(client, (command, size) => command === "PutObjectCommand" && size === TOMBSTONE_BYTES, 1);

@@ -16,13 +16,25 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
   const fresh = (options: { multipartThresholdBytes?: number; client?: S3Client } = {}) => {
     const prefix = `it-${randomUUID()}/`;
     const client = options.client ?? s3Client(server!);
-    return { client, prefix, transport: s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: options.multipartThresholdBytes, partBytes: 5 * MIB }) };
+    return {
+      client,
+      prefix,
+      transport: s3Transport({
+        client,
+        bucket: BUCKET,
+        prefix,
+        multipartThresholdBytes: options.multipartThresholdBytes,
+        partBytes: 5 * MIB,
+      }),
+    };
   };
 
   it("50 writers, each with its own S3 client (as on 50 hosts), race create-only on one key: exactly one wins", async () => {
     const prefix = `hosts-${randomUUID()}/`;
     const transports = Array.from({ length: 50 }, () => s3Transport({ client: s3Client(server!), bucket: BUCKET, prefix }));
-    const outcomes = await Promise.allSettled(transports.map((transport, index) => transport.write("shared.json", bytes(`host ${index}`), { ifRevision: null })));
+    const outcomes = await Promise.allSettled(
+      transports.map((transport, index) => transport.write("shared.json", bytes(`host ${index}`), { ifRevision: null })),
+    );
     const winners = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [index] : []));
     expect(winners).toHaveLength(1);
     for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "conflict" });
@@ -68,8 +80,12 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
     expect(error.message).toMatch(/flipped\.bin is corrupt: the SDK found its bytes differ from the SHA-256 S3 stored/);
     // "WHEN_REQUIRED" (advised for some stores) still validates, because the transport asks for the checksum.
     const unvalidated = new S3Client({
-      endpoint: server!.endpoint, region: "us-east-1", forcePathStyle: true, credentials: MOTO_CREDENTIALS,
-      responseChecksumValidation: "WHEN_REQUIRED", requestChecksumCalculation: "WHEN_REQUIRED",
+      endpoint: server!.endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: MOTO_CREDENTIALS,
+      responseChecksumValidation: "WHEN_REQUIRED",
+      requestChecksumCalculation: "WHEN_REQUIRED",
     });
     const own = await failureOf(s3Transport({ client: unvalidated, bucket: BUCKET, prefix }).read("flipped.bin"));
     expect(own.message).toMatch(/flipped\.bin is corrupt: the SDK found its bytes differ from the SHA-256 S3 stored/);
@@ -95,7 +111,13 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
 
   it("an object written by something else than the transport is refused as corrupt", async () => {
     const { client, prefix, transport } = fresh();
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${prefix}foreign.txt`, Body: "plain bytes, no frame, long enough to look like one ...." }));
+    await client.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: `${prefix}foreign.txt`,
+        Body: "plain bytes, no frame, long enough to look like one ....",
+      }),
+    );
     const error = await failureOf(transport.read("foreign.txt"));
     expect(error).toMatchObject({ code: "transport" });
     expect(error.message).toMatch(/Outpost frame/);
@@ -131,13 +153,17 @@ describe.skipIf(!server)(`s3Transport integrity against moto_server${unavailable
   it("a large create-only write over a removed key replaces its tombstone, and a second one conflicts (20 races, two hosts)", async () => {
     const prefix = `re-${randomUUID()}/`;
     // Two clients, as on two hosts; 7 MiB over a 6 MiB threshold goes through multipart.
-    const [one, two] = [s3Client(server!), s3Client(server!)].map((client) => s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB }));
+    const [one, two] = [s3Client(server!), s3Client(server!)].map((client) =>
+      s3Transport({ client, bucket: BUCKET, prefix, multipartThresholdBytes: 6 * MIB, partBytes: 5 * MIB }),
+    );
     for (let round = 0; round < 20; round += 1) {
       const key = `re-${round}.bin`;
       const first = await one!.write(key, bytes("small"), { ifRevision: null });
       await one!.remove(key, { ifRevision: first.revision });
       const candidates = [patternBytes(7 * MIB, 2 * round + 13), patternBytes(7 * MIB, 2 * round + 14)];
-      const outcomes = await Promise.allSettled([one!, two!].map((transport, index) => transport.write(key, candidates[index]!, { ifRevision: null })));
+      const outcomes = await Promise.allSettled(
+        [one!, two!].map((transport, index) => transport.write(key, candidates[index]!, { ifRevision: null })),
+      );
       const winners = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [index] : []));
       expect(winners, `round ${round}`).toHaveLength(1);
       for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "conflict" });

@@ -13,7 +13,9 @@ if (server) await server.createBucket("outpost-conformance");
 describeTransport({
   name: "s3 (moto_server, default tombstone remove mode)",
   unavailable,
-  create: async () => ({ transport: s3Transport({ client: s3Client(server!), bucket: "outpost-conformance", prefix: `case-${randomUUID()}` }) }),
+  create: async () => ({
+    transport: s3Transport({ client: s3Client(server!), bucket: "outpost-conformance", prefix: `case-${randomUUID()}` }),
+  }),
 });
 
 // moto checks If-Match on DeleteObject but not atomically with a concurrent conditional PUT (the kit's
@@ -23,7 +25,12 @@ if (server) {
     const context = {
       runner: vitestRunner,
       create: async () => ({
-        transport: s3Transport({ client: s3Client(server), bucket: "outpost-conformance", prefix: `delete-${randomUUID()}`, removeMode: "conditional-delete" }),
+        transport: s3Transport({
+          client: s3Client(server),
+          bucket: "outpost-conformance",
+          prefix: `delete-${randomUUID()}`,
+          removeMode: "conditional-delete",
+        }),
       }),
     };
     vitestRunner.describe("remove", () => transportRemoveTests(context));

@@ -52,7 +52,11 @@ export function agentOptions(descriptor: AgentDescriptor, choice: AgentChoice): 
 
 async function fromModule(path: string, model: string | undefined): Promise<AgentAdapter> {
   const module = (await import(pathToFileURL(resolve(path)).href).catch((error: unknown) => {
-    throw new OutpostError("configuration", `Could not load agent module ${path}: ${error instanceof Error ? error.message : String(error)}. Check the path.`, { cause: error });
+    throw new OutpostError(
+      "configuration",
+      `Could not load agent module ${path}: ${error instanceof Error ? error.message : String(error)}. Check the path.`,
+      { cause: error },
+    );
   })) as Record<string, unknown>;
   if (typeof module.createAgent !== "function") {
     throw new OutpostError("configuration", `Agent module ${path} must export createAgent(options) returning an AgentAdapter.`);

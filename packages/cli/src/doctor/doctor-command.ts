@@ -39,7 +39,9 @@ export async function doctorCommand(flags: { readonly json?: boolean }, io: Prog
     } else io.stdout.write(`${describeAgents(agents)}\n${describeProviders(providers)}`);
     return EXIT_CODES.success;
   } catch (caught) {
-    const error = OutpostError.isInstance(caught) ? caught : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}.`, { cause: caught });
+    const error = OutpostError.isInstance(caught)
+      ? caught
+      : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}.`, { cause: caught });
     io.stderr.write(`outpost: ${error.code}: ${error.message}\n`);
     return exitCodeFor(error.code);
   }
@@ -72,16 +74,30 @@ function describeAgents(reports: readonly AgentCliReport[]): string {
     entry.pinned ?? "-",
     entry.tested ? `${entry.tested.oldest}–${entry.tested.newest}` : "-",
     entry.credentials,
-    entry.status === "not-found" ? `not found (${entry.executable}): install it or set ${agentVariablePrefix(entry.agent)}_EXECUTABLE` : entry.status,
+    entry.status === "not-found"
+      ? `not found (${entry.executable}): install it or set ${agentVariablePrefix(entry.agent)}_EXECUTABLE`
+      : entry.status,
   ]);
   return table(["agent", "installed", "pinned", "tested", "key", "status"], rows);
 }
 
 function describeProviders(reports: readonly ProviderReport[]): string {
-  return table(["provider", "status", "detail"], reports.map((entry) => [entry.provider, entry.ok ? "ok" : "missing", entry.detail]));
+  return table(
+    ["provider", "status", "detail"],
+    reports.map((entry) => [entry.provider, entry.ok ? "ok" : "missing", entry.detail]),
+  );
 }
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n";
+  return (
+    [header, ...rows]
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
 }

@@ -18,13 +18,20 @@ export async function imageAgent(argument: string): Promise<ImageAgent> {
   const name = at > 0 ? argument.slice(0, at) : argument;
   const chosen = at > 0 ? argument.slice(at + 1) : undefined;
   if (chosen !== undefined && !/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/.test(chosen)) {
-    throw new OutpostError("configuration", `--agent ${JSON.stringify(argument)}: ${JSON.stringify(chosen)} is not a version such as 0.171.0. Pass <agent> or <agent>@<version>.`);
+    throw new OutpostError(
+      "configuration",
+      `--agent ${JSON.stringify(argument)}: ${JSON.stringify(chosen)} is not a version such as 0.171.0. Pass <agent> or <agent>@<version>.`,
+    );
   }
   const agent = await agentDescriptor(name);
   if (agent.cli === undefined) {
-    throw new OutpostError("configuration", `${name} has no npm package to install (its plugin names none), so it cannot be put in an image. Install its CLI into your base image yourself.`);
+    throw new OutpostError(
+      "configuration",
+      `${name} has no npm package to install (its plugin names none), so it cannot be put in an image. Install its CLI into your base image yourself.`,
+    );
   }
   const executable = agent.executable;
-  if (!/^[A-Za-z0-9._-]+$/.test(executable)) throw new OutpostError("configuration", `${name}'s executable ${JSON.stringify(executable)} is not a plain command name.`);
+  if (!/^[A-Za-z0-9._-]+$/.test(executable))
+    throw new OutpostError("configuration", `${name}'s executable ${JSON.stringify(executable)} is not a plain command name.`);
   return { name, npmPackage: agent.cli.npmPackage, version: chosen ?? agent.cli.version, executable };
 }

@@ -49,9 +49,16 @@ export async function imageBuildCommand(flags: ImageBuildFlags, io: ProgramIo): 
       await run("docker", ["build", "--quiet", "--tag", tag, context], `docker build of ${tag}`);
       // The image must really run each CLI: Node in the base, the links, the platform binaries.
       for (const agent of agents) {
-        const printed = await run("docker", ["run", "--rm", "--network", "none", "--env", "COPILOT_AUTO_UPDATE=false", tag, agent.executable, "--version"], `${agent.executable} --version in ${tag}`);
+        const printed = await run(
+          "docker",
+          ["run", "--rm", "--network", "none", "--env", "COPILOT_AUTO_UPDATE=false", tag, agent.executable, "--version"],
+          `${agent.executable} --version in ${tag}`,
+        );
         if (!printed.includes(agent.version)) {
-          throw new OutpostError("process", `${agent.executable} --version in ${tag} printed ${JSON.stringify(printed.trim().slice(0, 200))}, not ${agent.version}. Check that the base image provides Node 20.`);
+          throw new OutpostError(
+            "process",
+            `${agent.executable} --version in ${tag} printed ${JSON.stringify(printed.trim().slice(0, 200))}, not ${agent.version}. Check that the base image provides Node 20.`,
+          );
         }
       }
     } finally {
@@ -61,7 +68,9 @@ export async function imageBuildCommand(flags: ImageBuildFlags, io: ProgramIo): 
     io.stdout.write(`--image ${tag}\n`);
     return EXIT_CODES.success;
   } catch (caught) {
-    const error = OutpostError.isInstance(caught) ? caught : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}.`, { cause: caught });
+    const error = OutpostError.isInstance(caught)
+      ? caught
+      : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}.`, { cause: caught });
     io.stderr.write(`outpost: ${error.code}: ${error.message}\n`);
     return exitCodeFor(error.code);
   }
@@ -72,7 +81,8 @@ async function resolveAgents(names: readonly string[]): Promise<ImageAgent[]> {
   const agents: ImageAgent[] = [];
   for (const name of names) {
     const agent = await imageAgent(name);
-    if (agents.some((other) => other.name === agent.name)) throw new OutpostError("configuration", `--agent ${agent.name} is given twice. Name each agent once.`);
+    if (agents.some((other) => other.name === agent.name))
+      throw new OutpostError("configuration", `--agent ${agent.name} is given twice. Name each agent once.`);
     agents.push(agent);
   }
   return agents;

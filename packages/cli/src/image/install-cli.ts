@@ -20,27 +20,53 @@ export async function installCli(agent: ImageAgent, log: (line: string) => void)
   await rm(prefix, { recursive: true, force: true });
   await mkdir(prefix, { recursive: true });
   // A package.json of its own keeps npm from walking up into an enclosing project.
-  await writeFile(join(prefix, "package.json"), `${JSON.stringify({ name: `outpost-cli-${agent.name}-${agent.version}`, private: true })}\n`);
-  await run("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", `${agent.npmPackage}@${agent.version}`], `npm install ${agent.npmPackage}@${agent.version}`);
+  await writeFile(
+    join(prefix, "package.json"),
+    `${JSON.stringify({ name: `outpost-cli-${agent.name}-${agent.version}`, private: true })}\n`,
+  );
+  await run(
+    "npm",
+    ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", `${agent.npmPackage}@${agent.version}`],
+    `npm install ${agent.npmPackage}@${agent.version}`,
+  );
   if (!existsSync(executable)) {
-    throw new OutpostError("process", `${agent.npmPackage}@${agent.version} installed no \`${agent.executable}\` executable in ${prefix}. Check the package and version.`);
+    throw new OutpostError(
+      "process",
+      `${agent.npmPackage}@${agent.version} installed no \`${agent.executable}\` executable in ${prefix}. Check the package and version.`,
+    );
   }
   await writeFile(join(prefix, ".installed"), "");
   return prefix;
 }
 
 /** Runs a host command to completion; a non-zero exit is a `process` error with its own error output. */
-export function run(executable: string, args: readonly string[], what: string, options: { readonly cwd?: string; readonly stdin?: string } = {}): Promise<string> {
+export function run(
+  executable: string,
+  args: readonly string[],
+  what: string,
+  options: { readonly cwd?: string; readonly stdin?: string } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(executable, [...args], { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8000)));
-    child.on("error", (error) => reject(new OutpostError("process", `Could not run ${what} (${executable}): ${error.message}. Check that it is installed and on PATH.`, { cause: error })));
+    child.on("error", (error) =>
+      reject(
+        new OutpostError("process", `Could not run ${what} (${executable}): ${error.message}. Check that it is installed and on PATH.`, {
+          cause: error,
+        }),
+      ),
+    );
     child.on("close", (status) => {
       if (status === 0) resolve(stdout);
-      else reject(new OutpostError("process", `${what} exited with ${status}: ${stderr.trim().slice(-1500) || "no output"}.`, { details: { status } }));
+      else
+        reject(
+          new OutpostError("process", `${what} exited with ${status}: ${stderr.trim().slice(-1500) || "no output"}.`, {
+            details: { status },
+          }),
+        );
     });
     child.stdin.end(options.stdin ?? "");
   });

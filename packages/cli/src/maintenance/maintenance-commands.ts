@@ -16,7 +16,8 @@ export function psCommand(flags: MaintenanceFlags, io: ProgramIo): Promise<numbe
     const { listDispatches } = await import("@outpost/dispatch");
     const entries = await listDispatches({ repository: flags.repository ?? process.cwd() });
     if (flags.json) {
-      for (const entry of entries) io.stdout.write(`${JSON.stringify({ type: "dispatch", status: entry.status, keptCommits: entry.keptCommits, ...entry.record })}\n`);
+      for (const entry of entries)
+        io.stdout.write(`${JSON.stringify({ type: "dispatch", status: entry.status, keptCommits: entry.keptCommits, ...entry.record })}\n`);
       return;
     }
     if (entries.length === 0) {
@@ -31,7 +32,12 @@ export function psCommand(flags: MaintenanceFlags, io: ProgramIo): Promise<numbe
 export function cleanCommand(ids: readonly string[], flags: MaintenanceFlags, io: ProgramIo): Promise<number> {
   return guarded(flags, io, async () => {
     const { cleanDispatches } = await import("@outpost/dispatch");
-    const report = await cleanDispatches({ repository: flags.repository ?? process.cwd(), ids, dryRun: flags.dryRun === true, removeContainer });
+    const report = await cleanDispatches({
+      repository: flags.repository ?? process.cwd(),
+      ids,
+      dryRun: flags.dryRun === true,
+      removeContainer,
+    });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "clean", dryRun: flags.dryRun === true, ...report })}\n`);
     else io.stdout.write(describeReport(report, flags.dryRun === true));
   });
@@ -52,15 +58,24 @@ async function guarded(flags: MaintenanceFlags, io: ProgramIo, work: () => Promi
     await work();
     return EXIT_CODES.success;
   } catch (caught) {
-    const error = OutpostError.isInstance(caught) ? caught : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`, { cause: caught });
-    if (flags.json) io.stdout.write(`${JSON.stringify({ type: "error", code: error.code, message: error.message, details: error.details })}\n`);
+    const error = OutpostError.isInstance(caught)
+      ? caught
+      : new OutpostError(
+          "process",
+          `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`,
+          { cause: caught },
+        );
+    if (flags.json)
+      io.stdout.write(`${JSON.stringify({ type: "error", code: error.code, message: error.message, details: error.details })}\n`);
     else io.stderr.write(`outpost: ${error.code}: ${error.message}\n`);
     return exitCodeFor(error.code);
   }
 }
 
 function describeEntry({ record, status, keptCommits }: DispatchEntry): string {
-  const where = record.branch ? `${record.branch}${record.directory !== record.repository ? ` in ${record.directory}` : ""}` : record.directory;
+  const where = record.branch
+    ? `${record.branch}${record.directory !== record.repository ? ` in ${record.directory}` : ""}`
+    : record.directory;
   const commits = keptCommits.length > 0 ? `, ${keptCommits.length} unmerged commit(s)` : "";
   const failure = record.error ? ` (${record.error.code} in ${record.phase ?? "?"})` : "";
   const hint = status === "dead" || status === "kept" ? ` → outpost recover ${record.dispatchId} | outpost clean ${record.dispatchId}` : "";
@@ -72,7 +87,10 @@ function describeReport(report: CleanReport, dryRun: boolean): string {
   for (const entry of report.cleaned) {
     lines.push(`${entry.dispatchId} (${entry.status})${dryRun ? " would be cleaned:" : ":"}`);
     for (const action of entry.actions) lines.push(`  ${action}`);
-    if (entry.kept) lines.push(`  kept: ${entry.kept.reason}${entry.kept.directory ? ` (${entry.kept.directory})` : ""}; recover with: ${entry.kept.recover}`);
+    if (entry.kept)
+      lines.push(
+        `  kept: ${entry.kept.reason}${entry.kept.directory ? ` (${entry.kept.directory})` : ""}; recover with: ${entry.kept.recover}`,
+      );
   }
   for (const entry of report.skipped) lines.push(`${entry.dispatchId} left alone: ${entry.reason}`);
   if (lines.length === 0) lines.push("Nothing to clean.");
@@ -80,7 +98,9 @@ function describeReport(report: CleanReport, dryRun: boolean): string {
 }
 
 function describeRecovered(recovered: RecoveredDispatch): string {
-  if (recovered.target) return `Merged ${recovered.branch} into ${recovered.target} (${recovered.integration}); ${recovered.commits.length} commit(s).`;
-  if (recovered.directory) return `Branch ${recovered.branch} is checked out in ${recovered.directory}; ${recovered.commits.length} unmerged commit(s).`;
+  if (recovered.target)
+    return `Merged ${recovered.branch} into ${recovered.target} (${recovered.integration}); ${recovered.commits.length} commit(s).`;
+  if (recovered.directory)
+    return `Branch ${recovered.branch} is checked out in ${recovered.directory}; ${recovered.commits.length} unmerged commit(s).`;
   return `Nothing to merge${recovered.branch ? `: the work is on ${recovered.branch}` : ""}; the record was removed.`;
 }

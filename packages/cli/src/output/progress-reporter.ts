@@ -22,7 +22,9 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
   const drawStatus = (): void => {
     if (!live) return;
     const elapsed = ((Date.now() - started) / 1000).toFixed(1);
-    stdout.write(`\r\u001b[2K${color(36, FRAMES[frame++ % FRAMES.length]!)} ${agent} · pass ${pass} · ${elapsed}s · ${toolCalls} tool call${toolCalls === 1 ? "" : "s"}`);
+    stdout.write(
+      `\r\u001b[2K${color(36, FRAMES[frame++ % FRAMES.length]!)} ${agent} · pass ${pass} · ${elapsed}s · ${toolCalls} tool call${toolCalls === 1 ? "" : "s"}`,
+    );
   };
   const print = (text: string, stream: NodeJS.WritableStream = stdout): void => {
     clearStatus();
@@ -46,13 +48,20 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
     result(result: DispatchResult, agentOption: string) {
       clearStatus();
       const lines = [
-        color(result.completed ? 32 : 33, result.completed ? `✓ done in ${(result.durationMs / 1000).toFixed(1)}s` : `✗ no end marker after ${result.turns.length} pass(es)`),
+        color(
+          result.completed ? 32 : 33,
+          result.completed
+            ? `✓ done in ${(result.durationMs / 1000).toFixed(1)}s`
+            : `✗ no end marker after ${result.turns.length} pass(es)`,
+        ),
         result.text ? `\n${result.text}\n` : "",
         result.commits.length > 0
           ? `commits: ${result.commits.map((commit) => commit.slice(0, 12)).join(", ")} on ${result.branch ?? "a detached HEAD"}`
           : "commits: none",
         result.workspaceKept && result.directory ? `worktree: ${result.directory}` : "",
-        result.conversationId ? `conversation: ${result.conversationId} (continue with: outpost run ${agentOption} --continue ${result.conversationId} "<brief>")` : "",
+        result.conversationId
+          ? `conversation: ${result.conversationId} (continue with: outpost run ${agentOption} --continue ${result.conversationId} "<brief>")`
+          : "",
         ...result.observerErrors.map((entry) => color(33, `observer error: ${entry.message}`)),
       ];
       stdout.write(`${lines.filter(Boolean).join("\n")}\n`);

@@ -23,7 +23,10 @@ export interface InstalledPlugin {
 export function findPlugins(kind: "agent" | "provider", cwd = process.cwd()): InstalledPlugin[] {
   const found = new Map<string, InstalledPlugin>();
   const cliRoots = nodeModulesAbove(realpathSync(dirname(fileURLToPath(import.meta.url))));
-  const roots = [...cliRoots.map((root) => ({ root, besideCli: true })), ...nodeModulesAbove(cwd).map((root) => ({ root, besideCli: false }))];
+  const roots = [
+    ...cliRoots.map((root) => ({ root, besideCli: true })),
+    ...nodeModulesAbove(cwd).map((root) => ({ root, besideCli: false })),
+  ];
   for (const { root, besideCli } of roots) {
     for (const directory of packageDirectories(root)) {
       const plugin = readPlugin(directory, besideCli);
@@ -43,7 +46,13 @@ function nodeModulesAbove(start: string): string[] {
 
 function packageDirectories(root: string): string[] {
   const entries = safeList(root);
-  return entries.flatMap((entry) => entry.startsWith("@") ? safeList(join(root, entry)).map((name) => join(root, entry, name)) : entry.startsWith(".") ? [] : [join(root, entry)]);
+  return entries.flatMap((entry) =>
+    entry.startsWith("@")
+      ? safeList(join(root, entry)).map((name) => join(root, entry, name))
+      : entry.startsWith(".")
+        ? []
+        : [join(root, entry)],
+  );
 }
 
 function safeList(directory: string): string[] {

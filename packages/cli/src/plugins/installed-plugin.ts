@@ -8,7 +8,11 @@ export function installedPlugin(kind: "agent" | "provider", name: string): Insta
   if (plugin !== undefined) return plugin;
   const names = installed.map((candidate) => candidate.name).join(", ") || "none";
   const hint = kind === "agent" ? ", or pass --agent-module <path>" : "";
-  throw new OutpostError("configuration", `Unknown ${kind} ${JSON.stringify(name)}. Installed ${kind}s: ${names}. Choose one of them${hint}, or install the plugin (npm install <package>) next to outpost.`, {
-    details: { kind, name, installed: installed.map((candidate) => candidate.name) },
-  });
+  throw new OutpostError(
+    "configuration",
+    `Unknown ${kind} ${JSON.stringify(name)}. Installed ${kind}s: ${names}. Choose one of them${hint}, or install the plugin (npm install <package>) next to outpost.`,
+    {
+      details: { kind, name, installed: installed.map((candidate) => candidate.name) },
+    },
+  );
 }

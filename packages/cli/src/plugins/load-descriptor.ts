@@ -14,21 +14,44 @@ export async function loadDescriptor<K extends "agent" | "provider">(plugin: Ins
   try {
     module = (await import(specifier)) as { descriptor?: unknown };
   } catch (error) {
-    throw new OutpostError("configuration", `Could not load the ${plugin.kind} plugin ${plugin.packageName} (${plugin.directory}): ${error instanceof Error ? error.message : String(error)}. Reinstall it.`, { cause: error });
+    throw new OutpostError(
+      "configuration",
+      `Could not load the ${plugin.kind} plugin ${plugin.packageName} (${plugin.directory}): ${error instanceof Error ? error.message : String(error)}. Reinstall it.`,
+      { cause: error },
+    );
   }
   return checked(module.descriptor, plugin) as DescriptorOf<K>;
 }
 
 function checked(descriptor: unknown, plugin: InstalledPlugin): AgentDescriptor | ProviderDescriptor {
-  const candidate = descriptor as { kind?: unknown; name?: unknown; specificationVersion?: unknown; createAgent?: unknown; createProvider?: unknown } | undefined;
+  const candidate = descriptor as
+    { kind?: unknown; name?: unknown; specificationVersion?: unknown; createAgent?: unknown; createProvider?: unknown } | undefined;
   const factory = plugin.kind === "agent" ? candidate?.createAgent : candidate?.createProvider;
-  if (typeof candidate !== "object" || candidate === null || candidate.kind !== plugin.kind || typeof candidate.name !== "string" || typeof factory !== "function") {
-    throw new OutpostError("configuration", `${plugin.packageName} declares an outpost ${plugin.kind} but its export ${plugin.descriptorPath} has no valid \`descriptor\` (kind "${plugin.kind}", name, ${plugin.kind === "agent" ? "createAgent" : "createProvider"}).`, { details: { plugin: plugin.packageName } });
+  if (
+    typeof candidate !== "object" ||
+    candidate === null ||
+    candidate.kind !== plugin.kind ||
+    typeof candidate.name !== "string" ||
+    typeof factory !== "function"
+  ) {
+    throw new OutpostError(
+      "configuration",
+      `${plugin.packageName} declares an outpost ${plugin.kind} but its export ${plugin.descriptorPath} has no valid \`descriptor\` (kind "${plugin.kind}", name, ${plugin.kind === "agent" ? "createAgent" : "createProvider"}).`,
+      { details: { plugin: plugin.packageName } },
+    );
   }
   if (candidate.specificationVersion !== DESCRIPTOR_SPECIFICATION_VERSION) {
-    throw new OutpostError("configuration", `${plugin.packageName} has a descriptor of specificationVersion ${JSON.stringify(candidate.specificationVersion)}; this outpost reads "${DESCRIPTOR_SPECIFICATION_VERSION}". Install versions of the plugin and @outpost/cli that agree.`, {
-      details: { plugin: plugin.packageName, specificationVersion: String(candidate.specificationVersion), supported: [DESCRIPTOR_SPECIFICATION_VERSION] },
-    });
+    throw new OutpostError(
+      "configuration",
+      `${plugin.packageName} has a descriptor of specificationVersion ${JSON.stringify(candidate.specificationVersion)}; this outpost reads "${DESCRIPTOR_SPECIFICATION_VERSION}". Install versions of the plugin and @outpost/cli that agree.`,
+      {
+        details: {
+          plugin: plugin.packageName,
+          specificationVersion: String(candidate.specificationVersion),
+          supported: [DESCRIPTOR_SPECIFICATION_VERSION],
+        },
+      },
+    );
   }
   return candidate as unknown as AgentDescriptor | ProviderDescriptor;
 }
@@ -38,11 +61,18 @@ async function exportTarget(plugin: InstalledPlugin): Promise<string> {
   const { readFile } = await import("node:fs/promises");
   const manifest = JSON.parse(await readFile(join(plugin.directory, "package.json"), "utf8")) as { exports?: unknown; main?: unknown };
   const exportsField = manifest.exports;
-  const entry = typeof exportsField === "string" && plugin.descriptorPath === "."
-    ? exportsField
-    : typeof exportsField === "object" && exportsField !== null ? (exportsField as Record<string, unknown>)[plugin.descriptorPath] : undefined;
+  const entry =
+    typeof exportsField === "string" && plugin.descriptorPath === "."
+      ? exportsField
+      : typeof exportsField === "object" && exportsField !== null
+        ? (exportsField as Record<string, unknown>)[plugin.descriptorPath]
+        : undefined;
   const target = conditionTarget(entry) ?? (plugin.descriptorPath === "." && typeof manifest.main === "string" ? manifest.main : undefined);
-  if (target === undefined) throw new OutpostError("configuration", `${plugin.packageName} exports no ${plugin.descriptorPath} for import, but its package.json names it as the outpost descriptor.`);
+  if (target === undefined)
+    throw new OutpostError(
+      "configuration",
+      `${plugin.packageName} exports no ${plugin.descriptorPath} for import, but its package.json names it as the outpost descriptor.`,
+    );
   return target;
 }
 

@@ -12,16 +12,21 @@ export interface ProviderChoice {
 
 /** The provider named on the command line, else the first available one, built from its descriptor. */
 export async function chooseProvider(choice: ProviderChoice): Promise<SandboxProvider> {
-  const descriptor = choice.provider === undefined ? await firstAvailable() : await providerDescriptor(installedPlugin("provider", choice.provider));
+  const descriptor =
+    choice.provider === undefined ? await firstAvailable() : await providerDescriptor(installedPlugin("provider", choice.provider));
   const given = Object.fromEntries(Object.entries(choice.options).filter(([, value]) => value !== undefined));
   const read = new Set(descriptor.options.map((option) => option.name));
   const foreign = Object.keys(given).filter((name) => !read.has(name));
   if (foreign.length > 0) {
     const flags = foreign.map(flagName).join(", ");
     const accepted = descriptor.options.map((option) => flagName(option.name)).join(", ") || "none";
-    throw new OutpostError("configuration", `${flags} ${foreign.length === 1 ? "does" : "do"} not apply to --provider ${descriptor.name} (it reads: ${accepted}). Drop the flag, or choose a provider that reads it.`, {
-      details: { provider: descriptor.name, options: foreign },
-    });
+    throw new OutpostError(
+      "configuration",
+      `${flags} ${foreign.length === 1 ? "does" : "do"} not apply to --provider ${descriptor.name} (it reads: ${accepted}). Drop the flag, or choose a provider that reads it.`,
+      {
+        details: { provider: descriptor.name, options: foreign },
+      },
+    );
   }
   return descriptor.createProvider(given);
 }
@@ -41,9 +46,13 @@ async function firstAvailable(): Promise<ProviderDescriptor> {
     unavailable.push(`${descriptor.name}: ${check?.detail ?? "not available"}`);
   }
   const names = installed.map((plugin) => plugin.name).join(", ") || "none";
-  throw new OutpostError("configuration", `No sandbox provider is available by default (${unavailable.join("; ") || "none offers itself"}), so there is no default sandbox. Fix that, or pass --provider <name> (installed: ${names}).`, {
-    details: { installed: installed.map((plugin) => plugin.name) },
-  });
+  throw new OutpostError(
+    "configuration",
+    `No sandbox provider is available by default (${unavailable.join("; ") || "none offers itself"}), so there is no default sandbox. Fix that, or pass --provider <name> (installed: ${names}).`,
+    {
+      details: { installed: installed.map((plugin) => plugin.name) },
+    },
+  );
 }
 
 /** `memoryMb` → `--memory-mb`. */

@@ -28,7 +28,13 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
   try {
     const [{ dispatch, dispatchAbortError }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
-      loadAgent({ name: flags.agent ?? "", model: flags.model, module: flags.agentModule, baseUrl: flags.baseUrl, executable: flags.executable }),
+      loadAgent({
+        name: flags.agent ?? "",
+        model: flags.model,
+        module: flags.agentModule,
+        baseUrl: flags.baseUrl,
+        executable: flags.executable,
+      }),
       chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
     ]);
     abortError = dispatchAbortError;
@@ -51,7 +57,9 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       signal: controller.signal,
       observe: (observation) => reporter.event(observation),
       warn: (message) => reporter.warn(message),
-      diagnostic: (message) => { if (flags.verbose || flags.json) reporter.diagnostic(message); },
+      diagnostic: (message) => {
+        if (flags.verbose || flags.json) reporter.diagnostic(message);
+      },
     });
     reporter.close();
     reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`);
@@ -60,7 +68,12 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
     reporter.close();
     const error = OutpostError.isInstance(caught)
       ? caught
-      : abortError(caught) ?? new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`, { cause: caught });
+      : (abortError(caught) ??
+        new OutpostError(
+          "process",
+          `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`,
+          { cause: caught },
+        ));
     reporter.error(error);
     const signal = signals.received();
     if (error.code === "aborted" && signal) return exitCodeForSignal(signal);
@@ -74,11 +87,17 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
 /** The provider flags, by the option names provider descriptors declare (each provider refuses what it does not read). */
 function providerOptions(flags: RunFlags): Record<string, unknown> {
   const { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem } = flags;
-  const named = Object.fromEntries((flags.providerOption ?? []).map((entry) => {
-    const equals = entry.indexOf("=");
-    if (equals <= 0) throw new OutpostError("configuration", `--provider-option ${JSON.stringify(entry)} is not name=value. Pass e.g. --provider-option region=eu-west-1.`);
-    return [entry.slice(0, equals), entry.slice(equals + 1)];
-  }));
+  const named = Object.fromEntries(
+    (flags.providerOption ?? []).map((entry) => {
+      const equals = entry.indexOf("=");
+      if (equals <= 0)
+        throw new OutpostError(
+          "configuration",
+          `--provider-option ${JSON.stringify(entry)} is not name=value. Pass e.g. --provider-option region=eu-west-1.`,
+        );
+      return [entry.slice(0, equals), entry.slice(equals + 1)];
+    }),
+  );
   return { inheritEnvironment, image, network, user, volume, cpus, memoryMb, pidsLimit, writableRootFilesystem, ...named };
 }
 

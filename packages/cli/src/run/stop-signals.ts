@@ -16,7 +16,10 @@ export function exitCodeForSignal(signal: StopSignal): number {
  * work kept); a second one says what is going on; a third exits at once. Returns the uninstaller and
  * which signal arrived first.
  */
-export function handleStopSignals(controller: AbortController, say: (text: string) => void): { readonly received: () => StopSignal | undefined; readonly dispose: () => void } {
+export function handleStopSignals(
+  controller: AbortController,
+  say: (text: string) => void,
+): { readonly received: () => StopSignal | undefined; readonly dispose: () => void } {
   let first: StopSignal | undefined;
   let count = 0;
   const listeners = STOP_SIGNALS.map((signal) => {
@@ -32,6 +35,8 @@ export function handleStopSignals(controller: AbortController, say: (text: strin
   });
   return {
     received: () => first,
-    dispose: () => { for (const [signal, listener] of listeners) process.removeListener(signal, listener); },
+    dispose: () => {
+      for (const [signal, listener] of listeners) process.removeListener(signal, listener);
+    },
   };
 }

@@ -18,11 +18,18 @@ export interface ArchivedStoreOptions {
  * store located or restored (or creates the object when it knows none), so two racing captures never clobber
  * each other; the loser gets code `conflict` and keeps its copy on the host.
  */
-export function archivedStore(inner: NativeConversationStore, transport: Transport, options: ArchivedStoreOptions): PortableConversationStore {
+export function archivedStore(
+  inner: NativeConversationStore,
+  transport: Transport,
+  options: ArchivedStoreOptions,
+): PortableConversationStore {
   assertSpecificationVersion(inner, "conversation store");
   assertSpecificationVersion(transport, "transport");
   if (!isPortableConversationStore(inner)) {
-    throw new OutpostError("configuration", `The ${inner.name} store cannot be archived: it has no pack/unpack. Wrap a store from @outpost/conversations or an agent package.`);
+    throw new OutpostError(
+      "configuration",
+      `The ${inner.name} store cannot be archived: it has no pack/unpack. Wrap a store from @outpost/conversations or an agent package.`,
+    );
   }
   const store: PortableConversationStore = inner;
   const namespace = options.namespace;
@@ -37,10 +44,18 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
     const key = keyOf(id);
     const object = await transport.read(key, { maxBytes });
     if (!object) {
-      throw new OutpostError("session", `No archived ${format} conversation ${id} in ${transport.name} (${key}). Capture it through this store first.`, { details: { id, key } });
+      throw new OutpostError(
+        "session",
+        `No archived ${format} conversation ${id} in ${transport.name} (${key}). Capture it through this store first.`,
+        { details: { id, key } },
+      );
     }
     if (revision !== undefined && object.revision !== revision) {
-      throw new OutpostError("conflict", `The archived ${format} conversation ${id} was replaced since it was located (revision ${revision} → ${object.revision}). Locate it again to continue from the newest turn.`, { details: { id, key } });
+      throw new OutpostError(
+        "conflict",
+        `The archived ${format} conversation ${id} was replaced since it was located (revision ${revision} → ${object.revision}). Locate it again to continue from the newest turn.`,
+        { details: { id, key } },
+      );
     }
     const record = await store.unpack(id, object.bytes, repository, home);
     bases.set(id, object.revision);
@@ -66,14 +81,21 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
         return { ...record, reference: { key, revision: entry.revision } };
       } catch (error) {
         if (isOutpostError(error, "conflict")) {
-          throw new OutpostError("conflict", `Another capture of ${format} conversation ${id} was archived in ${transport.name} first (or this store never located the archived one); this capture was kept only on the host (${record.file}). Locate the conversation again and continue from the newest turn.`, { cause: error, details: { id, key } });
+          throw new OutpostError(
+            "conflict",
+            `Another capture of ${format} conversation ${id} was archived in ${transport.name} first (or this store never located the archived one); this capture was kept only on the host (${record.file}). Locate the conversation again and continue from the newest turn.`,
+            { cause: error, details: { id, key } },
+          );
         }
         throw error;
       }
     },
     async restore(record: ConversationRecord, context: ConversationContext): Promise<void> {
       let local = record;
-      const present = await access(record.file).then(() => true, () => false);
+      const present = await access(record.file).then(
+        () => true,
+        () => false,
+      );
       if (record.reference && !present) local = await fetch(record.id, context.repository, context.home, record.reference.revision);
       if (record.reference) bases.set(record.id, record.reference.revision);
       await store.restore(local, context);
@@ -82,4 +104,3 @@ export function archivedStore(inner: NativeConversationStore, transport: Transpo
     unpack: (id, bytes, repository, home) => store.unpack(id, bytes, repository, home),
   };
 }
-

@@ -24,7 +24,9 @@ export async function packDirectory(directory: string): Promise<Uint8Array> {
         files.push({ path: child, size: bytes.length, mode: stat.mode & 0o777 });
         chunks.push(bytes);
       } else {
-        throw new OutpostError("workspace", `Refused to archive ${child}: it is a link or special file. Capture the conversation again.`, { details: { path: child } });
+        throw new OutpostError("workspace", `Refused to archive ${child}: it is a link or special file. Capture the conversation again.`, {
+          details: { path: child },
+        });
       }
     }
   };
@@ -39,13 +41,16 @@ export async function unpackDirectory(bytes: Uint8Array, directory: string, what
     await unpackInto(bytes, directory, what);
   } catch (error) {
     if (OutpostError.isInstance(error)) throw error;
-    throw new OutpostError("session", `The archived ${what} could not be unpacked: ${(error as Error).message}. Capture it again.`, { cause: error });
+    throw new OutpostError("session", `The archived ${what} could not be unpacked: ${(error as Error).message}. Capture it again.`, {
+      cause: error,
+    });
   }
 }
 
 async function unpackInto(bytes: Uint8Array, directory: string, what: string): Promise<void> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const corrupt = (problem: string) => new OutpostError("session", `The archived ${what} is corrupt: ${problem}. Capture it again.`, { details: { problem } });
+  const corrupt = (problem: string) =>
+    new OutpostError("session", `The archived ${what} is corrupt: ${problem}. Capture it again.`, { details: { problem } });
   if (buffer.subarray(0, MAGIC.length).toString("utf8") !== MAGIC) throw corrupt("it is not an Outpost pack");
   const end = buffer.indexOf(0x0a, MAGIC.length);
   if (end === -1) throw corrupt("its header is cut");
@@ -58,7 +63,8 @@ async function unpackInto(bytes: Uint8Array, directory: string, what: string): P
   if (!Array.isArray(header.files)) throw corrupt("its file list is missing");
   let offset = end + 1;
   for (const file of header.files) {
-    if (!file || typeof file.path !== "string" || !Number.isSafeInteger(file.size) || file.size < 0) throw corrupt("a file entry is malformed");
+    if (!file || typeof file.path !== "string" || !Number.isSafeInteger(file.size) || file.size < 0)
+      throw corrupt("a file entry is malformed");
     const problem = relativeNameProblem(file.path);
     if (problem) throw corrupt(`${JSON.stringify(file.path)} is not a safe relative path: ${problem}`);
     const relative = file.path;

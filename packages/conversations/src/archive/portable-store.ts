@@ -9,5 +9,8 @@ export interface PortableConversationStore extends NativeConversationStore {
 }
 
 export function isPortableConversationStore(store: NativeConversationStore): store is PortableConversationStore {
-  return typeof (store as Partial<PortableConversationStore>).pack === "function" && typeof (store as Partial<PortableConversationStore>).unpack === "function";
+  return (
+    typeof (store as Partial<PortableConversationStore>).pack === "function" &&
+    typeof (store as Partial<PortableConversationStore>).unpack === "function"
+  );
 }

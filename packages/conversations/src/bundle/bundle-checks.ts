@@ -6,7 +6,14 @@ import type { SessionBundle, SessionBundleEntry } from "./session-bundle.js";
  */
 export function bundleProblem(
   bundle: unknown,
-  expected: { format: string; id: string; maxBytes: number; maxFiles: number; include: { source: string; flags: string }; exclude?: { source: string; flags: string } },
+  expected: {
+    format: string;
+    id: string;
+    maxBytes: number;
+    maxFiles: number;
+    include: { source: string; flags: string };
+    exclude?: { source: string; flags: string };
+  },
 ): string | undefined {
   if (!bundle || typeof bundle !== "object") return "it is not a JSON object";
   const value = bundle as Partial<SessionBundle>;
@@ -22,7 +29,8 @@ export function bundleProblem(
   const seen = new Set<string>();
   let bytes = 0;
   for (const file of value.files as Partial<SessionBundleEntry>[]) {
-    if (!file || typeof file.path !== "string" || typeof file.data !== "string" || typeof file.mode !== "number") return "a file entry is malformed";
+    if (!file || typeof file.path !== "string" || typeof file.data !== "string" || typeof file.mode !== "number")
+      return "a file entry is malformed";
     if (file.encoding !== "utf8" && file.encoding !== "base64") return `${file.path} has an unknown encoding`;
     const path = file.path;
     // A backslash is an ordinary character in a POSIX name: whatever capture reads, restore must accept.

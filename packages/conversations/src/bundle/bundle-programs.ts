@@ -46,24 +46,40 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
     const holding = entries.filter((entry) => lib.lstat(path.join(sessions, entry.name, input.id)) !== undefined);
     const linked = holding.filter((entry) => entry.isSymbolicLink()).map((entry) => entry.name);
     if (linked.length > 0) {
-      throw fail("workspace", `Refused to capture ${what}: its bucket ${path.join(sessions, linked[0]!)} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`, { path: path.join(sessions, linked[0]!) });
+      throw fail(
+        "workspace",
+        `Refused to capture ${what}: its bucket ${path.join(sessions, linked[0]!)} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`,
+        { path: path.join(sessions, linked[0]!) },
+      );
     }
     const buckets = holding.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     if (buckets.length > 1) {
-      throw fail("session", `Refused to capture ${what}: it is present in ${buckets.length} buckets (${buckets.join(", ")}). Remove the stale copy.`, { buckets });
+      throw fail(
+        "session",
+        `Refused to capture ${what}: it is present in ${buckets.length} buckets (${buckets.join(", ")}). Remove the stale copy.`,
+        { buckets },
+      );
     }
     bucket = buckets[0] ?? null;
     folder = bucket === null ? folder : path.join(sessions, bucket, input.id);
   }
   const stat = lib.lstat(folder);
   if (!stat || (input.buckets && bucket === null)) {
-    throw fail("session", `No ${what} in the sandbox under ${sessions}. Check the id and that the agent saved its session.`, { id: input.id });
+    throw fail("session", `No ${what} in the sandbox under ${sessions}. Check the id and that the agent saved its session.`, {
+      id: input.id,
+    });
   }
   if (stat.isSymbolicLink()) {
-    throw fail("workspace", `Refused to capture ${what}: ${folder} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`, { path: folder });
+    throw fail(
+      "workspace",
+      `Refused to capture ${what}: ${folder} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`,
+      { path: folder },
+    );
   }
   if (!stat.isDirectory()) {
-    throw fail("workspace", `Refused to capture ${what}: ${folder} is a file where the session folder should be. Remove it.`, { path: folder });
+    throw fail("workspace", `Refused to capture ${what}: ${folder} is a file where the session folder should be. Remove it.`, {
+      path: folder,
+    });
   }
   const include = new RegExp(input.include.source, input.include.flags);
   const exclude = input.exclude ? new RegExp(input.exclude.source, input.exclude.flags) : undefined;
@@ -76,7 +92,11 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
   const present = new Set(walked.map((file) => file.path));
   const missing = input.required.filter((required) => !present.has(required));
   if (missing.length > 0) {
-    throw fail("session", `Refused to capture ${what}: it is incomplete, ${missing.join(", ")} missing. Capture after the agent has finished its turn.`, { missing });
+    throw fail(
+      "session",
+      `Refused to capture ${what}: it is incomplete, ${missing.join(", ")} missing. Capture after the agent has finished its turn.`,
+      { missing },
+    );
   }
   const files: SessionBundleEntry[] = [];
   const texts: Record<string, string> = {};
@@ -90,7 +110,11 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
   if (hooks.validate) {
     const problem = callHook("validate", () => hooks.validate!(Object.freeze(texts), input.id));
     if (typeof problem === "string") {
-      throw fail("session", `Refused to capture ${what}: ${problem}. This session uses something the ${input.format} profile does not support.`, { problem });
+      throw fail(
+        "session",
+        `Refused to capture ${what}: ${problem}. This session uses something the ${input.format} profile does not support.`,
+        { problem },
+      );
     }
   }
   const bundle: SessionBundle = {
@@ -136,7 +160,10 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     if (problem) throw fail("session", `The bundle of ${what} is unusable: ${problem}. Capture it again.`);
     const present = new Set(bundle.files.map((file) => file.path));
     const missing = input.required.filter((required) => !present.has(required));
-    if (missing.length > 0) throw fail("session", `The bundle of ${what} is incomplete: ${missing.join(", ")} missing. Capture it again after a full turn.`, { missing });
+    if (missing.length > 0)
+      throw fail("session", `The bundle of ${what} is incomplete: ${missing.join(", ")} missing. Capture it again after a full turn.`, {
+        missing,
+      });
     const sessions = path.join(lib.cliRoot(input.home, input.root), input.sessions);
     lib.assertNoLinkBelow(lib.trustedBase(input.home, lib.cliRoot(input.home, input.root)), sessions, `restore ${what}`);
     let bucket: string | undefined;
@@ -144,13 +171,20 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     if (input.buckets) {
       bucket = callHook("bucket", () => hooks.bucket!(input.to.workspace, lib.helpers));
       if (typeof bucket !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(bucket) || bucket.includes("..")) {
-        throw fail("configuration", `The bucket hook of the ${input.format} profile returned ${JSON.stringify(bucket)}, which is not a single safe folder name. Fix the profile.`);
+        throw fail(
+          "configuration",
+          `The bucket hook of the ${input.format} profile returned ${JSON.stringify(bucket)}, which is not a single safe folder name. Fix the profile.`,
+        );
       }
       const others = (lib.lstat(sessions)?.isDirectory() ? fs.readdirSync(sessions) : []).filter(
         (name) => name !== bucket && lib.lstat(path.join(sessions, name, input.id)) !== undefined,
       );
       if (others.length > 0) {
-        throw fail("conflict", `Refused to restore ${what}: it is already present under another bucket (${others.join(", ")}). Remove that copy or restore into its workspace.`, { buckets: others });
+        throw fail(
+          "conflict",
+          `Refused to restore ${what}: it is already present under another bucket (${others.join(", ")}). Remove that copy or restore into its workspace.`,
+          { buckets: others },
+        );
       }
       destination = path.join(sessions, bucket, input.id);
     }
@@ -178,7 +212,11 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
       if (!isRelocated(file.path)) return file.encoding === "utf8" ? Buffer.from(file.data, "utf8") : Buffer.from(file.data, "base64");
       const text = file.encoding === "utf8" ? file.data : Buffer.from(file.data, "base64").toString("utf8");
       const result = hooks.relocate ? callHook("relocate", () => hooks.relocate!(file.path, text, relocation)) : rewrite(text);
-      if (typeof result !== "string") throw fail("configuration", `The relocate hook of the ${input.format} profile returned no text for ${file.path}. Make it return the rewritten text.`);
+      if (typeof result !== "string")
+        throw fail(
+          "configuration",
+          `The relocate hook of the ${input.format} profile returned no text for ${file.path}. Make it return the rewritten text.`,
+        );
       return Buffer.from(result, "utf8");
     });
     const staged = lib.stagingName(destination);

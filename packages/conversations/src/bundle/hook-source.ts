@@ -12,7 +12,8 @@ export function hookSource(name: string, hook: Hook | undefined, format: string)
   if (hook === undefined) return undefined;
   if (typeof hook !== "function") throw invalid(name, format, "it is not a function");
   const source = hook.toString();
-  if (source.includes("[native code]")) throw invalid(name, format, "it is a native or bound function, whose source cannot be sent to the sandbox");
+  if (source.includes("[native code]"))
+    throw invalid(name, format, "it is a native or bound function, whose source cannot be sent to the sandbox");
   for (const candidate of [source, `function ${source.replace(/^async\s+/, "")}`]) {
     try {
       // Compiles without running: only checks that the text is a function expression on its own.
@@ -48,5 +49,9 @@ const callHook = (name, call) => {
 }
 
 function invalid(name: string, format: string, problem: string): OutpostError {
-  return new OutpostError("configuration", `The ${name} hook of the ${format} profile cannot run in a sandbox: ${problem}. Write it as a self-contained function.`, { details: { hook: name, format } });
+  return new OutpostError(
+    "configuration",
+    `The ${name} hook of the ${format} profile cannot run in a sandbox: ${problem}. Write it as a self-contained function.`,
+    { details: { hook: name, format } },
+  );
 }

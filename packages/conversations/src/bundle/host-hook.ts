@@ -8,7 +8,9 @@ import { TRANSPILER_HELPERS } from "../sandbox/transpiler-helpers.js";
  */
 export function runHostHook<Result>(name: string, format: string, source: string, parameters: readonly unknown[]): Result {
   try {
-    const hook = runInNewContext(`${TRANSPILER_HELPERS}\n(${source})`, Object.create(null), { timeout: 5000 }) as (...values: unknown[]) => Result;
+    const hook = runInNewContext(`${TRANSPILER_HELPERS}\n(${source})`, Object.create(null), { timeout: 5000 }) as (
+      ...values: unknown[]
+    ) => Result;
     return hook(...parameters);
   } catch (error) {
     // Errors from the fresh context are not instances of this realm's Error: read them structurally.

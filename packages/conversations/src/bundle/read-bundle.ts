@@ -19,25 +19,41 @@ export async function readBundle(file: string, expected: BundleExpectation): Pro
   try {
     size = (await stat(file)).size;
   } catch (error) {
-    throw new OutpostError("session", `No captured ${expected.format} conversation ${expected.id} at ${file}. Capture it first, or pass the home it was captured under.`, { cause: error, details: { id: expected.id } });
+    throw new OutpostError(
+      "session",
+      `No captured ${expected.format} conversation ${expected.id} at ${file}. Capture it first, or pass the home it was captured under.`,
+      { cause: error, details: { id: expected.id } },
+    );
   }
   // Base64 and JSON framing make the file larger than its contents; beyond that it is not ours.
   if (size > expected.maxBytes * 2 + 1024 * 1024) {
-    throw new OutpostError("limit", `The bundle ${file} is ${size} bytes, over the limit for ${expected.maxBytes} bytes of session files. Raise maxBytes if it is legitimate.`, { details: { size } });
+    throw new OutpostError(
+      "limit",
+      `The bundle ${file} is ${size} bytes, over the limit for ${expected.maxBytes} bytes of session files. Raise maxBytes if it is legitimate.`,
+      { details: { size } },
+    );
   }
   let bundle: unknown;
   try {
     bundle = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new OutpostError("session", `The bundle ${file} is corrupt: ${(error as Error).message}. Capture the conversation again.`, { cause: error, details: { file } });
+    throw new OutpostError("session", `The bundle ${file} is corrupt: ${(error as Error).message}. Capture the conversation again.`, {
+      cause: error,
+      details: { file },
+    });
   }
   const problem = bundleProblem(bundle, expected);
-  if (problem) throw new OutpostError("session", `The bundle ${file} is unusable: ${problem}. Capture the conversation again.`, { details: { file } });
+  if (problem)
+    throw new OutpostError("session", `The bundle ${file} is unusable: ${problem}. Capture the conversation again.`, { details: { file } });
   const value = bundle as SessionBundle;
   const present = new Set(value.files.map((entry) => entry.path));
   const missing = expected.required.filter((path) => !present.has(path));
   if (missing.length > 0) {
-    throw new OutpostError("session", `The bundle ${file} is incomplete: ${missing.join(", ")} missing. Capture the conversation again after a full turn.`, { details: { file, missing } });
+    throw new OutpostError(
+      "session",
+      `The bundle ${file} is incomplete: ${missing.join(", ")} missing. Capture the conversation again after a full turn.`,
+      { details: { file, missing } },
+    );
   }
   return value;
 }

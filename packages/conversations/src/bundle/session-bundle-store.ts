@@ -65,10 +65,15 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     const bundle = await readBundle(file, expectation(id));
     if (sources.validate) {
       const texts: Record<string, string> = {};
-      for (const entry of bundle.files) texts[entry.path] = entry.encoding === "utf8" ? entry.data : Buffer.from(entry.data, "base64").toString("utf8");
+      for (const entry of bundle.files)
+        texts[entry.path] = entry.encoding === "utf8" ? entry.data : Buffer.from(entry.data, "base64").toString("utf8");
       const problem = runHostHook<unknown>("validate", format, sources.validate, [Object.freeze(texts), id]);
       if (typeof problem === "string") {
-        throw new OutpostError("session", `The captured ${format} session ${id} cannot be restored: ${problem}. It uses something the ${format} profile does not support.`, { details: { id, problem } });
+        throw new OutpostError(
+          "session",
+          `The captured ${format} session ${id} cannot be restored: ${problem}. It uses something the ${format} profile does not support.`,
+          { details: { id, problem } },
+        );
       }
     }
     return { id, file, format };
@@ -98,7 +103,12 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
       await rm(temporary, { force: true });
       throw error;
     } finally {
-      await runSandboxScript(lease, removeCapturedBundleProgram, { file: captured.file }, { what: "remove the temporary bundle", ...placement(context) }).catch(() => undefined);
+      await runSandboxScript(
+        lease,
+        removeCapturedBundleProgram,
+        { file: captured.file },
+        { what: "remove the temporary bundle", ...placement(context) },
+      ).catch(() => undefined);
     }
   }
 
@@ -106,7 +116,10 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     const id = assertConversationId(record.id);
     const lease = context.sandbox;
     const signal = context.signal;
-    const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
+    const to = {
+      workspace: assertRelocatablePath(lease.root, "sandbox workspace"),
+      home: assertRelocatablePath(lease.home, "sandbox home"),
+    };
     const bundle = await readBundle(record.file, expectation(id));
     assertRelocatablePath(bundle.origin.workspace, "recorded workspace");
     assertRelocatablePath(bundle.origin.home, "recorded home");

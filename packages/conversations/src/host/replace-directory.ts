@@ -33,8 +33,13 @@ export async function recoverDirectory(target: string): Promise<void> {
   const names = await readdir(dirname(target)).catch(() => [] as string[]);
   const leftovers = names.filter((name) => name.startsWith(prefix) && /^[0-9a-f]{8}$/.test(name.slice(prefix.length)));
   if (leftovers.length === 0) return;
-  const present = await lstat(target).then(() => true, () => false);
+  const present = await lstat(target).then(
+    () => true,
+    () => false,
+  );
   if (present) return;
-  const newest = (await Promise.all(leftovers.map(async (name) => ({ name, at: (await lstat(join(dirname(target), name))).mtimeMs })))).sort((a, b) => b.at - a.at)[0]!;
+  const newest = (
+    await Promise.all(leftovers.map(async (name) => ({ name, at: (await lstat(join(dirname(target), name))).mtimeMs })))
+  ).sort((a, b) => b.at - a.at)[0]!;
   await rename(join(dirname(target), newest.name), target).catch(() => undefined);
 }

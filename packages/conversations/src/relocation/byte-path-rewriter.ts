@@ -32,11 +32,16 @@ export function createBytePathFinder(pairs: readonly PathPair[]): ((view: Buffer
   if (table.length > 1 && shared.length > 1) {
     return (view) => {
       const hits: PathHit[] = [];
-      for (let at = view.indexOf(shared); at !== -1; ) {
+      for (let at = view.indexOf(shared); at !== -1;) {
         let next = at + 1;
         for (const { from, to } of table) {
           const end = at + from.length;
-          if (end <= view.length && view.compare(from, shared.length, from.length, at + shared.length, end) === 0 && startsPath(view, at) && !isNameAt(view, end)) {
+          if (
+            end <= view.length &&
+            view.compare(from, shared.length, from.length, at + shared.length, end) === 0 &&
+            startsPath(view, at) &&
+            !isNameAt(view, end)
+          ) {
             hits.push({ at, end, to });
             next = end;
             break;
@@ -50,7 +55,7 @@ export function createBytePathFinder(pairs: readonly PathPair[]): ((view: Buffer
   return (view) => {
     const hits: PathHit[] = [];
     for (const { from, to } of table) {
-      for (let at = view.indexOf(from); at !== -1; ) {
+      for (let at = view.indexOf(from); at !== -1;) {
         const end = at + from.length;
         const valid = startsPath(view, at) && !isNameAt(view, end);
         if (valid) hits.push({ at, end, to });

@@ -10,7 +10,13 @@ export function relocatedKind(path: string): RelocatedText | undefined {
 }
 
 /** Copies `source` to a new `target`, relocating paths when the file type holds text. */
-export async function relocateCopy(source: string, target: string, pairs: readonly PathPair[], signal?: AbortSignal, kind = relocatedKind(source)): Promise<void> {
+export async function relocateCopy(
+  source: string,
+  target: string,
+  pairs: readonly PathPair[],
+  signal?: AbortSignal,
+  kind = relocatedKind(source),
+): Promise<void> {
   if (kind === undefined) await copyFile(source, target, constants.COPYFILE_EXCL);
   else await relocateFile(source, target, pairs, kind, signal);
 }

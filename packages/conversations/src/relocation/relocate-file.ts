@@ -54,7 +54,11 @@ export async function relocateFile(
       if (end === 0 && !done) {
         // One line fills the block: grow it (up to the line limit) rather than cut the line.
         if (block.length >= MAX_LINE_BYTES) {
-          throw new OutpostError("limit", `A line longer than ${MAX_LINE_BYTES} bytes cannot be relocated. Check the transcript is not corrupt.`, { details: { source } });
+          throw new OutpostError(
+            "limit",
+            `A line longer than ${MAX_LINE_BYTES} bytes cannot be relocated. Check the transcript is not corrupt.`,
+            { details: { source } },
+          );
         }
         const larger = Buffer.allocUnsafe(Math.min(block.length * 2, MAX_LINE_BYTES));
         block.copy(larger, 0, 0, filled);

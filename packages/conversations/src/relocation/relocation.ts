@@ -21,11 +21,19 @@ export function relocationPairs(relocation: Relocation): PathPair[] {
  */
 export function assertRelocatablePath(path: string, what: string): string {
   if (typeof path !== "string" || !path.startsWith("/")) {
-    throw new OutpostError("configuration", `The ${what} ${JSON.stringify(path)} is not an absolute path. Give the sandbox an absolute ${what}.`, { details: { path } });
+    throw new OutpostError(
+      "configuration",
+      `The ${what} ${JSON.stringify(path)} is not an absolute path. Give the sandbox an absolute ${what}.`,
+      { details: { path } },
+    );
   }
   // eslint-disable-next-line no-control-regex
   if (/["\\\u0000-\u001f\u007f]/.test(path)) {
-    throw new OutpostError("configuration", `The ${what} ${JSON.stringify(path)} contains a quote, backslash or control character, which conversations cannot be relocated to or from. Use a plain path.`, { details: { path } });
+    throw new OutpostError(
+      "configuration",
+      `The ${what} ${JSON.stringify(path)} contains a quote, backslash or control character, which conversations cannot be relocated to or from. Use a plain path.`,
+      { details: { path } },
+    );
   }
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }

@@ -72,9 +72,14 @@ export function sandboxLibrary(
         const name = utf8Name(entry.name);
         const shown = name ?? JSON.stringify(entry.name.toString("latin1"));
         const child = relative === "" ? shown : `${relative}/${shown}`;
-        if (name === undefined) throw refuse(child, "has a name that is not valid UTF-8, which no other machine can restore. Rename or remove it", "session");
+        if (name === undefined)
+          throw refuse(child, "has a name that is not valid UTF-8, which no other machine can restore. Rename or remove it", "session");
         if (++seen > options.maxFiles * 10) {
-          throw fail("limit", `Refused to capture ${options.what}: more than ${options.maxFiles * 10} entries in its folder. Raise the store's maxFiles limit if this session is legitimate.`, { maxFiles: options.maxFiles });
+          throw fail(
+            "limit",
+            `Refused to capture ${options.what}: more than ${options.maxFiles * 10} entries in its folder. Raise the store's maxFiles limit if this session is legitimate.`,
+            { maxFiles: options.maxFiles },
+          );
         }
         if (name === ".git") throw refuse(child, "is a .git entry. Remove it from the session folder");
         if (entry.isSymbolicLink()) throw refuse(child, "is a symbolic link. Replace the link by the file it points to");
@@ -86,15 +91,24 @@ export function sandboxLibrary(
         }
         if (!entry.isFile()) throw refuse(child, "is not a regular file. Remove it from the session folder");
         const stat = fs.lstatSync(path.join(absolute, name));
-        if (stat.nlink > 1) throw refuse(child, `has ${stat.nlink} hard links, so its bytes belong to a file outside the session too. Replace it by a copy`);
+        if (stat.nlink > 1)
+          throw refuse(child, `has ${stat.nlink} hard links, so its bytes belong to a file outside the session too. Replace it by a copy`);
         if (!accepted) continue;
         bytes += stat.size;
         files.push({ path: child, size: stat.size, mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs, ino: stat.ino });
         if (files.length > options.maxFiles) {
-          throw fail("limit", `Refused to capture ${options.what}: more than ${options.maxFiles} files. Raise the store's maxFiles limit if this session is legitimate.`, { maxFiles: options.maxFiles });
+          throw fail(
+            "limit",
+            `Refused to capture ${options.what}: more than ${options.maxFiles} files. Raise the store's maxFiles limit if this session is legitimate.`,
+            { maxFiles: options.maxFiles },
+          );
         }
         if (bytes > options.maxBytes) {
-          throw fail("limit", `Refused to capture ${options.what}: more than ${options.maxBytes} bytes. Raise the store's maxBytes limit if this session is legitimate.`, { maxBytes: options.maxBytes });
+          throw fail(
+            "limit",
+            `Refused to capture ${options.what}: more than ${options.maxBytes} bytes. Raise the store's maxBytes limit if this session is legitimate.`,
+            { maxBytes: options.maxBytes },
+          );
         }
       }
     };
@@ -121,7 +135,9 @@ export function sandboxLibrary(
   }
 
   function changed(relative: string, what: string): Error {
-    return fail("session", `Refused to capture ${what}: ${relative} changed while it was being read. Capture after the agent has exited.`, { path: relative });
+    return fail("session", `Refused to capture ${what}: ${relative} changed while it was being read. Capture after the agent has exited.`, {
+      path: relative,
+    });
   }
 
   function sameFile(a: { size: number; mtimeMs: number; ino: number }, b: { size: number; mtimeMs: number; ino: number }): boolean {
@@ -141,7 +157,23 @@ export function sandboxLibrary(
     basename: (value: string) => path.posix.basename(value.length > 1 ? value.replace(/\/+$/, "") : value),
   };
 
-  return { fs, path, crypto, fail, lstat, cliRoot, walk, utf8Name, readStable, changed, sameFile, stagingName, helpers, createPathRewriter, ...replace(fs, path, fail, lstat) };
+  return {
+    fs,
+    path,
+    crypto,
+    fail,
+    lstat,
+    cliRoot,
+    walk,
+    utf8Name,
+    readStable,
+    changed,
+    sameFile,
+    stagingName,
+    helpers,
+    createPathRewriter,
+    ...replace(fs, path, fail, lstat),
+  };
 }
 
 export type SandboxLibrary = ReturnType<typeof sandboxLibrary>;

@@ -43,7 +43,11 @@ export function sandboxReplace(
       const stat = lstat(current);
       if (!stat) return current;
       if (stat.isSymbolicLink()) {
-        throw fail("workspace", `Refused to ${what}: ${current} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`, { path: current });
+        throw fail(
+          "workspace",
+          `Refused to ${what}: ${current} is a symbolic link, and Outpost never follows links in a CLI home. Replace it by a real folder.`,
+          { path: current },
+        );
       }
     }
     return undefined;
@@ -63,7 +67,11 @@ export function sandboxReplace(
       }
       const stat = fs.lstatSync(current);
       if (stat.isSymbolicLink() || !stat.isDirectory()) {
-        throw fail("workspace", `Refused to ${what}: ${current} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}, and Outpost never writes through links. Replace it by a real folder.`, { path: current });
+        throw fail(
+          "workspace",
+          `Refused to ${what}: ${current} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}, and Outpost never writes through links. Replace it by a real folder.`,
+          { path: current },
+        );
       }
     }
   }
@@ -95,12 +103,18 @@ export function sandboxReplace(
     const temporary = `${journal}.${process.pid}.tmp`;
     // Never through a link planted under this name: remove whatever is there, then create exclusively.
     fs.rmSync(temporary, { recursive: true, force: true });
-    fs.writeFileSync(temporary, JSON.stringify({ outpost: "replacement", phase: "committed", pid: process.pid, startedAt: Date.now(), entries }), { mode: 0o600, flag: "wx" });
+    fs.writeFileSync(
+      temporary,
+      JSON.stringify({ outpost: "replacement", phase: "committed", pid: process.pid, startedAt: Date.now(), entries }),
+      { mode: 0o600, flag: "wx" },
+    );
     fs.renameSync(temporary, journal);
   }
 
   function busy(journal: string): Error {
-    return fail("conflict", `Another restore of this session is running in the sandbox (${journal}). Wait for it to finish, then retry.`, { path: journal });
+    return fail("conflict", `Another restore of this session is running in the sandbox (${journal}). Wait for it to finish, then retry.`, {
+      path: journal,
+    });
   }
 
   /** True when the process that wrote the journal may still be running it (another live pid, recent). */
@@ -125,25 +139,31 @@ export function sandboxReplace(
     } catch {
       record = undefined;
     }
-    const inside = (file: unknown) => typeof file === "string" && path.isAbsolute(file) && file === path.normalize(file) && file.startsWith(`${scope}${path.sep}`);
+    const inside = (file: unknown) =>
+      typeof file === "string" && path.isAbsolute(file) && file === path.normalize(file) && file.startsWith(`${scope}${path.sep}`);
     const sound =
       record?.outpost === "replacement" &&
       (record.phase === "prepared" || record.phase === "committed") &&
       Array.isArray(record.entries) &&
       (record.entries as Partial<JournalEntry>[]).every(
         (entry) =>
-          inside(entry.target) && inside(entry.staged) && entry.backup === backupOf(entry.target!) &&
-          path.dirname(entry.staged!) === path.dirname(entry.target!) && path.basename(entry.staged!).includes(".outpost-new-") &&
+          inside(entry.target) &&
+          inside(entry.staged) &&
+          entry.backup === backupOf(entry.target!) &&
+          path.dirname(entry.staged!) === path.dirname(entry.target!) &&
+          path.basename(entry.staged!).includes(".outpost-new-") &&
           typeof entry.existed === "boolean",
       );
-    const crossesLink = sound && (record!.entries as JournalEntry[]).some((entry) => {
-      try {
-        assertNoLinkBelow(scope, path.dirname(entry.target), "recover");
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    const crossesLink =
+      sound &&
+      (record!.entries as JournalEntry[]).some((entry) => {
+        try {
+          assertNoLinkBelow(scope, path.dirname(entry.target), "recover");
+          return false;
+        } catch {
+          return true;
+        }
+      });
     if (!sound || crossesLink) {
       fs.rmSync(journal, { recursive: true, force: true });
       return undefined;
@@ -181,11 +201,17 @@ export function sandboxReplace(
    * staged entries renamed in, then the backups removed. `journal` (inside `scope`) records the plan, so
    * the next replacement finishes or undoes one a crash interrupted.
    */
-  function replaceTogether(journal: string, scope: string, replacements: readonly Replacement[], step: ReplacementStep = () => undefined): void {
+  function replaceTogether(
+    journal: string,
+    scope: string,
+    replacements: readonly Replacement[],
+    step: ReplacementStep = () => undefined,
+  ): void {
     recoverReplacement(journal, scope);
     const entries: JournalEntry[] = replacements.map(({ staged, target }) => {
       const found = lstat(target);
-      if (found?.isSymbolicLink()) throw fail("workspace", `Refused to replace ${target}: it is a symbolic link. Remove the link first.`, { path: target });
+      if (found?.isSymbolicLink())
+        throw fail("workspace", `Refused to replace ${target}: it is a symbolic link. Remove the link first.`, { path: target });
       return { staged, target, backup: backupOf(target), existed: found !== undefined };
     });
     createJournal(journal, entries);

@@ -49,17 +49,29 @@ export async function runSandboxScript<Result>(
     });
   } catch (error) {
     if (isOutpostError(error)) throw error;
-    throw new OutpostError("process", `Could not run node in the sandbox to ${options.what}: ${describe(error)}. The sandbox needs node on its PATH.`, { cause: error });
+    throw new OutpostError(
+      "process",
+      `Could not run node in the sandbox to ${options.what}: ${describe(error)}. The sandbox needs node on its PATH.`,
+      { cause: error },
+    );
   }
   const at = result.stdout.lastIndexOf(MARKER);
   if (at === -1) {
-    throw new OutpostError("process", `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`, { details: { status: result.status } });
+    throw new OutpostError(
+      "process",
+      `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
+      { details: { status: result.status } },
+    );
   }
   let outcome: { ok: true; value: Result } | { ok: false; code?: string; message: string; details?: Record<string, unknown> };
   try {
     outcome = JSON.parse(result.stdout.slice(at + MARKER.length)) as typeof outcome;
   } catch (error) {
-    throw new OutpostError("process", `The sandbox script that should ${options.what} printed a result that is not JSON (status ${result.status}). Check that nothing else writes to its stdout.`, { cause: error, details: { status: result.status } });
+    throw new OutpostError(
+      "process",
+      `The sandbox script that should ${options.what} printed a result that is not JSON (status ${result.status}). Check that nothing else writes to its stdout.`,
+      { cause: error, details: { status: result.status } },
+    );
   }
   if (outcome.ok) return outcome.value;
   const code = (outcome.code ?? "session") as OutpostErrorCode;
@@ -69,14 +81,23 @@ export async function runSandboxScript<Result>(
 const nodeRequire = createRequire(import.meta.url);
 const leaseVariables = new WeakMap<SandboxLease, Map<string, string | undefined>>();
 
-async function runInProcess<Result>(lease: SandboxLease, main: SandboxMain, input: unknown, options: SandboxScriptOptions): Promise<Result> {
+async function runInProcess<Result>(
+  lease: SandboxLease,
+  main: SandboxMain,
+  input: unknown,
+  options: SandboxScriptOptions,
+): Promise<Result> {
   const known = leaseVariables.get(lease) ?? new Map<string, string | undefined>();
   leaseVariables.set(lease, known);
   const env: Record<string, string> = {};
   for (const name of options.variables ?? []) {
     if (!known.has(name)) {
       // printenv exits 1 when the variable is unset: the value the lease's own commands would see.
-      const result = await lease.invoke({ executable: "printenv", arguments: [name], ...(options.signal ? { signal: options.signal } : {}) });
+      const result = await lease.invoke({
+        executable: "printenv",
+        arguments: [name],
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
       known.set(name, result.status === 0 ? result.stdout.replace(/\n$/, "") : undefined);
     }
     const value = known.get(name);
@@ -92,11 +113,21 @@ return (${functionSource(main)})(input);`;
     const value = await run(nodeRequire, { env, pid: process.pid, kill: process.kill.bind(process) }, JSON.parse(JSON.stringify(input)));
     return (value === undefined ? undefined : JSON.parse(JSON.stringify(value))) as Result;
   } catch (error) {
-    const fields = (typeof error === "object" && error !== null ? error : {}) as { outpostCode?: unknown; message?: unknown; details?: Record<string, unknown> };
+    const fields = (typeof error === "object" && error !== null ? error : {}) as {
+      outpostCode?: unknown;
+      message?: unknown;
+      details?: Record<string, unknown>;
+    };
     if (typeof fields.outpostCode === "string") {
-      throw new OutpostError(fields.outpostCode as OutpostErrorCode, String(fields.message), fields.details ? { details: fields.details } : {});
+      throw new OutpostError(
+        fields.outpostCode as OutpostErrorCode,
+        String(fields.message),
+        fields.details ? { details: fields.details } : {},
+      );
     }
-    throw new OutpostError("session", `Unexpected failure while trying to ${options.what}: ${describe(error)}. Report it with the stack.`, { cause: error });
+    throw new OutpostError("session", `Unexpected failure while trying to ${options.what}: ${describe(error)}. Report it with the stack.`, {
+      cause: error,
+    });
   }
 }
 

@@ -25,7 +25,10 @@ export function renamedNameHelpers(source: string): string[] {
     const start = match.index + match[0].length;
     const end = closingParenthesis(source, start);
     const inner = end === -1 ? "" : source.slice(start, end).trim();
-    const before = source.slice(0, match.index).replace(/\s*\/\*\s*@__PURE__\s*\*\/\s*$/, "").trimEnd();
+    const before = source
+      .slice(0, match.index)
+      .replace(/\s*\/\*\s*@__PURE__\s*\*\/\s*$/, "")
+      .trimEnd();
     const shape =
       NAME.test(inner) &&
       ((/^this\s*,/.test(inner) && /static\s*\{$/.test(before)) ||
@@ -34,7 +37,11 @@ export function renamedNameHelpers(source: string): string[] {
     shapes.set(name, (shapes.get(name) ?? true) && shape);
   }
   const mentions = (name: string, suffix: string) => source.match(new RegExp(`(?<![\\w$.#])${escape(name)}${suffix}`, "g"))?.length ?? 0;
-  return [...shapes].filter(([name, onlyKeepNames]) => onlyKeepNames && name.length <= MINIFIED_LENGTH && mentions(name, "(?![\\w$])") === mentions(name, "\\(")).map(([name]) => name);
+  return [...shapes]
+    .filter(
+      ([name, onlyKeepNames]) => onlyKeepNames && name.length <= MINIFIED_LENGTH && mentions(name, "(?![\\w$])") === mentions(name, "\\("),
+    )
+    .map(([name]) => name);
 }
 
 /** `h(g,"g")` as a statement following the declaration of `g` (a function or class). */
@@ -71,7 +78,30 @@ function escape(name: string): string {
   return name.replace(/\$/g, "\\$");
 }
 
-const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "typeof", "await", "new", "super", "import", "with", "void", "delete", "in", "of", "do", "else", "case", "throw", "yield"]);
+const KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "function",
+  "return",
+  "typeof",
+  "await",
+  "new",
+  "super",
+  "import",
+  "with",
+  "void",
+  "delete",
+  "in",
+  "of",
+  "do",
+  "else",
+  "case",
+  "throw",
+  "yield",
+]);
 
 const serialized = new WeakMap<object, string>();
 

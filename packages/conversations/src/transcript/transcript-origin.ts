@@ -11,7 +11,11 @@ export async function readTranscriptOrigin(folder: string, format: string, id: s
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new OutpostError("session", `No captured ${format} conversation ${id} at ${folder}. Capture it first, or pass the home it was captured under.`, { cause: error, details: { id, format } });
+    throw new OutpostError(
+      "session",
+      `No captured ${format} conversation ${id} at ${folder}. Capture it first, or pass the home it was captured under.`,
+      { cause: error, details: { id, format } },
+    );
   }
   let origin: Partial<TranscriptOrigin>;
   try {
@@ -27,12 +31,20 @@ export async function readTranscriptOrigin(folder: string, format: string, id: s
   // Relative paths from the file are untrusted: no absolute path, no `..` (a backslash is a plain character).
   const transcriptProblem = relativeNameProblem(origin.transcript!);
   if (transcriptProblem) throw corrupt(file, `the transcript path is unsafe: ${transcriptProblem}`);
-  const sidecarProblem = origin.sidecar === undefined ? undefined : typeof origin.sidecar === "string" ? relativeNameProblem(origin.sidecar) : "it is not a string";
+  const sidecarProblem =
+    origin.sidecar === undefined
+      ? undefined
+      : typeof origin.sidecar === "string"
+        ? relativeNameProblem(origin.sidecar)
+        : "it is not a string";
   if (sidecarProblem) throw corrupt(file, `the sidecar path is unsafe: ${sidecarProblem}`);
   if (typeof origin.mode !== "number") throw corrupt(file, "mode is missing");
   return origin as TranscriptOrigin;
 }
 
 function corrupt(file: string, problem: string, cause?: unknown): OutpostError {
-  return new OutpostError("session", `The captured conversation record ${file} is corrupt: ${problem}. Capture the conversation again.`, { cause, details: { file } });
+  return new OutpostError("session", `The captured conversation record ${file} is corrupt: ${problem}. Capture the conversation again.`, {
+    cause,
+    details: { file },
+  });
 }

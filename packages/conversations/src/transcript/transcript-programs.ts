@@ -44,7 +44,11 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   const what = `conversation ${input.id}`;
   lib.assertNoLinkBelow(base, sessionsDirectory, `capture ${what}`);
   if (!lib.lstat(sessionsDirectory)?.isDirectory()) {
-    throw fail("session", `No ${what}: ${sessionsDirectory} does not exist in the sandbox. Check the agent ran there and wrote its session.`, { id: input.id });
+    throw fail(
+      "session",
+      `No ${what}: ${sessionsDirectory} does not exist in the sandbox. Check the agent ran there and wrote its session.`,
+      { id: input.id },
+    );
   }
   const pattern = new RegExp(input.pattern);
   const found: string[] = [];
@@ -54,7 +58,9 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
     for (const entry of fs.readdirSync(absolute, { withFileTypes: true, encoding: "buffer" })) {
       const name = lib.utf8Name(entry.name);
       if (name === undefined) {
-        unsearched.push(`${relative === "" ? "" : `${relative}/`}${JSON.stringify(entry.name.toString("latin1"))} (a name that is not valid UTF-8)`);
+        unsearched.push(
+          `${relative === "" ? "" : `${relative}/`}${JSON.stringify(entry.name.toString("latin1"))} (a name that is not valid UTF-8)`,
+        );
         continue;
       }
       const child = relative === "" ? name : `${relative}/${name}`;
@@ -67,16 +73,36 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   // A link, folder or special file where the transcript should be is refused as such, before any is opened.
   for (const relative of found) {
     const stat = fs.lstatSync(path.join(sessionsDirectory, relative));
-    const problem = stat.isSymbolicLink() ? "is a symbolic link" : stat.isDirectory() ? "is a folder where the transcript file should be" : !stat.isFile() ? "is not a regular file" : stat.nlink > 1 ? `has ${stat.nlink} hard links, so its bytes belong to a file outside the session too` : undefined;
-    if (problem) throw fail("workspace", `Refused to capture ${what}: ${relative} ${problem}. Replace it by the real file.`, { path: relative });
+    const problem = stat.isSymbolicLink()
+      ? "is a symbolic link"
+      : stat.isDirectory()
+        ? "is a folder where the transcript file should be"
+        : !stat.isFile()
+          ? "is not a regular file"
+          : stat.nlink > 1
+            ? `has ${stat.nlink} hard links, so its bytes belong to a file outside the session too`
+            : undefined;
+    if (problem)
+      throw fail("workspace", `Refused to capture ${what}: ${relative} ${problem}. Replace it by the real file.`, { path: relative });
   }
-  const matching = input.firstLineField ? found.filter((relative) => firstLineField(path.join(sessionsDirectory, relative), input.firstLineField!) === input.id) : found;
+  const matching = input.firstLineField
+    ? found.filter((relative) => firstLineField(path.join(sessionsDirectory, relative), input.firstLineField!) === input.id)
+    : found;
   if (matching.length === 0) {
-    const hint = unsearched.length > 0 ? ` Not searched: ${unsearched.slice(0, 5).join(", ")}; replace links by real folders.` : " Check the id and that the agent saved its session.";
-    throw fail(unsearched.length > 0 ? "workspace" : "session", `No ${what} under ${sessionsDirectory}.${hint}`, { id: input.id, ...(unsearched.length > 0 ? { unsearched } : {}) });
+    const hint =
+      unsearched.length > 0
+        ? ` Not searched: ${unsearched.slice(0, 5).join(", ")}; replace links by real folders.`
+        : " Check the id and that the agent saved its session.";
+    throw fail(unsearched.length > 0 ? "workspace" : "session", `No ${what} under ${sessionsDirectory}.${hint}`, {
+      id: input.id,
+      ...(unsearched.length > 0 ? { unsearched } : {}),
+    });
   }
   if (matching.length > 1) {
-    throw fail("session", `Several transcripts match ${what}: ${matching.join(", ")}. Remove the stale copies.`, { id: input.id, matches: matching });
+    throw fail("session", `Several transcripts match ${what}: ${matching.join(", ")}. Remove the stale copies.`, {
+      id: input.id,
+      matches: matching,
+    });
   }
   const relative = matching[0]!;
   const absolute = path.join(sessionsDirectory, relative);
@@ -85,7 +111,11 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
     throw fail("workspace", `Refused to capture ${what}: ${relative} is inside a .git folder.`, { path: relative });
   }
   if (stat.size > input.maxBytes) {
-    throw fail("limit", `Refused to capture ${what}: ${relative} is ${stat.size} bytes, over the ${input.maxBytes} byte limit. Raise maxBytes if it is legitimate.`, { size: stat.size, maxBytes: input.maxBytes });
+    throw fail(
+      "limit",
+      `Refused to capture ${what}: ${relative} is ${stat.size} bytes, over the ${input.maxBytes} byte limit. Raise maxBytes if it is legitimate.`,
+      { size: stat.size, maxBytes: input.maxBytes },
+    );
   }
   const transcript = { path: relative, size: stat.size, mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs, ino: stat.ino };
   if (!input.sidecar) return { sessionsDirectory, relative, transcript };
@@ -94,7 +124,11 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   const sidecarStat = lib.lstat(sidecarAbsolute);
   if (!sidecarStat) return { sessionsDirectory, relative, transcript };
   if (sidecarStat.isSymbolicLink() || !sidecarStat.isDirectory()) {
-    throw fail("workspace", `Refused to capture ${what}: ${sidecarRelative} is ${sidecarStat.isSymbolicLink() ? "a symbolic link" : "a file"} where its sidecar folder should be. Replace it by a real folder.`, { path: sidecarRelative });
+    throw fail(
+      "workspace",
+      `Refused to capture ${what}: ${sidecarRelative} is ${sidecarStat.isSymbolicLink() ? "a symbolic link" : "a file"} where its sidecar folder should be. Replace it by a real folder.`,
+      { path: sidecarRelative },
+    );
   }
   const exclude = input.sidecarExclude ? new RegExp(input.sidecarExclude) : undefined;
   let skipped = 0;
@@ -207,7 +241,8 @@ export function commitTranscriptProgram(input: CommitTranscriptInput): true {
   try {
     for (const move of input.moves) {
       const target = path.resolve(input.sessionsDirectory, move.destination);
-      if (!target.startsWith(`${input.sessionsDirectory}/`)) throw fail("workspace", `Refused destination ${move.destination}: it leaves the sessions folder.`);
+      if (!target.startsWith(`${input.sessionsDirectory}/`))
+        throw fail("workspace", `Refused destination ${move.destination}: it leaves the sessions folder.`);
       lib.makeFolders(input.base, path.dirname(target), what);
       const sibling = lib.stagingName(target);
       fs.renameSync(path.join(input.staging, move.staged), sibling);

@@ -60,7 +60,9 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const file = join(folder, "files", origin.transcript);
     const stat = await lstat(file).catch(() => undefined);
     if (!stat?.isFile()) {
-      throw new OutpostError("session", `The captured conversation ${id} is incomplete: ${file} is missing. Capture it again.`, { details: { id, file } });
+      throw new OutpostError("session", `The captured conversation ${id} is incomplete: ${file} is missing. Capture it again.`, {
+        details: { id, file },
+      });
     }
     return { id, file, format: format.format };
   }
@@ -70,16 +72,21 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const lease = context.sandbox;
     const signal = context.signal;
     const what = `conversation ${id}`;
-    const located = await runSandboxScript<LocatedTranscript>(lease, locateTranscriptProgram, {
-      ...location(lease),
-      id,
-      pattern: format.transcriptPattern(id),
-      ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
-      sidecar: format.sidecar === true,
-      ...(format.sidecarExclude ? { sidecarExclude: format.sidecarExclude.source } : {}),
-      maxBytes,
-      maxFiles,
-    }, run(context, `find ${what}`));
+    const located = await runSandboxScript<LocatedTranscript>(
+      lease,
+      locateTranscriptProgram,
+      {
+        ...location(lease),
+        id,
+        pattern: format.transcriptPattern(id),
+        ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
+        sidecar: format.sidecar === true,
+        ...(format.sidecarExclude ? { sidecarExclude: format.sidecarExclude.source } : {}),
+        maxBytes,
+        maxFiles,
+      },
+      run(context, `find ${what}`),
+    );
     const target = directory(context.repository, context.home);
     await mkdir(target, { recursive: true });
     const work = await mkdtemp(join(target, `.${id}.capture-`));
@@ -95,7 +102,12 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         for (const file of located.sidecar.files) expected.push({ ...file, path: posix.join(located.sidecar.relative, file.path) });
       }
       await verifyHostCopy(files, expected, what);
-      await runSandboxScript(lease, recheckTranscriptProgram, { directory: located.sessionsDirectory, files: expected, what }, run(context, `recheck ${what}`));
+      await runSandboxScript(
+        lease,
+        recheckTranscriptProgram,
+        { directory: located.sessionsDirectory, files: expected, what },
+        run(context, `recheck ${what}`),
+      );
       const origin = {
         outpost: "transcript",
         version: 1,
@@ -115,7 +127,8 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       throw error;
     } finally {
       const copy = located.sidecar?.copy;
-      if (copy) await runSandboxScript(lease, removeCopyProgram, { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
+      if (copy)
+        await runSandboxScript(lease, removeCopyProgram, { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
     }
     return { id, file: join(target, id, "files", located.relative), format: format.format };
   }
@@ -126,9 +139,20 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const signal = context.signal;
     const folder = originFolder(record.file, id);
     const origin = await readTranscriptOrigin(folder, format.format, id);
-    const to = { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") };
-    const from = { workspace: assertRelocatablePath(origin.workspace, "recorded workspace"), home: assertRelocatablePath(origin.home, "recorded home") };
-    const prepared = await runSandboxScript<PreparedRestore>(lease, prepareRestoreProgram, { ...location(lease), id, probes: format.probes ?? [] }, run(context, `prepare the restore of conversation ${id}`));
+    const to = {
+      workspace: assertRelocatablePath(lease.root, "sandbox workspace"),
+      home: assertRelocatablePath(lease.home, "sandbox home"),
+    };
+    const from = {
+      workspace: assertRelocatablePath(origin.workspace, "recorded workspace"),
+      home: assertRelocatablePath(origin.home, "recorded home"),
+    };
+    const prepared = await runSandboxScript<PreparedRestore>(
+      lease,
+      prepareRestoreProgram,
+      { ...location(lease), id, probes: format.probes ?? [] },
+      run(context, `prepare the restore of conversation ${id}`),
+    );
     // On the host the sandbox's staging folder is reachable: write the relocated files straight into it.
     const local = context.local === true;
     if (!local) await mkdir(context.staging, { recursive: true });
@@ -147,17 +171,24 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         moves.push({ staged: "sidecar", destination: posix.join(posix.dirname(destination), id) });
       }
       if (!local) await lease.upload(stage, prepared.staging, signal ? { signal } : {});
-      await runSandboxScript(lease, commitTranscriptProgram, {
-        id,
-        base: prepared.base,
-        staging: prepared.staging,
-        sessionsDirectory: prepared.sessionsDirectory,
-        cliRoot: prepared.cliRoot,
-        moves,
-        writes: plan.writes ?? [],
-      }, run(context, `put conversation ${id} in place`));
+      await runSandboxScript(
+        lease,
+        commitTranscriptProgram,
+        {
+          id,
+          base: prepared.base,
+          staging: prepared.staging,
+          sessionsDirectory: prepared.sessionsDirectory,
+          cliRoot: prepared.cliRoot,
+          moves,
+          writes: plan.writes ?? [],
+        },
+        run(context, `put conversation ${id} in place`),
+      );
     } catch (error) {
-      await runSandboxScript(lease, removeProgram, { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(() => undefined);
+      await runSandboxScript(lease, removeProgram, { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(
+        () => undefined,
+      );
       throw error;
     } finally {
       if (!local) await rm(stage, { recursive: true, force: true });
@@ -202,7 +233,12 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
 function relativeOfCaptured(file: string, id: string): string {
   const marker = `/${id}/files/`;
   const at = file.replaceAll("\\", "/").lastIndexOf(marker);
-  if (at === -1) throw new OutpostError("session", `${file} is not a captured transcript of conversation ${id}. Pass the file of a record returned by locate or capture.`, { details: { id, file } });
+  if (at === -1)
+    throw new OutpostError(
+      "session",
+      `${file} is not a captured transcript of conversation ${id}. Pass the file of a record returned by locate or capture.`,
+      { details: { id, file } },
+    );
   return file.slice(at + marker.length);
 }
 
@@ -219,17 +255,30 @@ async function verifyHostCopy(root: string, expected: readonly WalkedFile[], wha
     for (const entry of await readdir(absolute, { withFileTypes: true })) {
       const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) await visit(join(absolute, entry.name), child);
-      else if (!entry.isFile()) throw new OutpostError("workspace", `Refused to capture ${what}: ${child} arrived as a link or special file. Replace it by a regular file.`, { details: { path: child } });
+      else if (!entry.isFile())
+        throw new OutpostError(
+          "workspace",
+          `Refused to capture ${what}: ${child} arrived as a link or special file. Replace it by a regular file.`,
+          { details: { path: child } },
+        );
       else {
         const stat = await lstat(join(absolute, entry.name));
-        if (sizes.get(child) !== stat.size) throw new OutpostError("session", `Refused to capture ${what}: ${child} changed while it was being copied. Capture after the agent has exited.`, { details: { path: child } });
+        if (sizes.get(child) !== stat.size)
+          throw new OutpostError(
+            "session",
+            `Refused to capture ${what}: ${child} changed while it was being copied. Capture after the agent has exited.`,
+            { details: { path: child } },
+          );
         found.push(child);
       }
     }
   };
   await visit(root, "");
   if (found.length !== expected.length) {
-    throw new OutpostError("session", `Refused to capture ${what}: its files changed while they were being copied. Capture after the agent has exited.`);
+    throw new OutpostError(
+      "session",
+      `Refused to capture ${what}: its files changed while they were being copied. Capture after the agent has exited.`,
+    );
   }
 }
 
@@ -245,4 +294,3 @@ async function relocateTree(source: string, target: string, pairs: readonly Path
     }
   }
 }
-

@@ -40,7 +40,11 @@ export function learnCliVersion(executable: string, variables: Readonly<Record<s
   const version = result.error ? undefined : parseCliVersion(`${result.stdout ?? ""}\n${result.stderr ?? ""}`);
   const probe: CliVersionProbe = version
     ? { version }
-    : { problem: result.error ? `\`${executable} --version\`: ${result.error.message}` : `\`${executable} --version\` printed no version (exit ${result.status})` };
+    : {
+        problem: result.error
+          ? `\`${executable} --version\`: ${result.error.message}`
+          : `\`${executable} --version\` printed no version (exit ${result.status})`,
+      };
   probes.set(key, probe);
   return probe;
 }
@@ -52,7 +56,9 @@ export function cliReleaseResolver<Features>(table: CliFeatureTable<Features>, s
     if (release) return release;
     if (source.version !== undefined) {
       const given = parseCliVersion(source.version);
-      release = given ? cliRelease(table, given) : cliRelease(table, undefined, `\`version\` ${JSON.stringify(source.version)} is not major.minor.patch`);
+      release = given
+        ? cliRelease(table, given)
+        : cliRelease(table, undefined, `\`version\` ${JSON.stringify(source.version)} is not major.minor.patch`);
     } else {
       const probe = learnCliVersion(source.executable, source.variables);
       release = cliRelease(table, probe.version, probe.problem);

@@ -42,19 +42,29 @@ export function compareVersions(left: string, right: string): number {
 }
 
 /** The release `version` stands for in `table`; undefined `version` (unknown) means the pinned release. */
-export function cliRelease<Features>(table: CliFeatureTable<Features>, version: string | undefined, problem?: string): CliRelease<Features> {
+export function cliRelease<Features>(
+  table: CliFeatureTable<Features>,
+  version: string | undefined,
+  problem?: string,
+): CliRelease<Features> {
   const range = `${table.tested.oldest}–${table.tested.newest}`;
   if (version === undefined) {
     return {
       features: featuresAt(table, table.pinned),
-      warnings: [`${table.agent}: could not learn the CLI version${problem ? ` (${problem})` : ""}; assuming the pinned ${table.pinned} (tested ${range}). Pass \`version\` to the agent to say which release runs.`],
+      warnings: [
+        `${table.agent}: could not learn the CLI version${problem ? ` (${problem})` : ""}; assuming the pinned ${table.pinned} (tested ${range}). Pass \`version\` to the agent to say which release runs.`,
+      ],
     };
   }
   const outside = compareVersions(version, table.tested.oldest) < 0 || compareVersions(version, table.tested.newest) > 0;
   return {
     version,
     features: featuresAt(table, version),
-    warnings: outside ? [`${table.agent} ${version} is outside the tested range ${range} (pinned ${table.pinned}); it runs, but its flags and events are not verified.`] : [],
+    warnings: outside
+      ? [
+          `${table.agent} ${version} is outside the tested range ${range} (pinned ${table.pinned}); it runs, but its flags and events are not verified.`,
+        ]
+      : [],
   };
 }
 

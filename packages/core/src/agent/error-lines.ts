@@ -1,4 +1,5 @@
-const ERROR_LINE = /\b(error|fatal|panic|unknown (option|argument|flag|command)|unexpected argument|invalid|not found|cannot|can't|failed|denied|refused|unrecognized)\b/i;
+const ERROR_LINE =
+  /\b(error|fatal|panic|unknown (option|argument|flag|command)|unexpected argument|invalid|not found|cannot|can't|failed|denied|refused|unrecognized)\b/i;
 /** Lines of a usage/help text (option tables, choice lists), which mention "error" without being one. */
 const HELP_LINE = /^(-{1,2}[\w-]|\[|Usage:|Options:|Commands:|Positionals:)|\[(boolean|string|number|array|choices:)|\s{2,}-{1,2}\w/;
 const USAGE_TEXT = /^(Usage:|Options:|Positionals:)|^\s+-h, --help\b/m;
@@ -21,7 +22,11 @@ export function errorLines(stderr: string, limit = 3): string[] {
     if (found.length >= limit) break;
   }
   if (found.length === 0 && USAGE_TEXT.test(head)) {
-    const first = head.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+    const first =
+      head
+        .split("\n")
+        .find((line) => line.trim() !== "")
+        ?.trim() ?? "";
     found.push(`printed only its usage text (\`${first.slice(0, 120)}\`): it does not accept an option or argument it was given`);
   }
   return found;

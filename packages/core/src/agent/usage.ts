@@ -21,5 +21,5 @@ export function addUsage(left: Usage, right: Usage): Usage {
     if (left[key] !== undefined || right[key] !== undefined) sum[key] = (left[key] ?? 0) + (right[key] ?? 0);
   }
   // One incomplete part makes the whole incomplete.
-  return (left.incomplete || right.incomplete ? { ...sum, incomplete: true } : sum);
+  return left.incomplete || right.incomplete ? { ...sum, incomplete: true } : sum;
 }

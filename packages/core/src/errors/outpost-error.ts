@@ -17,8 +17,21 @@ export type OutpostErrorCode =
   | "limit";
 
 export const OUTPOST_ERROR_CODES: readonly OutpostErrorCode[] = Object.freeze([
-  "configuration", "workspace", "process", "timeout", "aborted", "conflict", "session", "provider",
-  "transport", "response", "replay", "steering", "quota", "prompt", "limit",
+  "configuration",
+  "workspace",
+  "process",
+  "timeout",
+  "aborted",
+  "conflict",
+  "session",
+  "provider",
+  "transport",
+  "response",
+  "replay",
+  "steering",
+  "quota",
+  "prompt",
+  "limit",
 ]);
 
 export type OutpostErrorDetails = Readonly<Record<string, unknown>>;

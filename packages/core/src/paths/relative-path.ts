@@ -29,5 +29,9 @@ export function isInside(root: string, candidate: string): boolean {
 }
 
 function escape(path: string, what: string, problem: string): OutpostError {
-  return new OutpostError("workspace", `Refused ${what} ${JSON.stringify(path)}: ${problem}. Give a path relative to the root that stays inside it.`, { details: { path } });
+  return new OutpostError(
+    "workspace",
+    `Refused ${what} ${JSON.stringify(path)}: ${problem}. Give a path relative to the root that stays inside it.`,
+    { details: { path } },
+  );
 }

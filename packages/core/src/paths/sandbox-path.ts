@@ -32,7 +32,12 @@ export function resolveSandboxPath(lease: SandboxAnchors, path: string, what = "
     const normalized = posix.normalize(anchor).replace(/(.)\/+$/, "$1");
     if (isInside(normalized, full)) return { path: full, anchor: normalized };
   }
-  throw refusal(path, what, `it is outside the lease root ${JSON.stringify(lease.root)} and the lease home ${JSON.stringify(lease.home)}`, lease);
+  throw refusal(
+    path,
+    what,
+    `it is outside the lease root ${JSON.stringify(lease.root)} and the lease home ${JSON.stringify(lease.home)}`,
+    lease,
+  );
 }
 
 /** True when `resolveSandboxPath` accepts `path` for this lease. */
@@ -46,7 +51,11 @@ export function isLegalSandboxPath(lease: SandboxAnchors, path: string): boolean
 }
 
 function refusal(path: string, what: string, problem: string, lease: SandboxAnchors): OutpostError {
-  return new OutpostError("workspace", `Refused ${what} ${JSON.stringify(path)}: ${problem}. Give a path relative to the lease root, or an absolute path under the lease root or home.`, {
-    details: { path, root: lease.root, home: lease.home },
-  });
+  return new OutpostError(
+    "workspace",
+    `Refused ${what} ${JSON.stringify(path)}: ${problem}. Give a path relative to the lease root, or an absolute path under the lease root or home.`,
+    {
+      details: { path, root: lease.root, home: lease.home },
+    },
+  );
 }

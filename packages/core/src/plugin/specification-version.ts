@@ -20,9 +20,13 @@ export function assertSpecificationVersion(plugin: unknown, contract: PluginCont
   const supported: readonly string[] = SUPPORTED_SPECIFICATION_VERSIONS[contract];
   const label = describePlugin(plugin, contract);
   if (typeof plugin !== "object" || plugin === null) {
-    throw new OutpostError("configuration", `Expected a ${contract}, got ${plugin === null ? "null" : typeof plugin}. Pass the object the plugin's factory returns.`, {
-      details: { contract },
-    });
+    throw new OutpostError(
+      "configuration",
+      `Expected a ${contract}, got ${plugin === null ? "null" : typeof plugin}. Pass the object the plugin's factory returns.`,
+      {
+        details: { contract },
+      },
+    );
   }
   const version: unknown = (plugin as { specificationVersion?: unknown }).specificationVersion;
   if (typeof version === "string" && supported.includes(version)) return;
@@ -30,7 +34,14 @@ export function assertSpecificationVersion(plugin: unknown, contract: PluginCont
   throw new OutpostError(
     "configuration",
     `${label} ${found}; this @outpost/core supports ${supported.map((entry) => JSON.stringify(entry)).join(", ")} for a ${contract}. Install plugin and @outpost/core versions that agree, or set specificationVersion in the plugin.`,
-    { details: { contract, plugin: pluginName(plugin), specificationVersion: version === undefined ? null : String(version), supported: [...supported] } },
+    {
+      details: {
+        contract,
+        plugin: pluginName(plugin),
+        specificationVersion: version === undefined ? null : String(version),
+        supported: [...supported],
+      },
+    },
   );
 }
 

@@ -18,17 +18,7 @@ export interface FileTransfers {
   /** Lists `paths` (relative to `source`; directories expand) and rejects any that escape `source`. */
   manifest(source: string, paths: readonly string[], options?: TransferOptions): Promise<FileManifestEntry[]>;
   /** Copies exactly `entries` from the sandbox `source` into the host `destination`, verifying SHA-256. */
-  downloadBatch(
-    source: string,
-    entries: readonly FileManifestEntry[],
-    destination: string,
-    options?: TransferOptions,
-  ): Promise<void>;
+  downloadBatch(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void>;
   /** Copies exactly `entries` from the host `source` into the sandbox `destination`, verifying SHA-256. */
-  uploadBatch?(
-    source: string,
-    entries: readonly FileManifestEntry[],
-    destination: string,
-    options?: TransferOptions,
-  ): Promise<void>;
+  uploadBatch?(source: string, entries: readonly FileManifestEntry[], destination: string, options?: TransferOptions): Promise<void>;
 }

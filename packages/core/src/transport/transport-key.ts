@@ -7,7 +7,11 @@ import { OutpostError } from "../errors/outpost-error.js";
 export function assertTransportKey(key: string): string {
   const problem = transportKeyProblem(key);
   if (problem) {
-    throw new OutpostError("configuration", `Invalid transport key ${JSON.stringify(key)}: ${problem}. Use a relative key such as "conversations/claude/<id>.json".`, { details: { key } });
+    throw new OutpostError(
+      "configuration",
+      `Invalid transport key ${JSON.stringify(key)}: ${problem}. Use a relative key such as "conversations/claude/<id>.json".`,
+      { details: { key } },
+    );
   }
   return key;
 }

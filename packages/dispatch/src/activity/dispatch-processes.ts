@@ -16,14 +16,18 @@ export async function findDispatchProcesses(dispatchId: string): Promise<Dispatc
   const needle = Buffer.from(`\0${DISPATCH_ID_VARIABLE}=${dispatchId}\0`);
   const names = await readdir("/proc").catch(() => [] as string[]);
   const found: DispatchProcess[] = [];
-  await Promise.all(names.filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid).map(async (name) => {
-    const environment = await readFile(`/proc/${name}/environ`).catch(() => undefined);
-    if (!environment || !Buffer.concat([Buffer.from([0]), environment]).includes(needle)) return;
-    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => undefined);
-    const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (!fields || fields[0] === "Z") return;
-    found.push({ pid: Number(name), processGroup: Number(fields[2]) });
-  }));
+  await Promise.all(
+    names
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .map(async (name) => {
+        const environment = await readFile(`/proc/${name}/environ`).catch(() => undefined);
+        if (!environment || !Buffer.concat([Buffer.from([0]), environment]).includes(needle)) return;
+        const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => undefined);
+        const fields = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (!fields || fields[0] === "Z") return;
+        found.push({ pid: Number(name), processGroup: Number(fields[2]) });
+      }),
+  );
   return found;
 }
 

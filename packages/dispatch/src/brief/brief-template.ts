@@ -58,5 +58,9 @@ function closingParenthesis(template: string, from: number): number {
 }
 
 function malformed(file: string, offset: number, problem: string): OutpostError {
-  return new OutpostError("configuration", `Brief file ${file} has ${problem} at offset ${offset}. Fix the template (write \\$( or \\{{ for literal text).`, { details: { file, offset } });
+  return new OutpostError(
+    "configuration",
+    `Brief file ${file} has ${problem} at offset ${offset}. Fix the template (write \\$( or \\{{ for literal text).`,
+    { details: { file, offset } },
+  );
 }

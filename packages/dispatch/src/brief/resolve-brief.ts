@@ -24,7 +24,12 @@ export async function resolveBrief(input: ResolveBriefInput): Promise<string> {
   }
   const path = isAbsolute(brief.file) ? brief.file : resolve(input.root, brief.file);
   const info = await stat(path).catch(() => undefined);
-  if (!info?.isFile()) throw new OutpostError("configuration", `Brief file ${path} does not exist or is not a file. Check the path (relative paths start at the repository root).`, { details: { file: path } });
+  if (!info?.isFile())
+    throw new OutpostError(
+      "configuration",
+      `Brief file ${path} does not exist or is not a file. Check the path (relative paths start at the repository root).`,
+      { details: { file: path } },
+    );
   if (info.size > MAX_BRIEF_BYTES) throw tooLarge(path, info.size);
   const template = decodeBrief(await readFile(path), path);
   const variables = brief.variables ?? {};
@@ -33,7 +38,12 @@ export async function resolveBrief(input: ResolveBriefInput): Promise<string> {
     if (part.kind === "text") text += part.text;
     else if (part.kind === "variable") {
       const value = variables[part.name];
-      if (value === undefined) throw new OutpostError("configuration", `Brief file ${path} uses {{${part.name}}} but no such variable was given. Pass it in brief.variables.`, { details: { file: path, variable: part.name } });
+      if (value === undefined)
+        throw new OutpostError(
+          "configuration",
+          `Brief file ${path} uses {{${part.name}}} but no such variable was given. Pass it in brief.variables.`,
+          { details: { file: path, variable: part.name } },
+        );
       text += value;
     } else {
       const output = await expandCommand(part.command, path, variables, input);
@@ -45,7 +55,12 @@ export async function resolveBrief(input: ResolveBriefInput): Promise<string> {
   return checkText(text, `brief file ${path}`);
 }
 
-async function expandCommand(command: string, file: string, variables: Readonly<Record<string, string>>, input: ResolveBriefInput): Promise<string> {
+async function expandCommand(
+  command: string,
+  file: string,
+  variables: Readonly<Record<string, string>>,
+  input: ResolveBriefInput,
+): Promise<string> {
   const result = await runHostProcess({
     executable: "/bin/sh",
     arguments: ["-c", command],
@@ -57,7 +72,11 @@ async function expandCommand(command: string, file: string, variables: Readonly<
     what: `Brief command $(${command}) in ${file}`,
   });
   if (result.status !== 0) {
-    throw new OutpostError("prompt", `Brief command $(${command}) in ${file} exited with ${result.status}: ${result.stderr.trim().slice(-500)}. Fix the command or the brief file.`, { details: { file, command, status: result.status } });
+    throw new OutpostError(
+      "prompt",
+      `Brief command $(${command}) in ${file} exited with ${result.status}: ${result.stderr.trim().slice(-500)}. Fix the command or the brief file.`,
+      { details: { file, command, status: result.status } },
+    );
   }
   return result.stdout.replace(/\n+$/, "");
 }
@@ -69,7 +88,11 @@ function checkText(text: string, what: string): string {
 }
 
 function tooLarge(what: string, bytes: number): OutpostError {
-  return new OutpostError("limit", `The ${what} is ${bytes} bytes, more than the ${MAX_BRIEF_BYTES} accepted. Shorten it or have the agent read large inputs from files.`, { details: { bytes, limit: MAX_BRIEF_BYTES } });
+  return new OutpostError(
+    "limit",
+    `The ${what} is ${bytes} bytes, more than the ${MAX_BRIEF_BYTES} accepted. Shorten it or have the agent read large inputs from files.`,
+    { details: { bytes, limit: MAX_BRIEF_BYTES } },
+  );
 }
 
 /** The brief file's text; a file that is not UTF-8 is refused rather than altered (U+FFFD in place of its bytes). */
@@ -78,7 +101,11 @@ function decodeBrief(bytes: Uint8Array, path: string): string {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     const offset = firstInvalidByte(bytes);
-    throw new OutpostError("configuration", `Brief file ${path} is not valid UTF-8 (first bad byte at offset ${offset}). Save it as UTF-8 (for example \`iconv -f latin1 -t utf-8\`).`, { details: { file: path, offset } });
+    throw new OutpostError(
+      "configuration",
+      `Brief file ${path} is not valid UTF-8 (first bad byte at offset ${offset}). Save it as UTF-8 (for example \`iconv -f latin1 -t utf-8\`).`,
+      { details: { file: path, offset } },
+    );
   }
 }
 

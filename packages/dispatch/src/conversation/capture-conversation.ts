@@ -8,7 +8,12 @@ export interface CapturedConversation {
 }
 
 /** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
-export async function captureConversation(agent: AgentAdapter, id: string | undefined, context: ConversationContext, warn: (message: string) => void): Promise<CapturedConversation> {
+export async function captureConversation(
+  agent: AgentAdapter,
+  id: string | undefined,
+  context: ConversationContext,
+  warn: (message: string) => void,
+): Promise<CapturedConversation> {
   if (!agent.storage || agent.capture === false) return {};
   if (!id) {
     warn(`${agent.name} reported no conversation id, so its conversation was not captured and cannot be continued.`);
@@ -19,7 +24,9 @@ export async function captureConversation(agent: AgentAdapter, id: string | unde
     const usage = agent.transcriptUsage ? agent.transcriptUsage(await readFile(record.file, "utf8")) : undefined;
     return { record, usage };
   } catch (error) {
-    warn(`Could not capture ${agent.name} conversation ${id}: ${error instanceof Error ? error.message : String(error)}. The turn's work is kept, but it cannot be continued elsewhere.`);
+    warn(
+      `Could not capture ${agent.name} conversation ${id}: ${error instanceof Error ? error.message : String(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
+    );
     return {};
   }
 }

@@ -13,7 +13,9 @@ export function rejectionFor(error: unknown, signal: AbortSignal | undefined): u
   const reason: unknown = signal.reason;
   const failure = OutpostError.isInstance(error)
     ? error
-    : new OutpostError("aborted", `The dispatch was aborted and then failed: ${error instanceof Error ? error.message : String(error)}.`, { cause: error });
+    : new OutpostError("aborted", `The dispatch was aborted and then failed: ${error instanceof Error ? error.message : String(error)}.`, {
+        cause: error,
+      });
   if ((typeof reason === "object" || typeof reason === "function") && reason !== null) failures.set(reason, failure);
   return reason;
 }

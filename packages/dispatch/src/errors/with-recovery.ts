@@ -8,7 +8,11 @@ import type { DispatchRecovery } from "../dispatch-options.js";
 export function withRecovery(error: unknown, recovery: DispatchRecovery): OutpostError {
   const original = OutpostError.isInstance(error)
     ? error
-    : new OutpostError("process", `The dispatch failed: ${error instanceof Error ? error.message : String(error)}. Check the sandbox provider and agent.`, { cause: error });
+    : new OutpostError(
+        "process",
+        `The dispatch failed: ${error instanceof Error ? error.message : String(error)}. Check the sandbox provider and agent.`,
+        { cause: error },
+      );
   const where = `${recovery.branch ? `branch ${recovery.branch}` : "a detached HEAD"} in ${recovery.directory}`;
   const conversation = recovery.conversationId ? `, conversation ${recovery.conversationId}` : "";
   const message = `${original.message} Work is kept on ${where} (${recovery.commits.length} commit${recovery.commits.length === 1 ? "" : "s"}${conversation}); failed phase: ${recovery.phase}.`;

@@ -14,7 +14,9 @@ export type ControlSnapshot = ReadonlyMap<string, { readonly content: Buffer; re
  */
 async function controlPaths(workspace: Workspace): Promise<string[]> {
   const directories = [...new Set([workspace.commonDirectory, workspace.gitDirectory, await worktreeGitDirectory(workspace)])];
-  const paths = directories.flatMap((directory) => ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)));
+  const paths = directories.flatMap((directory) =>
+    ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)),
+  );
   if (workspace.directory !== workspace.root) paths.push(join(workspace.directory, ".git"));
   return [...paths, ...(await nestedWorktreeFiles(workspace)), ...(await hookPaths(workspace))];
 }
@@ -27,7 +29,8 @@ async function controlPaths(workspace: Workspace): Promise<string[]> {
 async function nestedWorktreeFiles(workspace: Workspace): Promise<string[]> {
   const listed = await gitStatus(workspace.root, ["worktree", "list", "--porcelain"]);
   const inside = `${workspace.directory}/`;
-  return listed.stdout.split("\n")
+  return listed.stdout
+    .split("\n")
     .filter((line) => line.startsWith("worktree "))
     .map((line) => line.slice("worktree ".length))
     .filter((path) => path.startsWith(inside))

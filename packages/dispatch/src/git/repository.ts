@@ -20,21 +20,35 @@ export async function findRepository(path: string): Promise<Repository> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => undefined);
   if (!info?.isDirectory()) {
-    throw new OutpostError("workspace", `Repository directory ${absolute} does not exist or is not a directory. Pass an existing path inside a git checkout as repository.`, { details: { repository: absolute } });
+    throw new OutpostError(
+      "workspace",
+      `Repository directory ${absolute} does not exist or is not a directory. Pass an existing path inside a git checkout as repository.`,
+      { details: { repository: absolute } },
+    );
   }
   const locations = ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"];
   // HEAD comes along in the same process; an unborn HEAD makes it fail, so then ask again without it.
   const withHead = await gitStatus(absolute, [...locations, "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"]);
   const result = withHead.status === 0 ? withHead : await gitStatus(absolute, locations);
   if (result.status !== 0) {
-    throw new OutpostError("workspace", `${absolute} is not inside a git checkout (${result.stderr.trim()}). Run \`git init\` there or pass the path of a checkout as repository.`, { details: { repository: absolute } });
+    throw new OutpostError(
+      "workspace",
+      `${absolute} is not inside a git checkout (${result.stderr.trim()}). Run \`git init\` there or pass the path of a checkout as repository.`,
+      { details: { repository: absolute } },
+    );
   }
   const [root, common, gitDirectory, commit, reference] = result.stdout.trim().split("\n");
   if (!root || !common || !gitDirectory) {
-    throw new OutpostError("workspace", `${absolute} is a bare repository or has no work tree. Pass the path of a checkout with a work tree as repository.`, { details: { repository: absolute } });
+    throw new OutpostError(
+      "workspace",
+      `${absolute} is a bare repository or has no work tree. Pass the path of a checkout with a work tree as repository.`,
+      { details: { repository: absolute } },
+    );
   }
   return {
-    root, commonDirectory: isAbsolute(common) ? common : resolve(absolute, common), gitDirectory,
+    root,
+    commonDirectory: isAbsolute(common) ? common : resolve(absolute, common),
+    gitDirectory,
     ...(withHead.status === 0 && commit && reference ? { head: { commit, reference } } : {}),
   };
 }
@@ -43,7 +57,9 @@ export async function findRepository(path: string): Promise<Repository> {
 export async function headCommit(directory: string): Promise<string> {
   const result = await gitStatus(directory, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
   if (result.status !== 0) {
-    throw new OutpostError("workspace", `The checkout at ${directory} has no commit yet. Make a first commit, then dispatch again.`, { details: { directory } });
+    throw new OutpostError("workspace", `The checkout at ${directory} has no commit yet. Make a first commit, then dispatch again.`, {
+      details: { directory },
+    });
   }
   return result.stdout.trim();
 }
@@ -70,6 +86,10 @@ export async function branchExists(directory: string, branch: string): Promise<b
 export async function assertBranchName(directory: string, branch: string): Promise<void> {
   const result = await gitStatus(directory, ["check-ref-format", "--branch", branch]);
   if (result.status !== 0 || branch.startsWith("-")) {
-    throw new OutpostError("configuration", `${JSON.stringify(branch)} is not a valid branch name. Use a name such as "outpost/fix-login".`, { details: { branch } });
+    throw new OutpostError(
+      "configuration",
+      `${JSON.stringify(branch)} is not a valid branch name. Use a name such as "outpost/fix-login".`,
+      { details: { branch } },
+    );
   }
 }

@@ -19,7 +19,10 @@ export interface SandboxGitDirectory extends SandboxGit {
  * writes there can ever run on the host; its commits come back through `importSandboxCommits`.
  */
 export async function createSandboxGit(workspace: Workspace): Promise<SandboxGitDirectory> {
-  const [format, index] = (await git(workspace.directory, ["rev-parse", "--show-object-format", "--git-path", "index"])).split("\n") as [string, string];
+  const [format, index] = (await git(workspace.directory, ["rev-parse", "--show-object-format", "--git-path", "index"])).split("\n") as [
+    string,
+    string,
+  ];
   const directory = await mkdtemp(join(tmpdir(), "outpost-sandbox-git-"));
   const objects = join(workspace.commonDirectory, "objects");
   try {
@@ -30,7 +33,10 @@ export async function createSandboxGit(workspace: Workspace): Promise<SandboxGit
     await writeFile(join(directory, "objects", "info", "alternates"), `${objects}\n`);
     const extensions = format === "sha1" ? "" : `[extensions]\n\tobjectFormat = ${format}\n`;
     const version = format === "sha1" ? 0 : 1;
-    await writeFile(join(directory, "config"), `[core]\n\trepositoryformatversion = ${version}\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n${extensions}`);
+    await writeFile(
+      join(directory, "config"),
+      `[core]\n\trepositoryformatversion = ${version}\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n${extensions}`,
+    );
     if (workspace.branch) {
       const refPath = join(directory, ...reference.split("/"));
       await mkdir(join(refPath, ".."), { recursive: true });

@@ -23,7 +23,13 @@ export interface LifecycleHooks {
 export const DEFAULT_HOOK_DEADLINE_MS = 600_000;
 
 /** The executable, arguments and deadline a hook runs with. */
-export function hookInvocation(hook: HookCommand): { executable: string; arguments: string[]; variables: Readonly<Record<string, string>>; deadlineMs: number; text: string } {
+export function hookInvocation(hook: HookCommand): {
+  executable: string;
+  arguments: string[];
+  variables: Readonly<Record<string, string>>;
+  deadlineMs: number;
+  text: string;
+} {
   if (typeof hook === "string") {
     return { executable: "sh", arguments: ["-c", hook], variables: {}, deadlineMs: DEFAULT_HOOK_DEADLINE_MS, text: hook };
   }

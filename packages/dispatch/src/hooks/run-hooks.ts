@@ -5,7 +5,12 @@ import { runHostProcess } from "../process/run-host-process.js";
 export type HookPhase = "workspaceReady" | "hostReady" | "sandboxReady";
 
 /** Runs host hooks one after the other in `directory`; the first failure stops the rest. */
-export async function runHostHooks(phase: HookPhase, hooks: readonly HookCommand[], directory: string, signal?: AbortSignal): Promise<void> {
+export async function runHostHooks(
+  phase: HookPhase,
+  hooks: readonly HookCommand[],
+  directory: string,
+  signal?: AbortSignal,
+): Promise<void> {
   for (const hook of hooks) {
     const run = hookInvocation(hook);
     const result = await runHostProcess({
@@ -23,20 +28,26 @@ export async function runHostHooks(phase: HookPhase, hooks: readonly HookCommand
 
 /** Runs sandbox hooks all together in the lease root; fails with the first failure. */
 export async function runSandboxHooks(hooks: readonly HookCommand[], lease: SandboxLease, signal?: AbortSignal): Promise<void> {
-  await Promise.all(hooks.map(async (hook) => {
-    const run = hookInvocation(hook);
-    const result = await lease.invoke({
-      executable: run.executable,
-      arguments: run.arguments,
-      variables: run.variables,
-      deadlineMs: run.deadlineMs,
-      signal,
-      retain: 16 * 1024,
-    });
-    if (result.status !== 0) throw hookFailed("sandboxReady", run.text, result.status, result.stderr || result.stdout);
-  }));
+  await Promise.all(
+    hooks.map(async (hook) => {
+      const run = hookInvocation(hook);
+      const result = await lease.invoke({
+        executable: run.executable,
+        arguments: run.arguments,
+        variables: run.variables,
+        deadlineMs: run.deadlineMs,
+        signal,
+        retain: 16 * 1024,
+      });
+      if (result.status !== 0) throw hookFailed("sandboxReady", run.text, result.status, result.stderr || result.stdout);
+    }),
+  );
 }
 
 function hookFailed(phase: HookPhase, text: string, status: number, output: string): OutpostError {
-  return new OutpostError("process", `The ${phase} hook \`${text}\` exited with ${status}: ${output.trim().slice(-500)}. Fix the hook so it exits 0, or remove it.`, { details: { phase, hook: text, status } });
+  return new OutpostError(
+    "process",
+    `The ${phase} hook \`${text}\` exited with ${status}: ${output.trim().slice(-500)}. Fix the hook so it exits 0, or remove it.`,
+    { details: { phase, hook: text, status } },
+  );
 }

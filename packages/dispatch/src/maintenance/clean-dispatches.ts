@@ -62,7 +62,11 @@ export async function cleanDispatches(options: CleanDispatchesOptions = {}): Pro
   for (const record of records) {
     const status = dispatchStatus(record);
     if (status === "running" || status === "unknown") {
-      skipped.push({ dispatchId: record.dispatchId, status, reason: status === "running" ? "it is running" : "its runner cannot be checked from here (another machine or container)" });
+      skipped.push({
+        dispatchId: record.dispatchId,
+        status,
+        reason: status === "running" ? "it is running" : "its runner cannot be checked from here (another machine or container)",
+      });
       continue;
     }
     cleaned.push(await cleanOne(root, record, status, options));
@@ -76,13 +80,22 @@ export function selectRecords(records: readonly ActivityRecord[], ids: readonly 
   return ids.map((id) => {
     const matches = records.filter((record) => record.dispatchId === id || (id.length >= 4 && record.dispatchId.startsWith(id)));
     if (matches.length !== 1) {
-      throw new OutpostError("configuration", `${matches.length === 0 ? "No" : "More than one"} dispatch with id ${JSON.stringify(id)} on this repository. Run \`outpost ps\` to see the ids.`, { details: { id } });
+      throw new OutpostError(
+        "configuration",
+        `${matches.length === 0 ? "No" : "More than one"} dispatch with id ${JSON.stringify(id)} on this repository. Run \`outpost ps\` to see the ids.`,
+        { details: { id } },
+      );
     }
     return matches[0]!;
   });
 }
 
-async function cleanOne(root: string, record: ActivityRecord, status: DispatchStatus, options: CleanDispatchesOptions): Promise<CleanedDispatch> {
+async function cleanOne(
+  root: string,
+  record: ActivityRecord,
+  status: DispatchStatus,
+  options: CleanDispatchesOptions,
+): Promise<CleanedDispatch> {
   const dry = options.dryRun === true;
   const actions: string[] = [];
   const act = async (description: string, work: () => Promise<unknown>): Promise<void> => {
@@ -90,14 +103,18 @@ async function cleanOne(root: string, record: ActivityRecord, status: DispatchSt
     if (!dry) await work();
   };
   const orphans = await findDispatchProcesses(record.dispatchId);
-  if (orphans.length > 0) await act(`stop ${orphans.length} orphaned agent process(es) ${orphans.map((entry) => entry.pid).join(", ")}`, () => stopDispatchProcesses(record.dispatchId));
+  if (orphans.length > 0)
+    await act(`stop ${orphans.length} orphaned agent process(es) ${orphans.map((entry) => entry.pid).join(", ")}`, () =>
+      stopDispatchProcesses(record.dispatchId),
+    );
   if (record.container) {
     const container = record.container;
     if (options.removeContainer) await act(`remove container ${container.slice(0, 12)}`, () => options.removeContainer!(container));
     else actions.push(`container ${container.slice(0, 12)} not removed (no container remover given): docker rm -f ${container}`);
   }
   for (const directory of [record.staging, record.home]) {
-    if (directory && (await ownDirectory(directory))) await act(`remove ${directory}`, () => rm(directory, { recursive: true, force: true }));
+    if (directory && (await ownDirectory(directory)))
+      await act(`remove ${directory}`, () => rm(directory, { recursive: true, force: true }));
   }
   let importFailure: string | undefined;
   if (record.sandboxGit && (await ownDirectory(record.sandboxGit))) {
@@ -117,9 +134,22 @@ async function cleanOne(root: string, record: ActivityRecord, status: DispatchSt
 
   const commits = await keptCommits(record);
   let kept: KeptWork | undefined;
-  if (importFailure) kept = { ...(record.branch ? { branch: record.branch } : {}), directory: record.sandboxGit!, commits, reason: `the sandbox's commits could not be imported: ${importFailure}`, recover: `outpost recover ${record.dispatchId}` };
+  if (importFailure)
+    kept = {
+      ...(record.branch ? { branch: record.branch } : {}),
+      directory: record.sandboxGit!,
+      commits,
+      reason: `the sandbox's commits could not be imported: ${importFailure}`,
+      recover: `outpost recover ${record.dispatchId}`,
+    };
   const keep = (reason: string, directory?: string): void => {
-    kept = { ...(record.branch ? { branch: record.branch } : {}), ...(directory ? { directory } : {}), commits, reason, recover: `outpost recover ${record.dispatchId}` };
+    kept = {
+      ...(record.branch ? { branch: record.branch } : {}),
+      ...(directory ? { directory } : {}),
+      commits,
+      reason,
+      recover: `outpost recover ${record.dispatchId}`,
+    };
   };
   if (!kept && record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
     const dirty = (await gitStatus(record.directory, ["status", "--porcelain", "--ignored=no"])).stdout.trim() !== "";
@@ -127,8 +157,15 @@ async function cleanOne(root: string, record: ActivityRecord, status: DispatchSt
     else await act(`remove worktree ${record.directory}`, () => removeWorktree(root, record.directory));
   }
   if (record.branchCreated && record.branch && (await branchExists(root, record.branch))) {
-    if (commits.length > 0) kept ??= { branch: record.branch, commits, reason: `branch ${record.branch} holds ${commits.length} unmerged commit(s)`, recover: `outpost recover ${record.dispatchId}` };
-    else if (!kept) await act(`delete branch ${record.branch} (nothing unmerged)`, () => gitStatus(root, ["branch", "-D", "--", record.branch!]));
+    if (commits.length > 0)
+      kept ??= {
+        branch: record.branch,
+        commits,
+        reason: `branch ${record.branch} holds ${commits.length} unmerged commit(s)`,
+        recover: `outpost recover ${record.dispatchId}`,
+      };
+    else if (!kept)
+      await act(`delete branch ${record.branch} (nothing unmerged)`, () => gitStatus(root, ["branch", "-D", "--", record.branch!]));
   }
   if (kept) {
     // The record stays so `outpost recover` can find the work; it now says the dispatch ended.
@@ -142,11 +179,22 @@ async function cleanOne(root: string, record: ActivityRecord, status: DispatchSt
 async function importCommits(root: string, record: ActivityRecord, directory: string): Promise<void> {
   const repository = await findRepository(root);
   const workspace = {
-    mode: record.mode ?? "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory,
-    directory: record.directory, branch: record.branch, baseline: record.baseline ?? "", created: record.worktreeCreated === true, untrackedCopies: [],
+    mode: record.mode ?? "current",
+    root,
+    commonDirectory: repository.commonDirectory,
+    gitDirectory: repository.gitDirectory,
+    directory: record.directory,
+    branch: record.branch,
+    baseline: record.baseline ?? "",
+    created: record.worktreeCreated === true,
+    untrackedCopies: [],
   } as const;
   if (!record.baseline) throw new OutpostError("workspace", "the record has no baseline commit");
-  await importSandboxCommits(workspace, { directory, objects: [], reference: record.branch ? `refs/heads/${record.branch}` : "HEAD", dispose: async () => undefined }, record.dispatchId);
+  await importSandboxCommits(
+    workspace,
+    { directory, objects: [], reference: record.branch ? `refs/heads/${record.branch}` : "HEAD", dispose: async () => undefined },
+    record.dispatchId,
+  );
 }
 
 async function removeWorktree(root: string, directory: string): Promise<void> {
@@ -155,7 +203,11 @@ async function removeWorktree(root: string, directory: string): Promise<void> {
     const removed = await gitStatus(root, ["worktree", "remove", directory]);
     await gitStatus(root, ["worktree", "prune"]);
     if (removed.status !== 0 && (await lstat(directory).catch(() => undefined))) {
-      throw new OutpostError("workspace", `Could not remove the worktree ${directory}: ${removed.stderr.trim()}. Look at it, then \`git worktree remove\` it yourself.`, { details: { directory } });
+      throw new OutpostError(
+        "workspace",
+        `Could not remove the worktree ${directory}: ${removed.stderr.trim()}. Look at it, then \`git worktree remove\` it yourself.`,
+        { details: { directory } },
+      );
     }
   });
 }
@@ -168,7 +220,11 @@ async function ownDirectory(path: string): Promise<boolean> {
 
 async function markEnded(root: string, record: ActivityRecord): Promise<void> {
   const path = activityFile(root, record.dispatchId);
-  const ended: ActivityRecord = { ...record, state: "failed", error: { code: "process", message: "its runner died before the dispatch ended" } };
+  const ended: ActivityRecord = {
+    ...record,
+    state: "failed",
+    error: { code: "process", message: "its runner died before the dispatch ended" },
+  };
   await writeFile(`${path}.clean.tmp`, `${JSON.stringify(ended, null, 2)}\n`, { mode: 0o600 });
   await rename(`${path}.clean.tmp`, path);
 }

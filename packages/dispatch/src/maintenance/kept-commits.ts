@@ -9,6 +9,13 @@ import { gitStatus } from "../git/run-git.js";
 export async function keptCommits(record: ActivityRecord): Promise<string[]> {
   const branch = record.branch;
   if (!branch || !record.branchCreated || !(await branchExists(record.repository, branch))) return [];
-  const listed = await gitStatus(record.repository, ["rev-list", "--reverse", `refs/heads/${branch}`, "--not", `--exclude=${branch}`, "--branches"]);
+  const listed = await gitStatus(record.repository, [
+    "rev-list",
+    "--reverse",
+    `refs/heads/${branch}`,
+    "--not",
+    `--exclude=${branch}`,
+    "--branches",
+  ]);
   return listed.status === 0 ? listed.stdout.split("\n").filter(Boolean) : [];
 }

@@ -21,7 +21,9 @@ export async function readActivityRecords(root: string): Promise<ActivityRecord[
   for (const name of names.sort()) {
     const id = name.replace(/\.json$/, "");
     if (!name.endsWith(".json") || !DISPATCH_ID.test(id)) continue;
-    const raw = await readFile(join(directory, name), "utf8").then((text) => JSON.parse(text) as Record<string, unknown>).catch(() => undefined);
+    const raw = await readFile(join(directory, name), "utf8")
+      .then((text) => JSON.parse(text) as Record<string, unknown>)
+      .catch(() => undefined);
     const record = raw && checked(raw, id, root);
     if (record) records.push(record);
   }
@@ -30,30 +32,54 @@ export async function readActivityRecords(root: string): Promise<ActivityRecord[
 
 function checked(raw: Record<string, unknown>, id: string, root: string): ActivityRecord | undefined {
   if (raw.dispatchId !== id) return undefined;
-  const text = (key: string): string | undefined => (typeof raw[key] === "string" ? (raw[key]) : undefined);
+  const text = (key: string): string | undefined => (typeof raw[key] === "string" ? raw[key] : undefined);
   const state = raw.state === "failed" || raw.state === "finished" ? raw.state : "running";
   const workspaces = join(outpostDirectory(root), "workspaces");
   const directory = text("directory");
-  const inside = directory !== undefined && isAbsolute(directory) && normalize(directory) === directory && directory.startsWith(`${workspaces}/`) && !directory.slice(workspaces.length + 1).includes("/");
+  const inside =
+    directory !== undefined &&
+    isAbsolute(directory) &&
+    normalize(directory) === directory &&
+    directory.startsWith(`${workspaces}/`) &&
+    !directory.slice(workspaces.length + 1).includes("/");
   const temporary = (key: string): string | undefined => {
     const path = text(key);
     return path && isAbsolute(path) && normalize(path) === path && TEMPORARY_NAME.test(path.split("/").pop()!) ? path : undefined;
   };
-  const mode = raw.mode === "named" || raw.mode === "integrate" || raw.mode === "current" ? (raw.mode as ActivityRecord["mode"]) : undefined;
+  const mode =
+    raw.mode === "named" || raw.mode === "integrate" || raw.mode === "current" ? (raw.mode as ActivityRecord["mode"]) : undefined;
   const error = raw.error as { code?: unknown; message?: unknown } | undefined;
   const container = text("container");
   return {
-    dispatchId: id, agent: text("agent") ?? "?", provider: text("provider") ?? "?", repository: root,
-    directory: inside ? directory : root, pid: typeof raw.pid === "number" ? raw.pid : 0, startedAt: text("startedAt") ?? "", state,
-    ...optional("label", text("label")), ...optional("branch", text("branch")), ...optional("phase", text("phase")),
-    ...optional("target", text("target")), ...optional("baseline", text("baseline")), ...optional("mode", mode),
+    dispatchId: id,
+    agent: text("agent") ?? "?",
+    provider: text("provider") ?? "?",
+    repository: root,
+    directory: inside ? directory : root,
+    pid: typeof raw.pid === "number" ? raw.pid : 0,
+    startedAt: text("startedAt") ?? "",
+    state,
+    ...optional("label", text("label")),
+    ...optional("branch", text("branch")),
+    ...optional("phase", text("phase")),
+    ...optional("target", text("target")),
+    ...optional("baseline", text("baseline")),
+    ...optional("mode", mode),
     ...optional("runner", parseIdentity(raw.runner)),
-    ...optional("staging", temporary("staging")), ...optional("home", temporary("home")), ...optional("sandboxGit", temporary("sandboxGit")),
+    ...optional("staging", temporary("staging")),
+    ...optional("home", temporary("home")),
+    ...optional("sandboxGit", temporary("sandboxGit")),
     ...optional("container", container && CONTAINER_ID.test(container) ? container : undefined),
-    ...optional("agentProcessGroup", Number.isInteger(raw.agentProcessGroup) && (raw.agentProcessGroup as number) > 1 ? (raw.agentProcessGroup as number) : undefined),
+    ...optional(
+      "agentProcessGroup",
+      Number.isInteger(raw.agentProcessGroup) && (raw.agentProcessGroup as number) > 1 ? (raw.agentProcessGroup as number) : undefined,
+    ),
     // Only what the record says this dispatch created, and only inside .outpost/workspaces, is ever removed.
-    worktreeCreated: raw.worktreeCreated === true && inside, branchCreated: raw.branchCreated === true,
-    ...(error && typeof error.code === "string" && typeof error.message === "string" ? { error: { code: error.code, message: error.message } } : {}),
+    worktreeCreated: raw.worktreeCreated === true && inside,
+    branchCreated: raw.branchCreated === true,
+    ...(error && typeof error.code === "string" && typeof error.message === "string"
+      ? { error: { code: error.code, message: error.message } }
+      : {}),
   };
 }
 

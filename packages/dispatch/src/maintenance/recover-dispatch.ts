@@ -42,7 +42,11 @@ export async function recoverDispatch(options: RecoverDispatchOptions): Promise<
   const [record] = selectRecords(await readActivityRecords(root), [options.id]);
   const status = dispatchStatus(record!);
   if (status === "running" || status === "unknown") {
-    throw new OutpostError("conflict", `Dispatch ${record!.dispatchId} is ${status === "running" ? "still running" : "run from elsewhere"}; recover it once it has ended (\`outpost ps\`).`, { details: { dispatchId: record!.dispatchId } });
+    throw new OutpostError(
+      "conflict",
+      `Dispatch ${record!.dispatchId} is ${status === "running" ? "still running" : "run from elsewhere"}; recover it once it has ended (\`outpost ps\`).`,
+      { details: { dispatchId: record!.dispatchId } },
+    );
   }
   // Orphans, containers and temporary directories go first (a clean worktree too); the work itself stays.
   const remover = options.removeContainer ? { removeContainer: options.removeContainer } : {};
@@ -51,13 +55,23 @@ export async function recoverDispatch(options: RecoverDispatchOptions): Promise<
   const { branch, target } = record!;
   if (record!.mode === "integrate" && branch && target && (await branchExists(root, branch))) {
     const workspace = {
-      mode: "integrate" as const, root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory,
-      directory: record!.directory, branch, target, baseline: record!.baseline ?? "", created: record!.worktreeCreated === true, branchCreated: true, untrackedCopies: [],
+      mode: "integrate" as const,
+      root,
+      commonDirectory: repository.commonDirectory,
+      gitDirectory: repository.gitDirectory,
+      directory: record!.directory,
+      branch,
+      target,
+      baseline: record!.baseline ?? "",
+      created: record!.worktreeCreated === true,
+      branchCreated: true,
+      untrackedCopies: [],
     };
     const integration = await integrateBranch(workspace, await resolveIdentity(root), options.signal);
     // Merged: the branch holds nothing unmerged any more, so the same clean removes it and the record.
     const again = await readActivityRecords(root);
-    if (again.some((entry) => entry.dispatchId === record!.dispatchId)) await cleanDispatches({ repository: root, ids: [record!.dispatchId], ...remover });
+    if (again.some((entry) => entry.dispatchId === record!.dispatchId))
+      await cleanDispatches({ repository: root, ids: [record!.dispatchId], ...remover });
     return { dispatchId: record!.dispatchId, branch, target, integration: integration.kind, commits };
   }
   let directory: string | undefined;
@@ -67,7 +81,12 @@ export async function recoverDispatch(options: RecoverDispatchOptions): Promise<
       await withFileLock(lockPath(root, "worktrees"), async () => {
         await gitStatus(root, ["worktree", "prune"]);
         const added = await gitStatus(root, ["worktree", "add", "--quiet", directory!, branch]);
-        if (added.status !== 0) throw new OutpostError("workspace", `Could not check out ${branch} in ${directory}: ${added.stderr.trim()}. Check \`git worktree list\`.`, { details: { branch, directory } });
+        if (added.status !== 0)
+          throw new OutpostError(
+            "workspace",
+            `Could not check out ${branch} in ${directory}: ${added.stderr.trim()}. Check \`git worktree list\`.`,
+            { details: { branch, directory } },
+          );
       });
     }
   }

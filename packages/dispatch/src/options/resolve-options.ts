@@ -27,7 +27,8 @@ export interface ResolvedOptions {
 
 /** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
 export function resolveOptions(options: DispatchOptions): ResolvedOptions {
-  if (!options || typeof options !== "object") throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
+  if (!options || typeof options !== "object")
+    throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
   const { agent, sandboxProvider } = options;
   if (!agent || agent.kind !== "cli" || typeof agent.command !== "function" || typeof agent.createDecoder !== "function") {
     throw configuration("agent must be an AgentAdapter (for example claudeAgent()). Pass the agent that should run the brief.");
@@ -41,7 +42,9 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (agent.storage) assertSpecificationVersion(agent.storage, "conversation store");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (sandboxProvider.placement === "remote") {
-    throw configuration(`Provider ${sandboxProvider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`);
+    throw configuration(
+      `Provider ${sandboxProvider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`,
+    );
   }
   const passes = positiveInteger("passes", options.passes ?? DISPATCH_DEFAULTS.passes);
   const timers: TurnTimerSettings = {
@@ -53,7 +56,9 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   // A warning interval that can never elapse before the idle stop is a mistake when both are given;
   // when only idleMs is, dispatch() says once that no idle warning will come.
   if (options.idleWarningMs !== undefined && options.idleMs !== undefined && timers.idleWarningMs >= timers.idleMs) {
-    throw configuration(`idleWarningMs (${timers.idleWarningMs}) must be less than idleMs (${timers.idleMs}), or no idle warning could ever be emitted. Lower idleWarningMs or raise idleMs.`);
+    throw configuration(
+      `idleWarningMs (${timers.idleWarningMs}) must be less than idleMs (${timers.idleMs}), or no idle warning could ever be emitted. Lower idleWarningMs or raise idleMs.`,
+    );
   }
   const expansionMs = checkMilliseconds("expansionMs", options.expansionMs ?? DISPATCH_DEFAULTS.expansionMs, 1);
   // Hook deadlines are timers too: refused now rather than after the worktree exists.
@@ -66,14 +71,23 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   const markers = resolveMarkers(options.until);
   const continuation = options.continuation;
   if (continuation) {
-    if (typeof continuation.id !== "string" || continuation.id.trim() === "") throw configuration("continuation.id must be the native id of a conversation. Use the conversationId of an earlier result.");
+    if (typeof continuation.id !== "string" || continuation.id.trim() === "")
+      throw configuration("continuation.id must be the native id of a conversation. Use the conversationId of an earlier result.");
     if (passes !== 1) throw configuration(`continuation needs passes: 1 (got ${passes}): each pass would start a new conversation.`);
     // Only an explicit false refuses: an omitted flag means the agent is asked to try.
     // The agent names the CLI version that can, when its own version cannot.
-    if (agent.resumable === false) throw configuration(agent.unsupported?.("continuation") ?? `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`);
-    if (continuation.fork && agent.forkable === false) throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+    if (agent.resumable === false)
+      throw configuration(
+        agent.unsupported?.("continuation") ??
+          `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`,
+      );
+    if (continuation.fork && agent.forkable === false)
+      throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
     // Every sandbox starts without the conversation, so continuing means restoring it from storage.
-    if (!agent.storage) throw configuration(`${agent.name} has no conversation storage, so conversation ${continuation.id} cannot be restored into a new sandbox. Give the agent a storage (a ConversationStore) or drop continuation.`);
+    if (!agent.storage)
+      throw configuration(
+        `${agent.name} has no conversation storage, so conversation ${continuation.id} cannot be restored into a new sandbox. Give the agent a storage (a ConversationStore) or drop continuation.`,
+      );
   }
   const branch: BranchPolicy = options.branch ?? { mode: "current" };
   assertBranchPolicy(branch);
@@ -82,7 +96,8 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw configuration(`${name} must be a positive integer, got ${typeof value === "number" ? String(value) : JSON.stringify(value)}.`);
+  if (!Number.isInteger(value) || value < 1)
+    throw configuration(`${name} must be a positive integer, got ${typeof value === "number" ? String(value) : JSON.stringify(value)}.`);
   return value;
 }
 

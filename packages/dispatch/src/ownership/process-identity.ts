@@ -36,7 +36,13 @@ export function identityOf(pid: number): ProcessIdentity | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   const startTime = startTimeOf(pid);
   if (startTime === undefined && procAvailable()) return undefined;
-  return { pid, ...(startTime ? { startTime } : {}), ...optional("bootId", bootId()), ...optional("pidNamespace", pidNamespaceOf(pid)), host: hostname() };
+  return {
+    pid,
+    ...(startTime ? { startTime } : {}),
+    ...optional("bootId", bootId()),
+    ...optional("pidNamespace", pidNamespaceOf(pid)),
+    host: hostname(),
+  };
 }
 
 /** Whether the process `identity` describes still runs. A pid that lives with another start time is a new process. */
@@ -59,7 +65,14 @@ export function liveness(identity: ProcessIdentity): Liveness {
 /** Parses a value read back from a file; undefined when it is not an identity. */
 export function parseIdentity(value: unknown): ProcessIdentity | undefined {
   const record = value as Partial<Record<keyof ProcessIdentity, unknown>> | null;
-  if (!record || typeof record !== "object" || !Number.isInteger(record.pid) || (record.pid as number) <= 0 || typeof record.host !== "string") return undefined;
+  if (
+    !record ||
+    typeof record !== "object" ||
+    !Number.isInteger(record.pid) ||
+    (record.pid as number) <= 0 ||
+    typeof record.host !== "string"
+  )
+    return undefined;
   const text = (key: "startTime" | "bootId" | "pidNamespace") => (typeof record[key] === "string" ? { [key]: record[key] } : {});
   return { pid: record.pid as number, host: record.host, ...text("startTime"), ...text("bootId"), ...text("pidNamespace") };
 }

@@ -49,23 +49,40 @@ export function runHostProcess(input: HostProcessInput): Promise<HostProcessResu
         // Already gone.
       }
     };
-    const timer = input.deadlineMs === undefined ? undefined : setTimeout(() => {
-      ended = new OutpostError("timeout", `${input.what} did not finish within ${input.deadlineMs} ms and was stopped. Make it faster or raise its deadline.`, { details: { deadlineMs: input.deadlineMs } });
-      killTree();
-    }, input.deadlineMs);
+    const timer =
+      input.deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            ended = new OutpostError(
+              "timeout",
+              `${input.what} did not finish within ${input.deadlineMs} ms and was stopped. Make it faster or raise its deadline.`,
+              { details: { deadlineMs: input.deadlineMs } },
+            );
+            killTree();
+          }, input.deadlineMs);
     const onAbort = (): void => {
       ended = new OutpostError("aborted", `${input.what} was aborted.`, { cause: input.signal?.reason });
       killTree();
     };
     input.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.setEncoding("utf8").on("data", (text: string) => { stdout = (stdout + text).slice(-KEEP_BYTES); });
-    child.stderr.setEncoding("utf8").on("data", (text: string) => { stderr = (stderr + text).slice(-KEEP_BYTES); });
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      stdout = (stdout + text).slice(-KEEP_BYTES);
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => {
+      stderr = (stderr + text).slice(-KEEP_BYTES);
+    });
     child.stdin.on("error", () => undefined);
     child.stdin.end(input.stdin ?? "");
     child.on("error", (error) => {
       if (timer) clearTimeout(timer);
       input.signal?.removeEventListener("abort", onAbort);
-      reject(new OutpostError("process", `Could not start ${input.what} (${input.executable}): ${error.message}. Check that it is installed and on PATH.`, { cause: error }));
+      reject(
+        new OutpostError(
+          "process",
+          `Could not start ${input.what} (${input.executable}): ${error.message}. Check that it is installed and on PATH.`,
+          { cause: error },
+        ),
+      );
     });
     child.on("close", (code, signalName) => {
       if (timer) clearTimeout(timer);

@@ -21,22 +21,38 @@ export interface StorageReservation {
  * `.outpost/reservations` holding the owner's identity (pid, start time, boot), so concurrent processes
  * see each other and a crashed owner's reservation stops counting, even once its pid is reused.
  */
-export async function reserveStorage(root: string, quota: StorageQuota, id: string, onWait?: (message: string) => void): Promise<StorageReservation> {
+export async function reserveStorage(
+  root: string,
+  quota: StorageQuota,
+  id: string,
+  onWait?: (message: string) => void,
+): Promise<StorageReservation> {
   if (!(Number.isFinite(quota.reserveBytes) && quota.reserveBytes >= 0 && Number.isFinite(quota.maxBytes) && quota.maxBytes >= 0)) {
-    throw new OutpostError("configuration", `storageQuota needs non-negative finite reserveBytes and maxBytes, got ${JSON.stringify(quota)}. Fix the values.`);
+    throw new OutpostError(
+      "configuration",
+      `storageQuota needs non-negative finite reserveBytes and maxBytes, got ${JSON.stringify(quota)}. Fix the values.`,
+    );
   }
   await ensureOutpostDirectory(root);
   const directory = join(outpostDirectory(root), "reservations");
   const file = join(directory, `${id}.json`);
-  await withFileLock(lockPath(root, "storage"), async () => {
-    await mkdir(directory, { recursive: true });
-    const reserved = await activeReservations(directory);
-    const used = await usage(outpostDirectory(root), [directory, join(outpostDirectory(root), "locks")]);
-    if (used + reserved + quota.reserveBytes > quota.maxBytes) {
-      throw new OutpostError("configuration", `Storage quota refused: ${used} bytes used under .outpost plus ${reserved} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`, { details: { used, reserved, requested: quota.reserveBytes, maxBytes: quota.maxBytes } });
-    }
-    await writeFile(file, JSON.stringify({ owner: currentProcess(), bytes: quota.reserveBytes }), { mode: 0o600 });
-  }, { onWait });
+  await withFileLock(
+    lockPath(root, "storage"),
+    async () => {
+      await mkdir(directory, { recursive: true });
+      const reserved = await activeReservations(directory);
+      const used = await usage(outpostDirectory(root), [directory, join(outpostDirectory(root), "locks")]);
+      if (used + reserved + quota.reserveBytes > quota.maxBytes) {
+        throw new OutpostError(
+          "configuration",
+          `Storage quota refused: ${used} bytes used under .outpost plus ${reserved} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`,
+          { details: { used, reserved, requested: quota.reserveBytes, maxBytes: quota.maxBytes } },
+        );
+      }
+      await writeFile(file, JSON.stringify({ owner: currentProcess(), bytes: quota.reserveBytes }), { mode: 0o600 });
+    },
+    { onWait },
+  );
   let released = false;
   return {
     bytes: quota.reserveBytes,
@@ -52,9 +68,16 @@ async function activeReservations(directory: string): Promise<number> {
   let total = 0;
   for (const name of await readdir(directory)) {
     const path = join(directory, name);
-    const record = await readFile(path, "utf8").then((text) => JSON.parse(text) as { owner?: unknown; bytes?: unknown }).catch(() => undefined);
+    const record = await readFile(path, "utf8")
+      .then((text) => JSON.parse(text) as { owner?: unknown; bytes?: unknown })
+      .catch(() => undefined);
     // Older reservations hold a pid alone.
-    const owner = parseIdentity(record?.owner ?? (typeof (record as { pid?: unknown } | undefined)?.pid === "number" ? { pid: (record as { pid: number }).pid, host: currentProcess().host } : undefined));
+    const owner = parseIdentity(
+      record?.owner ??
+        (typeof (record as { pid?: unknown } | undefined)?.pid === "number"
+          ? { pid: (record as { pid: number }).pid, host: currentProcess().host }
+          : undefined),
+    );
     if (!record || !owner || typeof record.bytes !== "number" || liveness(owner) === "dead") {
       await rm(path, { force: true });
       continue;

@@ -26,7 +26,10 @@ export class TurnTimers {
   private lastActivity = Date.now();
   private stopped = false;
 
-  constructor(private readonly settings: TurnTimerSettings, private readonly callbacks: TurnTimerCallbacks) {}
+  constructor(
+    private readonly settings: TurnTimerSettings,
+    private readonly callbacks: TurnTimerCallbacks,
+  ) {}
 
   start(): void {
     this.deadline = setTimeout(() => this.fire("deadline"), this.settings.deadlineMs);

@@ -14,7 +14,17 @@ export function boundedAfterStop<T>(work: Promise<T>, stop: AbortSignal, graceMs
   let onStop: (() => void) | undefined;
   const abandoned = new Promise<never>((_, reject) => {
     onStop = () => {
-      timer = setTimeout(() => reject(new OutpostError("provider", `The sandbox did not end the stopped agent within ${graceMs} ms (a paused or unresponsive sandbox); it is released instead.`, { details: { graceMs } })), graceMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new OutpostError(
+              "provider",
+              `The sandbox did not end the stopped agent within ${graceMs} ms (a paused or unresponsive sandbox); it is released instead.`,
+              { details: { graceMs } },
+            ),
+          ),
+        graceMs,
+      );
     };
     if (stop.aborted) onStop();
     else stop.addEventListener("abort", onStop, { once: true });

@@ -1,6 +1,16 @@
 import {
-  abortError, classifyFailure, errorLines, LineSplitter, OutpostError,
-  type AgentAdapter, type AgentEvent, type AgentTurn, type CommandChannel, type SandboxLease, type Usage, addUsage,
+  abortError,
+  classifyFailure,
+  errorLines,
+  LineSplitter,
+  OutpostError,
+  type AgentAdapter,
+  type AgentEvent,
+  type AgentTurn,
+  type CommandChannel,
+  type SandboxLease,
+  type Usage,
+  addUsage,
 } from "@outpost/core";
 import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
 import { findMarker } from "./markers.js";
@@ -75,14 +85,14 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
       if (event.delta && texts.length > 0 && lastWasDelta) texts[texts.length - 1] += event.text;
       else texts.push(event.text);
       lastWasDelta = event.delta === true;
-    }
-    else if (event.type === "usage") usage = addUsage(usage, event.usage);
+    } else if (event.type === "usage") usage = addUsage(usage, event.usage);
     else if (event.type === "conversation") conversationId = event.id;
     else if (event.type === "finished") finished = event;
     else if (event.type === "failure") failure = event;
     input.onEvent(event);
     // A marker split across deltas is found in the message streamed so far (only its tail can be new).
-    if (event.type === "text" && findMarker(texts[texts.length - 1]!.slice(-(event.text.length + longestMarker)), input.markers)) timers.markerSeen();
+    if (event.type === "text" && findMarker(texts[texts.length - 1]!.slice(-(event.text.length + longestMarker)), input.markers))
+      timers.markerSeen();
     if (event.type === "finished" && findMarker(event.text ?? "", input.markers)) timers.markerSeen();
   };
   const decode = (line: string): void => {
@@ -100,16 +110,19 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   timers.start();
   try {
     if (input.signal?.aborted) onAbort();
-    const result = await boundedAfterStop(lease.invoke({
-      executable: command.executable,
-      arguments: command.arguments,
-      stdin: command.stdin,
-      directory: command.directory ?? turn.root,
-      variables: { ...input.variables, ...command.variables },
-      signal: stopper.signal,
-      retain: RETAIN_BYTES,
-      observe,
-    }), stopper.signal);
+    const result = await boundedAfterStop(
+      lease.invoke({
+        executable: command.executable,
+        arguments: command.arguments,
+        stdin: command.stdin,
+        directory: command.directory ?? turn.root,
+        variables: { ...input.variables, ...command.variables },
+        signal: stopper.signal,
+        retain: RETAIN_BYTES,
+        observe,
+      }),
+      stopper.signal,
+    );
     status = result.status;
     stderr = result.stderr;
   } catch (error) {
@@ -124,35 +137,64 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const text = finished?.text ?? joinTexts(texts);
   const details = { agent: agent.name, status, durationMs, conversationId };
   // A sandbox that could not end the stopped agent says so after the timer's own message.
-  const unfinished = stop !== undefined && OutpostError.isInstance(invokeError) && invokeError.code === "provider" ? ` ${invokeError.message}` : "";
+  const unfinished =
+    stop !== undefined && OutpostError.isInstance(invokeError) && invokeError.code === "provider" ? ` ${invokeError.message}` : "";
   if (stop === "signal") throw abortError(input.signal!, `The ${agent.name} turn`);
   if (stop === "idle") {
-    throw new OutpostError("timeout", `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. Raise idleMs if it needs longer silences, or check that it is not waiting for input.${unfinished}`, { details: { ...details, timer: "idle" } });
+    throw new OutpostError(
+      "timeout",
+      `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. Raise idleMs if it needs longer silences, or check that it is not waiting for input.${unfinished}`,
+      { details: { ...details, timer: "idle" } },
+    );
   }
   if (stop === "deadline") {
-    throw new OutpostError("timeout", `${agent.name} ran past its ${input.timers.deadlineMs} ms deadline and was stopped with its whole process tree. Raise deadlineMs or give it a smaller task.${unfinished}`, { details: { ...details, timer: "deadline" } });
+    throw new OutpostError(
+      "timeout",
+      `${agent.name} ran past its ${input.timers.deadlineMs} ms deadline and was stopped with its whole process tree. Raise deadlineMs or give it a smaller task.${unfinished}`,
+      { details: { ...details, timer: "deadline" } },
+    );
   }
   // An agent that owes a final event did not finish without it: its markers do not count, even after a settle.
   if (stop === "settled" && agent.requiresFinishedEvent && !finished) {
-    throw new OutpostError("process", `${agent.name} printed an end marker but no final event, and was stopped ${input.timers.settleMs} ms later; without its final event the answer is incomplete. Check the CLI version and its output format.`, { details: { ...details, timer: "settle" } });
+    throw new OutpostError(
+      "process",
+      `${agent.name} printed an end marker but no final event, and was stopped ${input.timers.settleMs} ms later; without its final event the answer is incomplete. Check the CLI version and its output format.`,
+      { details: { ...details, timer: "settle" } },
+    );
   }
   const marker = findMarker(text, input.markers) ?? (stop === "settled" ? findMarker(joinTexts(texts), input.markers) : undefined);
   if (stop === "settled") return { text, usage: finished?.usage ?? usage, conversationId, marker, settled: true, status, durationMs };
   if (invokeError !== undefined) {
     if (OutpostError.isInstance(invokeError)) throw invokeError;
-    throw new OutpostError("process", `Running ${agent.name} failed: ${invokeError instanceof Error ? invokeError.message : String(invokeError)}. Check the sandbox provider.`, { cause: invokeError, details });
+    throw new OutpostError(
+      "process",
+      `Running ${agent.name} failed: ${invokeError instanceof Error ? invokeError.message : String(invokeError)}. Check the sandbox provider.`,
+      { cause: invokeError, details },
+    );
   }
-  const errorText = failure?.message ?? (finished?.isError ? finished.text ?? "" : "");
+  const errorText = failure?.message ?? (finished?.isError ? (finished.text ?? "") : "");
   if (status !== 0 || failure || finished?.isError) {
     const classified = classifyFailure(agent.failureRules ?? [], `${errorText}\n${stderr}`);
     // The CLI's own error line first (an unknown flag is stated before pages of help text), then the tail.
     const ownError = errorLines(stderr).join(" / ");
-    throw new OutpostError("process", `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${ownError ? ` — ${ownError}` : ""}${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`, {
-      details: { ...details, stderr: stderr.slice(-4000), ...(classified ? { classification: classified.classification, rule: classified.rule.id } : {}) },
-    });
+    throw new OutpostError(
+      "process",
+      `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${ownError ? ` — ${ownError}` : ""}${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`,
+      {
+        details: {
+          ...details,
+          stderr: stderr.slice(-4000),
+          ...(classified ? { classification: classified.classification, rule: classified.rule.id } : {}),
+        },
+      },
+    );
   }
   if (agent.requiresFinishedEvent && !finished) {
-    throw new OutpostError("process", `${agent.name} exited without its final event, so its answer is incomplete. Check the CLI version and its output format.`, { details });
+    throw new OutpostError(
+      "process",
+      `${agent.name} exited without its final event, so its answer is incomplete. Check the CLI version and its output format.`,
+      { details },
+    );
   }
   return { text, usage: finished?.usage ?? usage, conversationId, marker, settled: false, status, durationMs };
 }

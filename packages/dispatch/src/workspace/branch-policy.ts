@@ -18,7 +18,10 @@ export type BranchMode = BranchPolicy["mode"];
 export function assertBranchPolicy(policy: unknown): asserts policy is BranchPolicy {
   const mode = (policy as { mode?: unknown } | undefined)?.mode;
   if (mode !== "current" && mode !== "named" && mode !== "integrate") {
-    throw new OutpostError("configuration", `Unknown branch policy ${JSON.stringify(policy)}. Use { mode: "current" }, { mode: "named", name } or { mode: "integrate" }.`);
+    throw new OutpostError(
+      "configuration",
+      `Unknown branch policy ${JSON.stringify(policy)}. Use { mode: "current" }, { mode: "named", name } or { mode: "integrate" }.`,
+    );
   }
   if (mode === "named" && typeof (policy as { name?: unknown }).name !== "string") {
     throw new OutpostError("configuration", `Branch policy "named" needs a branch name. Pass { mode: "named", name: "my-branch" }.`);

@@ -22,7 +22,8 @@ export async function closeWorkspace(workspace: Workspace, options: { readonly d
   // Without --force, git refuses to remove a worktree with modified or untracked files: nothing is lost.
   return withFileLock(lockPath(workspace.root, "worktrees"), async (): Promise<ClosedWorkspace> => {
     const removed = await gitStatus(workspace.root, ["worktree", "remove", workspace.directory]);
-    if (removed.status !== 0) return { kept: true, reason: `uncommitted changes in the worktree (${removed.stderr.trim().split("\n")[0]})` };
+    if (removed.status !== 0)
+      return { kept: true, reason: `uncommitted changes in the worktree (${removed.stderr.trim().split("\n")[0]})` };
     if (options.deleteBranch && workspace.branch) await gitStatus(workspace.root, ["branch", "-D", workspace.branch]);
     return { kept: false };
   });

@@ -51,10 +51,15 @@ export async function acquireFileLock(path: string, options: FileLockOptions = {
   for (let attempt = 0; ; attempt += 1) {
     const lock = await tryFileLock(path, options);
     if ("release" in lock) return lock;
-    if (options.signal?.aborted) throw new OutpostError("aborted", `Waiting for the lock ${path} was aborted.`, { cause: options.signal.reason });
+    if (options.signal?.aborted)
+      throw new OutpostError("aborted", `Waiting for the lock ${path} was aborted.`, { cause: options.signal.reason });
     const now = Date.now();
     if (now - started >= waitMs) {
-      throw new OutpostError("timeout", `Could not take the lock ${path} within ${waitMs} ms: ${describeHolder(lock)}. If that process is not an outpost run any more, delete the file and retry.`, { details: { lock: path, ...(lock.owner ? { owner: lock.owner } : {}) } });
+      throw new OutpostError(
+        "timeout",
+        `Could not take the lock ${path} within ${waitMs} ms: ${describeHolder(lock)}. If that process is not an outpost run any more, delete the file and retry.`,
+        { details: { lock: path, ...(lock.owner ? { owner: lock.owner } : {}) } },
+      );
     }
     if (options.onWait && now >= nextNotice) {
       options.onWait(`Waiting for the lock ${path}, held by ${describeHolder(lock)}.`);
@@ -68,7 +73,12 @@ export async function acquireFileLock(path: string, options: FileLockOptions = {
 export async function tryFileLock(path: string, options: Pick<FileLockOptions, "details"> = {}): Promise<FileLock | LockHolder> {
   await mkdir(dirname(path), { recursive: true });
   const token = randomUUID();
-  const content = JSON.stringify({ owner: currentProcess(), token, acquiredAt: new Date().toISOString(), ...(options.details ? { details: options.details } : {}) });
+  const content = JSON.stringify({
+    owner: currentProcess(),
+    token,
+    acquiredAt: new Date().toISOString(),
+    ...(options.details ? { details: options.details } : {}),
+  });
   for (let round = 0; round < 3; round += 1) {
     if (await createExclusive(path, content)) {
       await removeTakeoverMarkers(path);
@@ -121,7 +131,12 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
   const legacy = /^(\d+)\n?$/.exec(text);
   if (legacy) {
     // Written by an older outpost: a pid alone, on this host.
-    return { id: `legacy:${info.ino}:${info.mtimeMs}:${text}`, holder: { owner: { pid: Number(legacy[1]), host: currentProcess().host } }, ageMs, readable: true };
+    return {
+      id: `legacy:${info.ino}:${info.mtimeMs}:${text}`,
+      holder: { owner: { pid: Number(legacy[1]), host: currentProcess().host } },
+      ageMs,
+      readable: true,
+    };
   }
   const parsed = (() => {
     try {
@@ -135,8 +150,14 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
     return { id: `damaged:${info.ino}:${info.mtimeMs}:${digest(text)}`, holder: {}, ageMs, readable: false };
   }
   return {
-    id: `token:${parsed.token}`, ageMs, readable: true,
-    holder: { owner, ...(typeof parsed.acquiredAt === "string" ? { acquiredAt: parsed.acquiredAt } : {}), ...(parsed.details && typeof parsed.details === "object" ? { details: parsed.details as Record<string, string> } : {}) },
+    id: `token:${parsed.token}`,
+    ageMs,
+    readable: true,
+    holder: {
+      owner,
+      ...(typeof parsed.acquiredAt === "string" ? { acquiredAt: parsed.acquiredAt } : {}),
+      ...(parsed.details && typeof parsed.details === "object" ? { details: parsed.details as Record<string, string> } : {}),
+    },
   };
 }
 
@@ -178,7 +199,11 @@ async function releaseIfOwned(path: string, token: string): Promise<void> {
 export function describeHolder(holder: LockHolder): string {
   if (!holder.owner) return "an unreadable lock file (it is taken over once older than 5 s)";
   const state = liveness(holder.owner) === "unknown" ? ", which cannot be checked from here (another machine or container)" : "";
-  const details = holder.details ? Object.entries(holder.details).map(([key, value]) => `, ${key} ${value}`).join("") : "";
+  const details = holder.details
+    ? Object.entries(holder.details)
+        .map(([key, value]) => `, ${key} ${value}`)
+        .join("")
+    : "";
   return `${describeProcess(holder.owner)}${details}${holder.acquiredAt ? ` since ${holder.acquiredAt}` : ""}${state}`;
 }
 

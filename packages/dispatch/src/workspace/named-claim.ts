@@ -14,5 +14,9 @@ export async function claimNamedBranch(root: string, branch: string, dispatchId:
   const name = `branch-${slug(branch, 40) || "branch"}-${createHash("sha256").update(branch).digest("hex").slice(0, 12)}`;
   const lock = await tryFileLock(lockPath(root, name), { details: { dispatch: dispatchId, branch } });
   if ("release" in lock) return lock;
-  throw new OutpostError("conflict", `Branch ${JSON.stringify(branch)} is in use by another dispatch (${describeHolder(lock)}); two agents in one worktree would overwrite each other's work. Wait for it to finish, or dispatch on another branch name.`, { details: { branch, ...(lock.details?.dispatch ? { holder: lock.details.dispatch } : {}) } });
+  throw new OutpostError(
+    "conflict",
+    `Branch ${JSON.stringify(branch)} is in use by another dispatch (${describeHolder(lock)}); two agents in one worktree would overwrite each other's work. Wait for it to finish, or dispatch on another branch name.`,
+    { details: { branch, ...(lock.details?.dispatch ? { holder: lock.details.dispatch } : {}) } },
+  );
 }

@@ -24,9 +24,15 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   if (policy.mode === "current") {
     const head = repository.head;
     return {
-      mode: "current", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory: root,
-      branch: head ? branchOf(head.reference) : await currentBranch(root), baseline: head?.commit ?? (await headCommit(root)),
-      created: false, untrackedCopies: [],
+      mode: "current",
+      root,
+      commonDirectory: repository.commonDirectory,
+      gitDirectory: repository.gitDirectory,
+      directory: root,
+      branch: head ? branchOf(head.reference) : await currentBranch(root),
+      baseline: head?.commit ?? (await headCommit(root)),
+      created: false,
+      untrackedCopies: [],
     };
   }
   await ensureOutpostDirectory(root);
@@ -35,59 +41,100 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
     await assertBranchName(root, policy.name);
     const directory = join(root, ".outpost", "workspaces", slug(policy.name, 80) || "branch");
     const existing = await reusableWorktree(directory, policy.name);
-    const exists = existing || await branchExists(root, policy.name);
+    const exists = existing || (await branchExists(root, policy.name));
     if (!existing) {
       const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
       await addWorktree(root, args, input.signal);
     }
     return {
-      mode: "named", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory, branch: policy.name,
-      baseline: await headCommit(directory), created: !existing, branchCreated: !exists, untrackedCopies: [],
+      mode: "named",
+      root,
+      commonDirectory: repository.commonDirectory,
+      gitDirectory: repository.gitDirectory,
+      directory,
+      branch: policy.name,
+      baseline: await headCommit(directory),
+      created: !existing,
+      branchCreated: !exists,
+      untrackedCopies: [],
     };
   }
   // The target's tip: HEAD as found with the repository, unless another target is named.
-  const tip = policy.target === undefined
-    ? repository.head ? { status: 0, stdout: `${repository.head.commit}\n${repository.head.reference}` } : { status: 1, stdout: "" }
-    : await gitStatus(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${policy.target}^{commit}`]);
+  const tip =
+    policy.target === undefined
+      ? repository.head
+        ? { status: 0, stdout: `${repository.head.commit}\n${repository.head.reference}` }
+        : { status: 1, stdout: "" }
+      : await gitStatus(root, ["rev-parse", "--verify", "--quiet", `refs/heads/${policy.target}^{commit}`]);
   const [baseline = "", reference = ""] = tip.stdout.trim().split("\n");
   const target = policy.target ?? branchOf(reference);
   if (tip.status !== 0 && policy.target === undefined) {
-    throw new OutpostError("workspace", `The checkout at ${root} has no commit yet. Make a first commit, then dispatch again.`, { details: { directory: root } });
+    throw new OutpostError("workspace", `The checkout at ${root} has no commit yet. Make a first commit, then dispatch again.`, {
+      details: { directory: root },
+    });
   }
   if (target === undefined) {
-    throw new OutpostError("configuration", `The checkout at ${root} is on a detached HEAD, so there is no branch to integrate into. Check out a branch or pass branch: { mode: "integrate", target: "<branch>" }.`);
+    throw new OutpostError(
+      "configuration",
+      `The checkout at ${root} is on a detached HEAD, so there is no branch to integrate into. Check out a branch or pass branch: { mode: "integrate", target: "<branch>" }.`,
+    );
   }
   if (tip.status !== 0) {
-    throw new OutpostError("configuration", `Integration target branch ${JSON.stringify(target)} does not exist or has no commit. Create it or pass an existing branch as target.`, { details: { target } });
+    throw new OutpostError(
+      "configuration",
+      `Integration target branch ${JSON.stringify(target)} does not exist or has no commit. Create it or pass an existing branch as target.`,
+      { details: { target } },
+    );
   }
   // A generated name is valid and unique by construction; a given one is checked.
   const branch = policy.name ?? `outpost/${slug(input.label ?? "") || "dispatch"}-${input.dispatchId.slice(0, 8)}`;
   if (policy.name !== undefined) {
     await assertBranchName(root, branch);
     if (await branchExists(root, branch)) {
-      throw new OutpostError("configuration", `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`, { details: { branch } });
+      throw new OutpostError(
+        "configuration",
+        `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`,
+        { details: { branch } },
+      );
     }
   }
   const directory = join(root, ".outpost", "workspaces", input.dispatchId);
   await addWorktree(root, ["-b", branch, directory, baseline], input.signal);
   return {
-    mode: "integrate", root, commonDirectory: repository.commonDirectory, gitDirectory: repository.gitDirectory, directory, branch, target,
-    baseline, created: true, branchCreated: true, untrackedCopies: [],
+    mode: "integrate",
+    root,
+    commonDirectory: repository.commonDirectory,
+    gitDirectory: repository.gitDirectory,
+    directory,
+    branch,
+    target,
+    baseline,
+    created: true,
+    branchCreated: true,
+    untrackedCopies: [],
   };
 }
 
 // Concurrent `git worktree add` calls race on the shared worktree administration files.
 // A worktree directory deleted by hand stays registered (and its branch "checked out") until pruned.
 async function addWorktree(root: string, args: readonly string[], signal?: AbortSignal): Promise<void> {
-  await withFileLock(lockPath(root, "worktrees"), async () => {
-    const added = await gitStatus(root, ["worktree", "add", "--quiet", ...args]);
-    if (added.status === 0) return;
-    if (/missing but (already )?registered|is already (checked out|used by worktree)/.test(added.stderr)) {
-      await gitStatus(root, ["worktree", "prune"]);
-      if ((await gitStatus(root, ["worktree", "add", "--quiet", ...args])).status === 0) return;
-    }
-    throw new OutpostError("workspace", `git worktree add failed in ${root}: ${added.stderr.trim()}. Check \`git worktree list\` and remove stale worktrees.`, { details: { arguments: [...args] } });
-  }, { signal });
+  await withFileLock(
+    lockPath(root, "worktrees"),
+    async () => {
+      const added = await gitStatus(root, ["worktree", "add", "--quiet", ...args]);
+      if (added.status === 0) return;
+      if (/missing but (already )?registered|is already (checked out|used by worktree)/.test(added.stderr)) {
+        await gitStatus(root, ["worktree", "prune"]);
+        if ((await gitStatus(root, ["worktree", "add", "--quiet", ...args])).status === 0) return;
+      }
+      throw new OutpostError(
+        "workspace",
+        `git worktree add failed in ${root}: ${added.stderr.trim()}. Check \`git worktree list\` and remove stale worktrees.`,
+        { details: { arguments: [...args] } },
+      );
+    },
+    { signal },
+  );
 }
 
 /** A managed worktree left by an earlier named dispatch, still on the same branch, is reused. */
@@ -96,7 +143,11 @@ async function reusableWorktree(directory: string, branch: string): Promise<bool
   if (!info) return false;
   const checkedOut = await gitStatus(directory, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
   if (checkedOut.status === 0 && checkedOut.stdout.trim() === branch) return true;
-  throw new OutpostError("workspace", `${directory} exists but is not a worktree on branch ${branch}. Remove it (git worktree remove) or choose another branch name.`, { details: { directory, branch } });
+  throw new OutpostError(
+    "workspace",
+    `${directory} exists but is not a worktree on branch ${branch}. Remove it (git worktree remove) or choose another branch name.`,
+    { details: { directory, branch } },
+  );
 }
 
 function branchOf(reference: string): string | undefined {

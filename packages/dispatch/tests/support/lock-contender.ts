@@ -9,17 +9,21 @@ const inside = join(directory, "inside");
 
 process.on("message", async (message: { round: number }) => {
   let overlap = false;
-  await withFileLock(lockPath, async () => {
-    // Exclusive creation fails if another contender is inside at the same time.
-    const handle = await open(inside, "wx").catch(() => undefined);
-    if (!handle) {
-      overlap = true;
-      return;
-    }
-    await handle.close();
-    await new Promise((done) => setTimeout(done, 1));
-    await rm(inside);
-  }, { waitMs: 60_000 });
+  await withFileLock(
+    lockPath,
+    async () => {
+      // Exclusive creation fails if another contender is inside at the same time.
+      const handle = await open(inside, "wx").catch(() => undefined);
+      if (!handle) {
+        overlap = true;
+        return;
+      }
+      await handle.close();
+      await new Promise((done) => setTimeout(done, 1));
+      await rm(inside);
+    },
+    { waitMs: 60_000 },
+  );
   process.send!({ round: message.round, overlap });
 });
 process.send!({ ready: true });

@@ -9,11 +9,20 @@ export const TURN1_MARKER = "MARKER_TURN1_DONE";
 export function demoScript(): ScriptStep[] {
   return [
     writeFileStep("hello.txt", "Hello from an agent in an Outpost sandbox.\n"),
-    { toolCall: { name: "Bash", arguments: { command: "git add hello.txt && git commit -q -m 'Add hello.txt'", description: "Commit hello.txt" } } },
+    {
+      toolCall: {
+        name: "Bash",
+        arguments: { command: "git add hello.txt && git commit -q -m 'Add hello.txt'", description: "Commit hello.txt" },
+      },
+    },
     { text: `I created hello.txt and committed it. ${TURN1_MARKER} <outpost>done</outpost>` },
     (request) => {
       const remembered = request.transcript.includes(TURN1_MARKER);
-      return { text: remembered ? "In the previous turn I created hello.txt and committed it (history_has_turn1=true). <outpost>done</outpost>" : "I have no memory of a previous turn (history_has_turn1=false)." };
+      return {
+        text: remembered
+          ? "In the previous turn I created hello.txt and committed it (history_has_turn1=true). <outpost>done</outpost>"
+          : "I have no memory of a previous turn (history_has_turn1=false).",
+      };
     },
   ];
 }

@@ -28,27 +28,51 @@ async function run(): Promise<number> {
   const server = await startModelServer({ script: demoScript() });
   const repository = scratchRepository("outpost-demo-");
   const conversationHome = mkdtempSync(join(tmpdir(), "outpost-demo-conversations-"));
-  const agent = claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-offline-demo", executable: claudeExecutable(), maxRetries: 0, storage: claudeConversationStore() });
+  const agent = claudeAgent({
+    baseUrl: server.url,
+    apiKey: "sk-ant-offline-demo",
+    executable: claudeExecutable(),
+    maxRetries: 0,
+    storage: claudeConversationStore(),
+  });
   console.log(bold("Outpost demo (offline)"));
   console.log(`  scripted model server: ${server.url}`);
   console.log(`  scratch repository:    ${repository}\n`);
   try {
-    const first = await turn("1. Claude Code writes and commits a file, on a branch merged back into main", () => dispatch({
-      agent, sandboxProvider: localProvider(), repository, conversationHome, label: "demo", branch: { mode: "integrate" },
-      brief: "Create hello.txt with a greeting and commit it.",
-      observe: (observation) => reporter.event(observation), warn: (message) => reporter.warn(message),
-    }));
+    const first = await turn("1. Claude Code writes and commits a file, on a branch merged back into main", () =>
+      dispatch({
+        agent,
+        sandboxProvider: localProvider(),
+        repository,
+        conversationHome,
+        label: "demo",
+        branch: { mode: "integrate" },
+        brief: "Create hello.txt with a greeting and commit it.",
+        observe: (observation) => reporter.event(observation),
+        warn: (message) => reporter.warn(message),
+      }),
+    );
     const commit = first.commits[0];
     if (!commit) throw new Error("the agent made no commit");
-    console.log(`\n  commit:  ${execFileSync("git", ["log", "-1", "--format=%h %s", commit], { cwd: repository, encoding: "utf8" }).trim()}`);
+    console.log(
+      `\n  commit:  ${execFileSync("git", ["log", "-1", "--format=%h %s", commit], { cwd: repository, encoding: "utf8" }).trim()}`,
+    );
     console.log(`  landed on branch ${bold(first.branch ?? "?")} (worked on ${first.workBranch}, now merged and removed)`);
     console.log(`  conversation ${first.conversationId} captured to ${first.conversation?.file}\n`);
 
-    const second = await turn("2. The conversation continues in a fresh sandbox", () => dispatch({
-      agent, sandboxProvider: localProvider(), repository, conversationHome, label: "demo, turn 2",
-      brief: "TURN2: what did you do in the previous turn?", continuation: { id: first.conversationId! },
-      observe: (observation) => reporter.event(observation), warn: (message) => reporter.warn(message),
-    }));
+    const second = await turn("2. The conversation continues in a fresh sandbox", () =>
+      dispatch({
+        agent,
+        sandboxProvider: localProvider(),
+        repository,
+        conversationHome,
+        label: "demo, turn 2",
+        brief: "TURN2: what did you do in the previous turn?",
+        continuation: { id: first.conversationId! },
+        observe: (observation) => reporter.event(observation),
+        warn: (message) => reporter.warn(message),
+      }),
+    );
     const remembered = second.text.includes("history_has_turn1=true") && second.conversationId === first.conversationId;
     console.log(`\n  same conversation: ${second.conversationId === first.conversationId}; the second turn saw the first: ${remembered}`);
     if (server.problems.length > 0) console.log(`  model server problems: ${server.problems.join("; ")}`);

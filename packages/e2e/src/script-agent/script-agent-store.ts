@@ -21,7 +21,11 @@ export function scriptAgentStore(): ConversationStore {
       try {
         await access(file);
       } catch {
-        throw new OutpostError("session", `No captured script-agent conversation ${id} under ${scriptAgentConversations(repository, home)}. Check the id or conversationHome.`, { details: { id } });
+        throw new OutpostError(
+          "session",
+          `No captured script-agent conversation ${id} under ${scriptAgentConversations(repository, home)}. Check the id or conversationHome.`,
+          { details: { id } },
+        );
       }
       return { id, file, format: SCRIPT_AGENT_FORMAT };
     },
@@ -42,6 +46,10 @@ export function scriptAgentStore(): ConversationStore {
 
 function assertId(id: string): void {
   if (!/^[A-Za-z0-9-]{1,80}$/.test(id)) {
-    throw new OutpostError("session", `Invalid script-agent conversation id ${JSON.stringify(id)}. Use the id an earlier result reported.`, { details: { id } });
+    throw new OutpostError(
+      "session",
+      `Invalid script-agent conversation id ${JSON.stringify(id)}. Use the id an earlier result reported.`,
+      { details: { id } },
+    );
   }
 }

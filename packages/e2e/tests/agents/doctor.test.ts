@@ -10,8 +10,15 @@ const OUTPOST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", 
 const codex = matrixReleases().find((release) => release.agent === "codex");
 
 function doctor(env: Record<string, string>): Array<Record<string, unknown>> {
-  const stdout = execFileSync(process.execPath, [OUTPOST, "doctor", "--json"], { encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
-  return stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  const stdout = execFileSync(process.execPath, [OUTPOST, "doctor", "--json"], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  });
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
@@ -20,15 +27,30 @@ describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
     const agents = reports.filter((report) => report["type"] === "agent-cli");
     expect(agents.map((report) => report["agent"])).toEqual(["claude", "codex", "copilot", "gemini", "kimi", "opencode"]);
     for (const report of agents.filter((entry) => entry["agent"] !== "kimi")) {
-      expect(report, String(report["agent"])).toMatchObject({ status: "ok", installed: report["pinned"], tested: { newest: report["pinned"] } });
+      expect(report, String(report["agent"])).toMatchObject({
+        status: "ok",
+        installed: report["pinned"],
+        tested: { newest: report["pinned"] },
+      });
     }
     expect(agents.find((report) => report["agent"] === "kimi")).toMatchObject({ status: "untracked" });
     expect(reports.filter((report) => report["type"] === "provider").map((report) => report["provider"])).toEqual(["docker", "local"]);
   }, 120_000);
 
-  it.skipIf(codex?.missing !== undefined)("names the release a chosen executable has, and a missing one as not found", () => {
-    const reports = doctor({ PATH: "/usr/bin:/bin", OUTPOST_CODEX_EXECUTABLE: codex!.executable });
-    expect(reports.find((report) => report["agent"] === "codex")).toMatchObject({ installed: codex!.version, pinned: "0.171.0", status: "ok" });
-    expect(reports.find((report) => report["agent"] === "claude")).toMatchObject({ status: "not-found", problem: expect.stringContaining("ENOENT") });
-  }, 120_000);
+  it.skipIf(codex?.missing !== undefined)(
+    "names the release a chosen executable has, and a missing one as not found",
+    () => {
+      const reports = doctor({ PATH: "/usr/bin:/bin", OUTPOST_CODEX_EXECUTABLE: codex!.executable });
+      expect(reports.find((report) => report["agent"] === "codex")).toMatchObject({
+        installed: codex!.version,
+        pinned: "0.171.0",
+        status: "ok",
+      });
+      expect(reports.find((report) => report["agent"] === "claude")).toMatchObject({
+        status: "not-found",
+        problem: expect.stringContaining("ENOENT"),
+      });
+    },
+    120_000,
+  );
 });

@@ -25,7 +25,10 @@ function outpost(...args: string[]): { status: number; stdout: string; stderr: s
     const stdout = execFileSync(process.execPath, [OUTPOST, ...args], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, OUTPOST_CLI_CACHE: process.env["OUTPOST_CLI_CACHE"] ?? process.env["OUTPOST_CLI_MATRIX"] ?? "/var/cache/outpost/cli-matrix" },
+      env: {
+        ...process.env,
+        OUTPOST_CLI_CACHE: process.env["OUTPOST_CLI_CACHE"] ?? process.env["OUTPOST_CLI_MATRIX"] ?? "/var/cache/outpost/cli-matrix",
+      },
       timeout: 600_000,
     });
     return { status: 0, stdout, stderr: "" };
@@ -40,7 +43,9 @@ describe.skipIf(unavailable !== undefined)(`outpost image build${unavailable ? `
   let sandbox: AgentSandbox;
 
   beforeAll(async () => {
-    server = await startModelServer({ responder: conversationResponder({ file: "hello.txt", content: "hi", turn1Marker: "MARKER_TURN1_DONE" }) });
+    server = await startModelServer({
+      responder: conversationResponder({ file: "hello.txt", content: "hi", turn1Marker: "MARKER_TURN1_DONE" }),
+    });
   });
   afterAll(async () => {
     await sandbox?.dispose();
@@ -62,26 +67,41 @@ describe.skipIf(unavailable !== undefined)(`outpost image build${unavailable ? `
   });
 
   it("refuses an agent without an npm package, and a malformed version, with a configuration exit", () => {
-    expect(outpost("image", "build", "--agent", "kimi", "--dockerfile")).toMatchObject({ status: 2, stderr: expect.stringContaining("configuration") });
-    expect(outpost("image", "build", "--agent", "codex@latest", "--dockerfile")).toMatchObject({ status: 2, stderr: expect.stringContaining("not a version") });
+    expect(outpost("image", "build", "--agent", "kimi", "--dockerfile")).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("configuration"),
+    });
+    expect(outpost("image", "build", "--agent", "codex@latest", "--dockerfile")).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("not a version"),
+    });
   });
 
   it("builds the pinned codex onto the test image, and a real turn runs in it with nothing mounted", async () => {
     const run = outpost("image", "build", "--agent", "codex", "--base", DOCKER_TEST_IMAGE, "--tag", TAG);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`--image ${TAG}\n`);
-    const label = execFileSync("docker", ["image", "inspect", "--format", '{{ index .Config.Labels "io.outpost.agents" }}', TAG], { encoding: "utf8" }).trim();
+    const label = execFileSync("docker", ["image", "inspect", "--format", '{{ index .Config.Labels "io.outpost.agents" }}', TAG], {
+      encoding: "utf8",
+    }).trim();
     const version = /^codex=(\S+)$/.exec(label)?.[1];
     expect(version).toMatch(/^\d+\.\d+\.\d+$/);
 
-    sandbox = await agentSandbox(dockerProvider({ image: TAG, network: "host", user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }));
+    sandbox = await agentSandbox(
+      dockerProvider({ image: TAG, network: "host", user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } }),
+    );
     const lease = await sandbox.lease("image-workspace");
     // The host need not have codex: the image's label says which release runs.
     const agent = codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0, version });
     const turn = await runAgentTurn(agent, lease, { prompt: "Create hello.txt containing hi", deadlineMs: 120_000 });
     expect(turn.result.status, turn.result.stderr.slice(-2000)).toBe(0);
     expect(await readLeaseFile(lease, "hello.txt")).toBe("hi");
-    expect(turn.of("text").map((event) => event.text).join("")).toContain("MARKER_TURN1_DONE");
+    expect(
+      turn
+        .of("text")
+        .map((event) => event.text)
+        .join(""),
+    ).toContain("MARKER_TURN1_DONE");
     expect(turn.diagnostics).toEqual([]);
     expect(server.problems).toEqual([]);
   }, 600_000);

@@ -54,7 +54,10 @@ export function describeAgentScenario(scenario: AgentScenario): void {
 
     beforeAll(async () => {
       // Text streamed in small deltas, as real APIs do, so the CLIs' and decoders' delta handling is exercised.
-      server = await startModelServer({ textDeltaSize: 7, responder: conversationResponder({ file: FILE, content: "hi", turn1Marker: TURN1_MARKER }) });
+      server = await startModelServer({
+        textDeltaSize: 7,
+        responder: conversationResponder({ file: FILE, content: "hi", turn1Marker: TURN1_MARKER }),
+      });
       agent = scenario.agent(server);
       sandbox = await agentSandbox(scenario.provider("first"));
       repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));
@@ -88,7 +91,12 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       expect(run.conversationId).toEqual(expect.any(String));
       expect(run.of("tool-call").map((event) => event.name)).toContain(scenario.writeTool);
       expect(run.of("tool-result").length).toBeGreaterThan(0);
-      expect(run.of("text").map((event) => event.text).join("")).toContain(TURN1_MARKER);
+      expect(
+        run
+          .of("text")
+          .map((event) => event.text)
+          .join(""),
+      ).toContain(TURN1_MARKER);
       const usage = run.of("usage").at(-1)?.usage;
       expect(usage?.inputTokens).toBeGreaterThan(0);
       expect(usage?.outputTokens).toBeGreaterThan(0);
@@ -113,7 +121,12 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       const run = await runAgentTurn(agent, lease, { prompt: "TURN2: what did you do?", resume: { id }, deadlineMs });
       resumed = { lease, run };
       expect(run.result.status, run.result.stderr).toBe(0);
-      expect(run.of("text").map((event) => event.text).join("")).toContain("MARKER_TURN2_DONE history_has_turn1=true");
+      expect(
+        run
+          .of("text")
+          .map((event) => event.text)
+          .join(""),
+      ).toContain("MARKER_TURN2_DONE history_has_turn1=true");
       const turn2 = server.turns().slice(before);
       expect(turn2.length).toBeGreaterThan(0);
       expect(turn2.every((entry) => entry.model?.transcript.includes(TURN1_MARKER))).toBe(true);
@@ -128,7 +141,12 @@ export function describeAgentScenario(scenario: AgentScenario): void {
         expect(agent.forkable).toBe(false);
         let error: unknown;
         try {
-          agent.command({ prompt: "x", root: "/w", home: "/h", resume: { id: first?.run.conversationId ?? "00000000-0000-4000-8000-000000000000", fork: true } });
+          agent.command({
+            prompt: "x",
+            root: "/w",
+            home: "/h",
+            resume: { id: first?.run.conversationId ?? "00000000-0000-4000-8000-000000000000", fork: true },
+          });
         } catch (caught) {
           error = caught;
         }
@@ -142,11 +160,21 @@ export function describeAgentScenario(scenario: AgentScenario): void {
       it(`fork continues a copy and leaves the original intact (${scenario.name})`, async (test) => {
         if (!resumed) return test.skip("turn 2 did not run");
         const id = resumed.run.conversationId ?? first?.run.conversationId ?? "";
-        const run = await runAgentTurn(agent, resumed.lease, { prompt: "TURN2 FORKED_BRANCH: and now?", resume: { id, fork: true }, deadlineMs, skipHomeFiles: true });
+        const run = await runAgentTurn(agent, resumed.lease, {
+          prompt: "TURN2 FORKED_BRANCH: and now?",
+          resume: { id, fork: true },
+          deadlineMs,
+          skipHomeFiles: true,
+        });
         expect(run.result.status, run.result.stderr).toBe(0);
         expect(run.conversationId).toEqual(expect.any(String));
         expect(run.conversationId).not.toBe(id);
-        expect(run.of("text").map((event) => event.text).join("")).toContain("history_has_turn1=true");
+        expect(
+          run
+            .of("text")
+            .map((event) => event.text)
+            .join(""),
+        ).toContain("history_has_turn1=true");
         if (agent.storage) {
           const original = await agent.storage.capture(id, await context(resumed.lease, "original-after-fork"));
           expect(await readFile(original.file, "utf8")).not.toContain("FORKED_BRANCH");

@@ -29,7 +29,9 @@ export function matrixReleases(): MatrixRelease[] {
     .map((line) => {
       const [agent = "", npmPackage = "", version = ""] = line.split(/\s+/);
       const executable = join(matrixCache(), `${agent}-${version}`, "node_modules", ".bin", agent);
-      const missing = existsSync(executable) ? undefined : `${npmPackage}@${version} is not installed in ${matrixCache()} (run tools/install-cli-matrix.sh)`;
+      const missing = existsSync(executable)
+        ? undefined
+        : `${npmPackage}@${version} is not installed in ${matrixCache()} (run tools/install-cli-matrix.sh)`;
       return { agent, npmPackage, version, executable, ...(missing ? { missing } : {}) };
     });
 }

@@ -20,13 +20,19 @@ export function startOutpost(args: readonly string[], cwd: string): ChildProcess
 }
 
 /** A module the CLI loads with --agent-module: the script agent, a real process speaking JSON lines. */
-export function scriptAgentModule(behaviour: Record<string, string>, options: { executable?: string } = {}): { module: string; directory: string } {
+export function scriptAgentModule(
+  behaviour: Record<string, string>,
+  options: { executable?: string } = {},
+): { module: string; directory: string } {
   const directory = mkdtempSync(join(tmpdir(), "outpost-cli-agent-"));
   const module = join(directory, "agent.mjs");
-  writeFileSync(module, [
-    `import { scriptAgent } from ${JSON.stringify(join(PACKAGES, "e2e/src/index.ts"))};`,
-    `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)}${options.executable ? `, executable: ${JSON.stringify(options.executable)}` : ""} }); }`,
-  ].join("\n"));
+  writeFileSync(
+    module,
+    [
+      `import { scriptAgent } from ${JSON.stringify(join(PACKAGES, "e2e/src/index.ts"))};`,
+      `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)}${options.executable ? `, executable: ${JSON.stringify(options.executable)}` : ""} }); }`,
+    ].join("\n"),
+  );
   return { module, directory };
 }
 

@@ -21,14 +21,20 @@ export function traceConnections(agent: AgentAdapter, log: string): AgentAdapter
     ...agent,
     command(turn: AgentTurn) {
       const command = agent.command(turn);
-      return { ...command, executable: "strace", arguments: ["-f", "-qq", "-e", "trace=connect", "-o", log, "--", command.executable, ...(command.arguments ?? [])] };
+      return {
+        ...command,
+        executable: "strace",
+        arguments: ["-f", "-qq", "-e", "trace=connect", "-o", log, "--", command.executable, ...(command.arguments ?? [])],
+      };
     },
   };
 }
 
 /** Internet-family destinations in a connect trace that are not loopback, e.g. `203.0.113.80:443`. */
 export function nonLoopbackConnections(log: string): string[] {
-  return connections(log).filter((address) => !address.startsWith("127.") && !address.startsWith("[::1]") && !address.startsWith("[::ffff:127."));
+  return connections(log).filter(
+    (address) => !address.startsWith("127.") && !address.startsWith("[::1]") && !address.startsWith("[::ffff:127."),
+  );
 }
 
 /** Every internet-family destination in a connect trace, as `address:port` (`[v6]:port`). */

@@ -8,10 +8,25 @@ import { DOCKER_TEST_IMAGE, scriptAgent } from "../../src/index.js";
 const [repository, agentDirectory, providerName] = process.argv.slice(2) as [string, string, string];
 const docker = providerName === "docker";
 const provider = docker
-  ? dockerProvider({ image: DOCKER_TEST_IMAGE, network: "none", user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 }, volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }] })
+  ? dockerProvider({
+      image: DOCKER_TEST_IMAGE,
+      network: "none",
+      user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+      volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
+    })
   : localProvider();
-const agent = scriptAgent({ directory: agentDirectory, behaviour: { HANG: "busy", FILE: "crash.txt" }, ...(docker ? { executable: "node" } : {}) });
+const agent = scriptAgent({
+  directory: agentDirectory,
+  behaviour: { HANG: "busy", FILE: "crash.txt" },
+  ...(docker ? { executable: "node" } : {}),
+});
 await dispatch({
-  agent, brief: "work until killed", repository, sandboxProvider: provider, branch: { mode: "integrate" }, until: ["never"],
-  observe: (observation) => process.stdout.write(`${JSON.stringify({ dispatchId: observation.dispatchId, type: observation.event.type })}\n`),
+  agent,
+  brief: "work until killed",
+  repository,
+  sandboxProvider: provider,
+  branch: { mode: "integrate" },
+  until: ["never"],
+  observe: (observation) =>
+    process.stdout.write(`${JSON.stringify({ dispatchId: observation.dispatchId, type: observation.event.type })}\n`),
 });

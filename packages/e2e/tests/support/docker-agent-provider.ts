@@ -28,6 +28,7 @@ export function dockerAgentProvider(which: "first" | "second"): SandboxProvider 
 export function dockerAgentsUnavailable(): string | undefined {
   // Host-network containers live in the daemon's network namespace, not in offline.sh's: they could not reach
   // the model server there. The Docker variant runs outside it and proves offline-ness by the server's log.
-  if (insideOfflineNamespace()) return "host-network containers cannot join the offline namespace (run the Docker variant outside offline.sh)";
+  if (insideOfflineNamespace())
+    return "host-network containers cannot join the offline namespace (run the Docker variant outside offline.sh)";
   return dockerGate().unavailable?.reason;
 }

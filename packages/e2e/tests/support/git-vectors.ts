@@ -2,7 +2,16 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const HOOKS = ["pre-commit", "post-commit", "post-merge", "post-checkout", "reference-transaction", "post-index-change", "pre-auto-gc", "post-rewrite"];
+export const HOOKS = [
+  "pre-commit",
+  "post-commit",
+  "post-merge",
+  "post-checkout",
+  "reference-transaction",
+  "post-index-change",
+  "pre-auto-gc",
+  "post-rewrite",
+];
 
 /**
  * A hostile agent's script: arms every git vector in the git directory it sees, with commands that leave
@@ -10,7 +19,12 @@ export const HOOKS = ["pre-commit", "post-commit", "post-merge", "post-checkout"
  * host's git directory by its host path. It reports the markers its own commits left where it runs.
  * A planted commondir breaks every later git command of the agent, so it comes last and only on request.
  */
-export function hostileGitScript(markers: string, hostGit: string, hostRoot: string, options: { readonly commitAfterPlanting: boolean; readonly plantCommondir: boolean }): string {
+export function hostileGitScript(
+  markers: string,
+  hostGit: string,
+  hostRoot: string,
+  options: { readonly commitAfterPlanting: boolean; readonly plantCommondir: boolean },
+): string {
   const touch = (name: string) => `touch ${markers}/${name}`;
   const commit = `git -c user.name=Agent -c user.email=agent@example.invalid commit -q -m "planted vectors"`;
   return [
@@ -20,7 +34,9 @@ export function hostileGitScript(markers: string, hostGit: string, hostRoot: str
     `mkdir -p "$GD/hooks"`,
     ...HOOKS.map((hook) => `printf '#!/bin/sh\\n${touch(`hook-${hook}`)}\\n' > "$GD/hooks/${hook}" && chmod +x "$GD/hooks/${hook}"`),
     `mkdir -p planted-hooks`,
-    ...HOOKS.map((hook) => `printf '#!/bin/sh\\n${touch(`hooks-path-${hook}`)}\\n' > planted-hooks/${hook} && chmod +x planted-hooks/${hook}`),
+    ...HOOKS.map(
+      (hook) => `printf '#!/bin/sh\\n${touch(`hooks-path-${hook}`)}\\n' > planted-hooks/${hook} && chmod +x planted-hooks/${hook}`,
+    ),
     `git config core.fsmonitor "${touch("fsmonitor")}; false"`,
     `git config core.sshCommand "${touch("ssh-command")}; false"`,
     `git config diff.external "${touch("external-diff")}; false"`,
@@ -57,7 +73,8 @@ export function addKeptWorktree(repository: string): string {
 
 /** Everything a user commonly runs afterwards, with plain git (their own config, no hardening). */
 export function userGitCommands(repository: string): void {
-  const run = (...args: string[]) => spawnSync("git", ["-c", "user.name=User", "-c", "user.email=user@example.invalid", ...args], { cwd: repository, encoding: "utf8" });
+  const run = (...args: string[]) =>
+    spawnSync("git", ["-c", "user.name=User", "-c", "user.email=user@example.invalid", ...args], { cwd: repository, encoding: "utf8" });
   const kept = join(repository, ".outpost", "workspaces", "kept");
   if (existsSync(kept)) spawnSync("git", ["status"], { cwd: kept });
   writeFileSync(join(repository, "README.md"), "changed by the user\n");
@@ -79,6 +96,10 @@ export function gitControlState(repository: string): string {
   const git = join(repository, ".git");
   const kept = join(repository, ".outpost", "workspaces", "kept", ".git");
   const planted = [".git/hooks/planted", ".git/commondir"].filter((path) => existsSync(join(repository, path)));
-  return [readFileSync(join(git, "config"), "utf8"), readdirSync(join(git, "hooks")).sort().join(","), `planted: ${planted.join(",")}`, existsSync(kept) ? readFileSync(kept, "utf8") : "no kept worktree"].join("\n--\n");
+  return [
+    readFileSync(join(git, "config"), "utf8"),
+    readdirSync(join(git, "hooks")).sort().join(","),
+    `planted: ${planted.join(",")}`,
+    existsSync(kept) ? readFileSync(kept, "utf8") : "no kept worktree",
+  ].join("\n--\n");
 }
-

@@ -12,7 +12,9 @@ export function insideOfflineNamespace(): boolean {
  */
 export function requireOfflineWhenAsked(): void {
   if (process.env["OUTPOST_REQUIRE_OFFLINE"] === "1" && !insideOfflineNamespace()) {
-    throw new Error("OUTPOST_REQUIRE_OFFLINE=1 but the suite is not running in the offline namespace: run it through packages/e2e/scripts/offline.sh.");
+    throw new Error(
+      "OUTPOST_REQUIRE_OFFLINE=1 but the suite is not running in the offline namespace: run it through packages/e2e/scripts/offline.sh.",
+    );
   }
 }
 
@@ -27,5 +29,7 @@ export function nonLoopbackInterfaces(): string[] {
 export function dnsLookups(): string[] {
   const log = process.env["OUTPOST_DNS_LOG"];
   if (!insideOfflineNamespace() || !log) return [];
-  return readFileSync(log, "utf8").split("\n").filter((line) => line.trim().length > 0);
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.trim().length > 0);
 }

@@ -14,7 +14,10 @@ export interface ProviderVariant {
 }
 
 /** The local provider, then Docker with the given container factories (a named skip without an engine). */
-export function providerVariants(docker: { readonly first: () => SandboxProvider; readonly second: () => SandboxProvider }): ProviderVariant[] {
+export function providerVariants(docker: {
+  readonly first: () => SandboxProvider;
+  readonly second: () => SandboxProvider;
+}): ProviderVariant[] {
   const unavailable = dockerAgentsUnavailable();
   return [
     { name: "local provider", first: () => localProvider(), second: () => localProvider(), host: true },

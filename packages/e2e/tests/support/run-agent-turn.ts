@@ -62,6 +62,7 @@ export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, inp
     lines,
     diagnostics,
     ...(conversation ? { conversationId: conversation.id } : {}),
-    of: <Type extends AgentEvent["type"]>(type: Type) => events.filter((event): event is Extract<AgentEvent, { type: Type }> => event.type === type),
+    of: <Type extends AgentEvent["type"]>(type: Type) =>
+      events.filter((event): event is Extract<AgentEvent, { type: Type }> => event.type === type),
   };
 }

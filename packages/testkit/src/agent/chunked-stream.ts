@@ -26,10 +26,16 @@ export function decoderChunkedStreamTests(context: DecoderSuiteContext): void {
 
       assert.deepStrictEqual(knownEvents(events), knownEvents(reference.flat()), "the known events of the recorded lines changed");
       const expectedRaw = mixed.flatMap(({ line, recorded }) =>
-        recorded === undefined ? [line] : (reference[recorded] as AgentEvent[]).flatMap((event) => (event.type === "raw" ? [event.line] : [])),
+        recorded === undefined
+          ? [line]
+          : (reference[recorded] as AgentEvent[]).flatMap((event) => (event.type === "raw" ? [event.line] : [])),
       );
       const raw = events.filter((event) => event.type === "raw");
-      assert.equal(raw.length, expectedRaw.length, "each hostile line must come back as exactly one raw event, recorded raw lines unchanged");
+      assert.equal(
+        raw.length,
+        expectedRaw.length,
+        "each hostile line must come back as exactly one raw event, recorded raw lines unchanged",
+      );
       raw.forEach((event, index) => expectKeptAsRaw([event], expectedRaw[index] as string, `raw event ${index + 1} of the stream`));
     });
   }

@@ -15,7 +15,11 @@ export function decodeOrFail(decoder: AgentLineDecoder, line: string, what: stri
 
 /** Asserts `events` is exactly one `raw` event carrying `line` whole. */
 export function expectKeptAsRaw(events: readonly AgentEvent[], line: string, what: string): void {
-  assert.equal(events.length, 1, `${what}: expected one raw event for ${preview(line)}, got [${events.map((event) => event.type).join(", ")}]`);
+  assert.equal(
+    events.length,
+    1,
+    `${what}: expected one raw event for ${preview(line)}, got [${events.map((event) => event.type).join(", ")}]`,
+  );
   const [event] = events;
   assert.equal(event?.type, "raw", `${what}: expected a raw event for ${preview(line)}, got ${event?.type}`);
   // Length first: a failing comparison of multi-megabyte strings would print all of them.

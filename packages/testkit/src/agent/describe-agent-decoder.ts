@@ -27,8 +27,14 @@ const GROUPS: readonly [string, (context: DecoderSuiteContext) => void][] = [
 /** Registers the agent-decoder conformance suite: hostile input never crashes, is kept as raw, and loses nothing. */
 export function describeAgentDecoder(options: DescribeAgentDecoderOptions): void {
   const runner = options.runner ?? vitestRunner;
-  if (options.recorded.length === 0) throw new Error(`describeAgentDecoder(${options.name}): \`recorded\` is empty; pass the lines of a real recorded stream.`);
-  const context: DecoderSuiteContext = { runner, createDecoder: options.createDecoder, recorded: options.recorded, malformed: options.malformed ?? [] };
+  if (options.recorded.length === 0)
+    throw new Error(`describeAgentDecoder(${options.name}): \`recorded\` is empty; pass the lines of a real recorded stream.`);
+  const context: DecoderSuiteContext = {
+    runner,
+    createDecoder: options.createDecoder,
+    recorded: options.recorded,
+    malformed: options.malformed ?? [],
+  };
   runner.describe(`agent decoder conformance: ${options.name}`, () => {
     for (const [title, group] of GROUPS) runner.describe(title, () => group(context));
   });

@@ -14,7 +14,13 @@ export function fixtureReader(root: string): FixtureReader {
   const text = (folder: string, file: string) => readFileSync(join(root, folder, file), "utf8");
   return {
     fixtureText: text,
-    fixtureLines: (folder, file) => text(folder, file).split("\n").filter((line) => line.length > 0),
-    fixtureFiles: (folder, suffix) => readdirSync(join(root, folder)).filter((file) => file.endsWith(suffix)).sort(),
+    fixtureLines: (folder, file) =>
+      text(folder, file)
+        .split("\n")
+        .filter((line) => line.length > 0),
+    fixtureFiles: (folder, suffix) =>
+      readdirSync(join(root, folder))
+        .filter((file) => file.endsWith(suffix))
+        .sort(),
   };
 }

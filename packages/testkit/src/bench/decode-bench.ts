@@ -30,18 +30,23 @@ const CHUNK = 64 * 1024;
  * add the live heap after a full collection.
  */
 export function runDecodeBench(options: DecodeBenchOptions): DecodeBenchResult {
-  if (options.recorded.length === 0) throw new Error(`runDecodeBench(${options.name}): \`recorded\` is empty; pass the lines of a recorded stream.`);
+  if (options.recorded.length === 0)
+    throw new Error(`runDecodeBench(${options.name}): \`recorded\` is empty; pass the lines of a recorded stream.`);
   const count = options.lines ?? 300_000;
   const lines = Array.from({ length: count }, (_, index) => options.recorded[index % options.recorded.length] as string);
   const averageBytes = lines.reduce((sum, line) => sum + line.length, 0) / count;
   let sink = 0;
-  const floor = count / fastestSeconds(() => {
-    for (const line of lines) sink += JSON.parse(line) ? 1 : 0;
-  });
-  const decode = count / fastestSeconds(() => {
-    const decoder = options.createDecoder();
-    for (const line of lines) sink += decoder.decode(line).length;
-  });
+  const floor =
+    count /
+    fastestSeconds(() => {
+      for (const line of lines) sink += JSON.parse(line) ? 1 : 0;
+    });
+  const decode =
+    count /
+    fastestSeconds(() => {
+      const decoder = options.createDecoder();
+      for (const line of lines) sink += decoder.decode(line).length;
+    });
   console.log(
     `${options.name} decode: ${rate(decode)} lines/s (goal >= ${rate(GOAL_LINES_PER_SECOND)}: ${decode >= GOAL_LINES_PER_SECOND ? "met" : "MISSED"}), ` +
       `average line ${Math.round(averageBytes)} B | floor JSON.parse ${rate(floor)} lines/s | decode/floor ${(decode / floor).toFixed(2)}`,
@@ -51,7 +56,10 @@ export function runDecodeBench(options: DecodeBenchOptions): DecodeBenchResult {
   return { linesPerSecond: decode, floorLinesPerSecond: floor, ...stream };
 }
 
-function streamPass(options: DecodeBenchOptions, consume: (events: number) => void): { streamLinesPerSecond: number; peakRssBytes: number } {
+function streamPass(
+  options: DecodeBenchOptions,
+  consume: (events: number) => void,
+): { streamLinesPerSecond: number; peakRssBytes: number } {
   const total = options.bytes ?? Number(process.env["OUTPOST_BENCH_BYTES"] ?? 256 * 1024 ** 2);
   // The stream is generated chunk by chunk and never stored; events are dropped once counted.
   const block = `${options.recorded.join("\n")}\n`;

@@ -22,33 +22,44 @@ export function describeConversationStore(options: DescribeConversationStoreOpti
   const runner = options.runner ?? vitestRunner;
   const { store } = options;
   runner.describe(`conversation store conformance: ${store.name}`, () => {
-    runner.it("capture → locate → restore into another workspace and home leaves no stale path", async () => {
-      const pair = await fixturePair(options.fixture, options);
-      try {
-        const { recording, source, target } = pair;
-        const record = await store.capture(recording.id, source.context());
-        const located = await store.locate(recording.id, source.lease.root, source.context().home);
-        if (JSON.stringify(located) !== JSON.stringify(record)) throw new Error(`locate returned ${JSON.stringify(located)}, capture ${JSON.stringify(record)}`);
-        await store.restore(located, target.context());
-        if (isNative(store)) await access(store.destination(recording.id, target.lease, record.file));
-        const stale = await filesMentioning(target.lease.home, [source.base, "/tmp/outpost-fixture"]);
-        if (stale.length > 0) throw new Error(`restored files still name the source sandbox: ${stale.join(", ")}`);
-      } finally {
-        await pair.dispose();
-      }
-    }, 60_000);
-
-    runner.it("refuses hostile session ids on capture and locate with OutpostErrors", async () => {
-      const pair = await fixturePair(options.fixture, options);
-      try {
-        for (const id of HOSTILE_SESSION_IDS) {
-          await expectRefused(`capture(${JSON.stringify(id)})`, () => store.capture(id, pair.source.context()));
-          await expectRefused(`locate(${JSON.stringify(id)})`, () => store.locate(id, pair.source.lease.root, pair.source.context().home));
+    runner.it(
+      "capture → locate → restore into another workspace and home leaves no stale path",
+      async () => {
+        const pair = await fixturePair(options.fixture, options);
+        try {
+          const { recording, source, target } = pair;
+          const record = await store.capture(recording.id, source.context());
+          const located = await store.locate(recording.id, source.lease.root, source.context().home);
+          if (JSON.stringify(located) !== JSON.stringify(record))
+            throw new Error(`locate returned ${JSON.stringify(located)}, capture ${JSON.stringify(record)}`);
+          await store.restore(located, target.context());
+          if (isNative(store)) await access(store.destination(recording.id, target.lease, record.file));
+          const stale = await filesMentioning(target.lease.home, [source.base, "/tmp/outpost-fixture"]);
+          if (stale.length > 0) throw new Error(`restored files still name the source sandbox: ${stale.join(", ")}`);
+        } finally {
+          await pair.dispose();
         }
-      } finally {
-        await pair.dispose();
-      }
-    }, 60_000);
+      },
+      60_000,
+    );
+
+    runner.it(
+      "refuses hostile session ids on capture and locate with OutpostErrors",
+      async () => {
+        const pair = await fixturePair(options.fixture, options);
+        try {
+          for (const id of HOSTILE_SESSION_IDS) {
+            await expectRefused(`capture(${JSON.stringify(id)})`, () => store.capture(id, pair.source.context()));
+            await expectRefused(`locate(${JSON.stringify(id)})`, () =>
+              store.locate(id, pair.source.lease.root, pair.source.context().home),
+            );
+          }
+        } finally {
+          await pair.dispose();
+        }
+      },
+      60_000,
+    );
   });
 }
 
@@ -57,7 +68,10 @@ function isNative(store: ConversationStore): store is NativeConversationStore {
 }
 
 async function expectRefused(what: string, call: () => Promise<unknown>): Promise<void> {
-  const outcome = await call().then(() => undefined, (error: unknown) => error);
+  const outcome = await call().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (outcome === undefined) throw new Error(`${what} succeeded; a hostile id must be refused`);
   if (!isOutpostError(outcome)) throw new Error(`${what} failed without an OutpostError: ${String(outcome)}`);
 }

@@ -29,7 +29,7 @@ async function probeDocker(options: DockerGateOptions): Promise<string | undefin
   const ping = await engineGet(socketPath, "/_ping");
   if (ping !== 200) return `no Docker engine reachable on ${socketPath}`;
   for (const image of options.images ?? []) {
-    if (await engineGet(socketPath, `/images/${encodeURIComponent(image)}/json`) !== 200) {
+    if ((await engineGet(socketPath, `/images/${encodeURIComponent(image)}/json`)) !== 200) {
       return `image ${image} missing: ${options.buildHint ?? "build or load it first (Outpost: tools/build-test-image.sh)"}`;
     }
   }

@@ -37,9 +37,14 @@ function motoExecutable(): string {
 /** `environment` adds variables, e.g. INITIAL_NO_AUTH_ACTION_COUNT=0 to make moto check credentials. */
 export async function startMotoServer(environment: Record<string, string> = {}): Promise<MotoServer> {
   const port = await freePort();
-  const child = spawn(motoExecutable(), ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...environment } });
+  const child = spawn(motoExecutable(), ["-H", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...environment },
+  });
   let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4_000); });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4_000);
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const failed = new Promise<never>((_, reject) => child.once("error", reject));
   const endpoint = `http://127.0.0.1:${port}`;
@@ -54,15 +59,21 @@ export async function startMotoServer(environment: Record<string, string> = {}):
     endpoint,
     process: child,
     clientSettings: (options = {}) => ({
-      endpoint, region: "us-east-1", forcePathStyle: true, credentials: options.credentials ?? MOTO_CREDENTIALS,
-      maxAttempts: 2, requestHandler: { requestTimeout: options.requestTimeout ?? 30_000, throwOnRequestTimeout: true },
+      endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: options.credentials ?? MOTO_CREDENTIALS,
+      maxAttempts: 2,
+      requestHandler: { requestTimeout: options.requestTimeout ?? 30_000, throwOnRequestTimeout: true },
     }),
     createBucket: async (name) => {
       const response = await fetch(`${endpoint}/${encodeURIComponent(name)}`, { method: "PUT", signal: AbortSignal.timeout(30_000) });
       const body = await response.text();
       if (!response.ok) throw new Error(`moto_server refused to create bucket ${name}: ${response.status} ${body.slice(0, 200)}`);
     },
-    onStop: (cleanup) => { cleanups.push(cleanup); },
+    onStop: (cleanup) => {
+      cleanups.push(cleanup);
+    },
     stop: async () => {
       for (const cleanup of cleanups.splice(0)) cleanup();
       if (child.exitCode === null && child.signalCode === null) {

@@ -12,12 +12,17 @@ export const anthropicMessages: ModelProtocol = {
     const last = asRecord(messages.at(-1));
     const content = typeof last["content"] === "string" ? [{ type: "text", text: last["content"] }] : asArray(last["content"]);
     const afterToolResult = last["role"] === "user" && content.some((block) => asRecord(block)["type"] === "tool_result");
-    const lastUser = [...messages].reverse().map(asRecord).find((message) => message["role"] === "user" && !isToolResultOnly(message));
+    const lastUser = [...messages]
+      .reverse()
+      .map(asRecord)
+      .find((message) => message["role"] === "user" && !isToolResultOnly(message));
     return {
       api: "anthropic-messages",
       model: String(body["model"] ?? ""),
       stream: body["stream"] === true,
-      tools: asArray(body["tools"]).map(toTool).filter((tool): tool is OfferedTool => tool !== undefined),
+      tools: asArray(body["tools"])
+        .map(toTool)
+        .filter((tool): tool is OfferedTool => tool !== undefined),
       afterToolResult,
       prompt: lastUser ? textOf(lastUser["content"]) : "",
       transcript: collectText([body["system"], messages]).join("\n"),
@@ -29,16 +34,23 @@ export const anthropicMessages: ModelProtocol = {
   },
   side(request): HttpAnswer | undefined {
     if (request.path.endsWith("/count_tokens")) return json(200, { input_tokens: Math.ceil(request.transcript.length / 4) });
-    if (request.tools.length === 0) return anthropicMessages.render({ kind: "message", text: "ok", usage: { inputTokens: 5, outputTokens: 1 } }, request);
+    if (request.tools.length === 0)
+      return anthropicMessages.render({ kind: "message", text: "ok", usage: { inputTokens: 5, outputTokens: 1 } }, request);
     return undefined;
   },
   render(reply: ModelReply, request: ModelRequest): HttpAnswer {
     if (reply.kind === "error") return errorAnswer(reply, errorShape);
     const blocks: Record<string, unknown>[] = [];
     if (reply.text !== undefined) blocks.push({ type: "text", text: reply.text });
-    if (reply.toolCall) blocks.push({ type: "tool_use", id: toolId(reply.toolCall.id), name: reply.toolCall.name, input: reply.toolCall.arguments ?? {} });
+    if (reply.toolCall)
+      blocks.push({ type: "tool_use", id: toolId(reply.toolCall.id), name: reply.toolCall.name, input: reply.toolCall.arguments ?? {} });
     const stopReason = reply.toolCall ? "tool_use" : "end_turn";
-    const usage = { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const usage = {
+      input_tokens: reply.usage.inputTokens,
+      output_tokens: reply.usage.outputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
     const message = { id: `msg_${randomUUID().replaceAll("-", "")}`, type: "message", role: "assistant", model: request.model };
     if (!request.stream) return json(200, { ...message, content: blocks, stop_reason: stopReason, stop_sequence: null, usage });
     const chunks = [
@@ -57,7 +69,13 @@ export const anthropicMessages: ModelProtocol = {
         const start = { type: "tool_use", id: block["id"], name: block["name"], input: {} };
         chunks.push(sseEvent("content_block_start", { type: "content_block_start", index, content_block: start }));
         const partial = argumentsText(block["input"]);
-        chunks.push(sseEvent("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: partial } }));
+        chunks.push(
+          sseEvent("content_block_delta", {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json: partial },
+          }),
+        );
       }
       chunks.push(sseEvent("content_block_stop", { type: "content_block_stop", index }));
     });
@@ -92,10 +110,14 @@ function toolId(id: string): string {
 
 function errorShape(status: number, message: string): unknown {
   const type =
-    status === 429 ? "rate_limit_error"
-    : status === 529 ? "overloaded_error"
-    : status === 401 ? "authentication_error"
-    : status >= 500 ? "api_error"
-    : "invalid_request_error";
+    status === 429
+      ? "rate_limit_error"
+      : status === 529
+        ? "overloaded_error"
+        : status === 401
+          ? "authentication_error"
+          : status >= 500
+            ? "api_error"
+            : "invalid_request_error";
   return { type: "error", error: { type, message } };
 }

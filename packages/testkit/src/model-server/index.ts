@@ -7,4 +7,14 @@ export { sampleFromSchema } from "./json-schema-sample.js";
 export { toolNames } from "./model-request.js";
 export type { ModelApi, ModelRequest, OfferedTool } from "./model-request.js";
 export { DEFAULT_USAGE } from "./script-step.js";
-export type { ErrorStep, ModelReply, ReplyUsage, Responder, ScriptStep, StepFunction, TextStep, ToolArguments, ToolCallStep } from "./script-step.js";
+export type {
+  ErrorStep,
+  ModelReply,
+  ReplyUsage,
+  Responder,
+  ScriptStep,
+  StepFunction,
+  TextStep,
+  ToolArguments,
+  ToolCallStep,
+} from "./script-step.js";

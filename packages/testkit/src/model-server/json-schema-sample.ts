@@ -21,7 +21,9 @@ export function sampleFromSchema(schema: unknown, field?: string, depth = 0): un
   if (depth > 8) return null;
   const anyOf = asArray(node["anyOf"] ?? node["oneOf"]);
   if (anyOf.length > 0) return sampleFromSchema(anyOf[0], field, depth + 1);
-  const type = String(Array.isArray(node["type"]) ? node["type"][0] : (node["type"] ?? (node["properties"] ? "object" : "string"))).toLowerCase();
+  const type = String(
+    Array.isArray(node["type"]) ? node["type"][0] : (node["type"] ?? (node["properties"] ? "object" : "string")),
+  ).toLowerCase();
   switch (type) {
     case "object": {
       const result: Record<string, unknown> = {};

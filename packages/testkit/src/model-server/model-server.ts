@@ -94,7 +94,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const method = request.method ?? "GET";
     const body = await readBody(request, maxBodyBytes);
     const base = { method, path: url.pathname, query, headers, body: body.text };
-    if (body.error) return answer(response, { ...base, kind: "other" }, json(body.error.status, { error: { message: body.error.message } }));
+    if (body.error)
+      return answer(response, { ...base, kind: "other" }, json(body.error.status, { error: { message: body.error.message } }));
     const protocol = method === "POST" ? findProtocol(url.pathname) : undefined;
     if (!protocol) return answer(response, { ...base, kind: "other" }, otherAnswer(method, url.pathname));
     let parsed: unknown;
@@ -123,7 +124,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       return answer(response, entry, protocol.render({ kind: "error", status, message }, model), false);
     }
     if (resolved.delayMs > 0) await delay(resolved.delayMs, request);
-    const reply = resolved.reply.kind === "message" && options.textDeltaSize !== undefined ? { ...resolved.reply, deltaSize: options.textDeltaSize } : resolved.reply;
+    const reply =
+      resolved.reply.kind === "message" && options.textDeltaSize !== undefined
+        ? { ...resolved.reply, deltaSize: options.textDeltaSize }
+        : resolved.reply;
     return answer(response, entry, protocol.render(reply, model), false);
   }
 
@@ -138,10 +142,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(
-        new OutpostError("configuration", `The model server cannot listen on ${host}:${port} (${error.code ?? error.message}). Pass port 0 for a free port, or a free one.`, {
-          cause: error,
-          details: { host, port },
-        }),
+        new OutpostError(
+          "configuration",
+          `The model server cannot listen on ${host}:${port} (${error.code ?? error.message}). Pass port 0 for a free port, or a free one.`,
+          {
+            cause: error,
+            details: { host, port },
+          },
+        ),
       ),
     );
     server.listen(port, host, () => resolve());
@@ -186,7 +194,8 @@ function otherAnswer(method: string, path: string): HttpAnswer {
 
 function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
   return flat;
 }
 

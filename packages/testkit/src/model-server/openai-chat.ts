@@ -15,7 +15,9 @@ export const openaiChat: ModelProtocol = {
       api: "openai-chat",
       model: String(body["model"] ?? ""),
       stream: body["stream"] === true,
-      tools: asArray(body["tools"]).map(toTool).filter((tool): tool is OfferedTool => tool !== undefined),
+      tools: asArray(body["tools"])
+        .map(toTool)
+        .filter((tool): tool is OfferedTool => tool !== undefined),
       afterToolResult: last["role"] === "tool",
       prompt: lastUser ? collectText(lastUser["content"]).join("\n") : "",
       transcript: collectText(messages).join("\n"),
@@ -26,7 +28,8 @@ export const openaiChat: ModelProtocol = {
     };
   },
   side(request): HttpAnswer | undefined {
-    if (request.tools.length === 0) return openaiChat.render({ kind: "message", text: "ok", usage: { inputTokens: 5, outputTokens: 1 } }, request);
+    if (request.tools.length === 0)
+      return openaiChat.render({ kind: "message", text: "ok", usage: { inputTokens: 5, outputTokens: 1 } }, request);
     return undefined;
   },
   render(reply: ModelReply, request: ModelRequest): HttpAnswer {
@@ -34,7 +37,13 @@ export const openaiChat: ModelProtocol = {
     const id = `chatcmpl-${randomUUID().replaceAll("-", "")}`;
     const created = Math.floor(Date.now() / 1000);
     const toolCalls = reply.toolCall
-      ? [{ id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: argumentsText(reply.toolCall.arguments) } }]
+      ? [
+          {
+            id: reply.toolCall.id,
+            type: "function",
+            function: { name: reply.toolCall.name, arguments: argumentsText(reply.toolCall.arguments) },
+          },
+        ]
       : undefined;
     const finishReason = toolCalls ? "tool_calls" : "stop";
     const usage = {
@@ -44,13 +53,21 @@ export const openaiChat: ModelProtocol = {
     };
     if (!request.stream) {
       const message = { role: "assistant", content: reply.text ?? null, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
-      return json(200, { id, object: "chat.completion", created, model: request.model, choices: [{ index: 0, message, finish_reason: finishReason }], usage });
+      return json(200, {
+        id,
+        object: "chat.completion",
+        created,
+        model: request.model,
+        choices: [{ index: 0, message, finish_reason: finishReason }],
+        usage,
+      });
     }
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
       sseEvent(undefined, { id, object: "chat.completion.chunk", created, model: request.model, choices, ...extra });
     const chunks = [chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }])];
     if (reply.text !== undefined) {
-      for (const delta of textDeltas(reply.text, reply.deltaSize)) chunks.push(chunk([{ index: 0, delta: { content: delta }, finish_reason: null }]));
+      for (const delta of textDeltas(reply.text, reply.deltaSize))
+        chunks.push(chunk([{ index: 0, delta: { content: delta }, finish_reason: null }]));
     }
     if (toolCalls && reply.toolCall) {
       const head = { index: 0, id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: "" } };

@@ -18,7 +18,9 @@ export const openaiResponses: ModelProtocol = {
       api: "openai-responses",
       model: String(body["model"] ?? ""),
       stream: body["stream"] === true,
-      tools: asArray(body["tools"]).map(toTool).filter((tool): tool is OfferedTool => tool !== undefined),
+      tools: asArray(body["tools"])
+        .map(toTool)
+        .filter((tool): tool is OfferedTool => tool !== undefined),
       afterToolResult: TOOL_OUTPUTS.has(String(last["type"])),
       prompt: lastUser ? collectText(lastUser["content"]).join("\n") : "",
       transcript: collectText([body["instructions"], input]).join("\n"),
@@ -29,7 +31,8 @@ export const openaiResponses: ModelProtocol = {
     };
   },
   side(request): HttpAnswer | undefined {
-    if (request.tools.length === 0) return openaiResponses.render({ kind: "message", text: "ok", usage: { inputTokens: 5, outputTokens: 1 } }, request);
+    if (request.tools.length === 0)
+      return openaiResponses.render({ kind: "message", text: "ok", usage: { inputTokens: 5, outputTokens: 1 } }, request);
     return undefined;
   },
   render(reply: ModelReply, request: ModelRequest): HttpAnswer {
@@ -97,7 +100,9 @@ function itemEvents(
     chunks.push(event("response.content_part.done", { ...part, part: { ...emptyPart, text } }));
   } else if (item["type"] === "function_call") {
     const args = String(item["arguments"]);
-    chunks.push(event("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", arguments: "" } }));
+    chunks.push(
+      event("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", arguments: "" } }),
+    );
     chunks.push(event("response.function_call_arguments.delta", { item_id: itemId, output_index: outputIndex, delta: args }));
     chunks.push(event("response.function_call_arguments.done", { item_id: itemId, output_index: outputIndex, arguments: args }));
   } else {

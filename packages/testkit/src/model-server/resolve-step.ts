@@ -31,13 +31,22 @@ export async function resolveStep(step: ScriptStep, request: ModelRequest): Prom
   if (isToolCallStep(current)) {
     const wanted = current.toolCall.names ?? (current.toolCall.name === undefined ? [] : [current.toolCall.name]);
     const tool = wanted.map((name) => request.tools.find((offered) => offered.name === name)).find((found) => found);
-    if (!tool) throw new ToolMismatch(wanted, request.tools.map((offered) => offered.name));
+    if (!tool)
+      throw new ToolMismatch(
+        wanted,
+        request.tools.map((offered) => offered.name),
+      );
     const raw = current.toolCall.arguments;
     const args = typeof raw === "function" ? raw(tool.name, request) : raw;
     const id = current.toolCall.id ?? `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     return {
       delayMs,
-      reply: { kind: "message", text: current.text, toolCall: { id, name: tool.name, arguments: args, custom: tool.kind === "custom" }, usage },
+      reply: {
+        kind: "message",
+        text: current.text,
+        toolCall: { id, name: tool.name, arguments: args, custom: tool.kind === "custom" },
+        usage,
+      },
     };
   }
   return { delayMs, reply: { kind: "message", text: current.text, usage } };

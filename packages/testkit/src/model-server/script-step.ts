@@ -33,10 +33,7 @@ export interface ToolCallStep {
 
 /** Tool-call arguments: a JSON object (or a string for free-form tools), or computed from the chosen name and the request. */
 export type ToolArguments =
-  | Readonly<Record<string, unknown>>
-  | string
-  | readonly unknown[]
-  | ((name: string, request: ModelRequest) => unknown);
+  Readonly<Record<string, unknown>> | string | readonly unknown[] | ((name: string, request: ModelRequest) => unknown);
 
 /** Answer with an HTTP error, in the API's own error shape unless `body` is given. */
 export interface ErrorStep {

@@ -16,7 +16,12 @@ export const WRITE_FILE_TOOLS: readonly string[] = Object.freeze([
 
 /** A tool call that writes `content` to `path` (relative to the agent's workspace) with whichever writer tool is offered. */
 export function writeFileStep(path: string, content: string): ToolCallStep {
-  return { toolCall: { names: WRITE_FILE_TOOLS, arguments: (name: string, request: ModelRequest) => writeFileArguments(name, request, path, content) } };
+  return {
+    toolCall: {
+      names: WRITE_FILE_TOOLS,
+      arguments: (name: string, request: ModelRequest) => writeFileArguments(name, request, path, content),
+    },
+  };
 }
 
 /** Arguments for one writer tool. Tools that demand absolute paths get one under the workspace named in the prompt. */
@@ -39,7 +44,10 @@ export function writeFileArguments(name: string, request: ModelRequest, path: st
     case "shell":
       return { command: ["bash", "-lc", shell] };
     case "apply_patch":
-      return `*** Begin Patch\n*** Add File: ${path}\n${content.split("\n").map((line) => `+${line}`).join("\n")}\n*** End Patch`;
+      return `*** Begin Patch\n*** Add File: ${path}\n${content
+        .split("\n")
+        .map((line) => `+${line}`)
+        .join("\n")}\n*** End Patch`;
     default:
       return { path: absolute, content };
   }

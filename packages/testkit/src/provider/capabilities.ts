@@ -21,7 +21,9 @@ export function providerCapabilityTests(context: ProviderSuiteContext): void {
         problems.push(`${capability} is declared unsupported ("${reason}") but the lease has it: remove it from \`unsupported\``);
       }
       if (!present && reason === undefined) {
-        problems.push(`the lease lacks ${capability} but it is not declared unsupported: add \`unsupported: { ${capability}: "<reason>" }\``);
+        problems.push(
+          `the lease lacks ${capability} but it is not declared unsupported: add \`unsupported: { ${capability}: "<reason>" }\``,
+        );
       }
     }
     assert.deepEqual(problems, [], problems.join("; "));

@@ -18,30 +18,50 @@ export function providerDeadlineTests(context: ProviderSuiteContext): void {
       deadlineMs: DEADLINE_MS,
       observe: (_channel, text) => (ready ||= text.includes("ready")),
     });
-    const error = await within(expectOutpostError(run, "timeout", "a command past its deadline"), DEADLINE_MS + STOP_ALLOWANCE_MS, "the command past its deadline");
-    assert.match(error.message, new RegExp(`\\b${DEADLINE_MS}\\b`), `the timeout message should name the ${DEADLINE_MS} ms deadline: ${error.message}`);
+    const error = await within(
+      expectOutpostError(run, "timeout", "a command past its deadline"),
+      DEADLINE_MS + STOP_ALLOWANCE_MS,
+      "the command past its deadline",
+    );
+    assert.match(
+      error.message,
+      new RegExp(`\\b${DEADLINE_MS}\\b`),
+      `the timeout message should name the ${DEADLINE_MS} ms deadline: ${error.message}`,
+    );
     assert.ok(ready, `the tree did not start within the ${DEADLINE_MS} ms deadline, so nothing was proven`);
     await expectTreeGone(lease);
   });
 
-  leaseCheck(context, "an aborted signal kills the whole tree, a grandchild ignoring SIGTERM included (code aborted)", async ({ lease }) => {
-    const controller = new AbortController();
-    const run = shell(lease, TREE_SCRIPT, [], {
-      signal: controller.signal,
-      deadlineMs: 120_000,
-      observe: (_channel, text) => {
-        if (text.includes("ready")) controller.abort(new Error("the kit aborted on purpose"));
-      },
-    });
-    const error = await within(expectOutpostError(run, "aborted", "an aborted command"), 30_000 + STOP_ALLOWANCE_MS, "the aborted command");
-    assert.match(error.message, /the kit aborted on purpose/, `the abort message should carry the signal's reason: ${error.message}`);
-    await expectTreeGone(lease);
-  });
+  leaseCheck(
+    context,
+    "an aborted signal kills the whole tree, a grandchild ignoring SIGTERM included (code aborted)",
+    async ({ lease }) => {
+      const controller = new AbortController();
+      const run = shell(lease, TREE_SCRIPT, [], {
+        signal: controller.signal,
+        deadlineMs: 120_000,
+        observe: (_channel, text) => {
+          if (text.includes("ready")) controller.abort(new Error("the kit aborted on purpose"));
+        },
+      });
+      const error = await within(
+        expectOutpostError(run, "aborted", "an aborted command"),
+        30_000 + STOP_ALLOWANCE_MS,
+        "the aborted command",
+      );
+      assert.match(error.message, /the kit aborted on purpose/, `the abort message should carry the signal's reason: ${error.message}`);
+      await expectTreeGone(lease);
+    },
+  );
 
   leaseCheck(context, "a signal aborted before the call rejects without running the command", async ({ lease }) => {
     const controller = new AbortController();
     controller.abort(new Error("aborted before the call"));
-    await expectOutpostError(shell(lease, "echo ran > kit-ran.txt", [], { signal: controller.signal }), "aborted", "a command with an aborted signal");
+    await expectOutpostError(
+      shell(lease, "echo ran > kit-ran.txt", [], { signal: controller.signal }),
+      "aborted",
+      "a command with an aborted signal",
+    );
     assert.equal(await shellOk(lease, "[ -e kit-ran.txt ] && echo ran || echo not run"), "not run\n");
   });
 

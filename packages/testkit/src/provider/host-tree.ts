@@ -32,7 +32,7 @@ export async function writeFixtureTree(directory: string): Promise<void> {
   await writeFile(join(directory, "tool.sh"), "#!/bin/sh\necho tool\n");
   await chmod(join(directory, "tool.sh"), 0o751);
   await writeFile(join(directory, AWKWARD_DIRECTORY, AWKWARD_FILE), "awkward name ✓\n");
-  await writeFile(join(directory, AWKWARD_DIRECTORY, "nested", "it's \"quoted\".txt"), "quoted\n");
+  await writeFile(join(directory, AWKWARD_DIRECTORY, "nested", 'it\'s "quoted".txt'), "quoted\n");
   await writeFile(join(directory, "deep", "deeper", "leaf.txt"), "");
   await chmod(join(directory, "deep", "deeper", "leaf.txt"), 0o640);
   await symlink("every-byte.bin", join(directory, "link-to-file"));
@@ -65,7 +65,13 @@ export async function hostManifest(directory: string): Promise<FileManifestEntry
       const bytes = await readFile(full);
       entries.push({ path: node.path, kind: "file", mode: node.mode!, size: bytes.length, sha256: sha256(bytes) });
     } else if (node.kind === "link") {
-      entries.push({ path: node.path, kind: "link", mode: 0o777, size: Buffer.byteLength(node.target!), sha256: sha256(Buffer.from(node.target!)) });
+      entries.push({
+        path: node.path,
+        kind: "link",
+        mode: 0o777,
+        size: Buffer.byteLength(node.target!),
+        sha256: sha256(Buffer.from(node.target!)),
+      });
     }
   }
   return entries;

@@ -8,15 +8,23 @@ import { shell, shellOk } from "./sandbox-shell.js";
 
 /** Acquire and release: root and home, release twice, release stopping commands, use after release. */
 export function providerLifecycleTests(context: ProviderSuiteContext): void {
-  leaseCheck(context, "exposes the worktree as root (shared with the host for placements host and mounted)", async ({ lease, provider, workspace }) => {
-    assert.equal(await shellOk(lease, '[ -d "$1" ] && [ -w "$1" ] && echo ok', [lease.root]), "ok\n", "root must be a writable directory");
-    if (provider.placement === "remote") return; // a synchronized copy: nothing is shared with the host
-    if (provider.placement === "host") assert.equal(lease.root, workspace, "placement host: root is the given directory");
-    await writeFile(join(workspace, "from-host.txt"), "written on the host ✓\n");
-    assert.equal(await shellOk(lease, "cat from-host.txt"), "written on the host ✓\n");
-    await shellOk(lease, "printf 'written in the sandbox ✓' > from-sandbox.txt");
-    assert.equal(await readFile(join(workspace, "from-sandbox.txt"), "utf8"), "written in the sandbox ✓");
-  });
+  leaseCheck(
+    context,
+    "exposes the worktree as root (shared with the host for placements host and mounted)",
+    async ({ lease, provider, workspace }) => {
+      assert.equal(
+        await shellOk(lease, '[ -d "$1" ] && [ -w "$1" ] && echo ok', [lease.root]),
+        "ok\n",
+        "root must be a writable directory",
+      );
+      if (provider.placement === "remote") return; // a synchronized copy: nothing is shared with the host
+      if (provider.placement === "host") assert.equal(lease.root, workspace, "placement host: root is the given directory");
+      await writeFile(join(workspace, "from-host.txt"), "written on the host ✓\n");
+      assert.equal(await shellOk(lease, "cat from-host.txt"), "written on the host ✓\n");
+      await shellOk(lease, "printf 'written in the sandbox ✓' > from-sandbox.txt");
+      assert.equal(await readFile(join(workspace, "from-sandbox.txt"), "utf8"), "written in the sandbox ✓");
+    },
+  );
 
   leaseCheck(context, "gives a writable home directory outside root", async ({ lease }) => {
     assert.ok(lease.home.startsWith("/"), `home must be absolute, got ${JSON.stringify(lease.home)}`);
@@ -37,7 +45,10 @@ export function providerLifecycleTests(context: ProviderSuiteContext): void {
       let started!: () => void;
       const running = new Promise<void>((resolve) => (started = resolve));
       const run = shell(lease, "echo started; exec sleep 300", [], { deadlineMs: 600_000, observe: () => started() });
-      const settled = run.then(() => "resolved", () => "rejected");
+      const settled = run.then(
+        () => "resolved",
+        () => "rejected",
+      );
       await within(running, 20_000, "the command before release");
       await within(lease.release(), 30_000, "release() with a running command");
       const outcome = await within(settled, 15_000, "the command stopped by release()");

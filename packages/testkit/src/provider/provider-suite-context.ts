@@ -48,7 +48,12 @@ export function unsupportedReason(context: ProviderSuiteContext, capability: Pro
 }
 
 /** Registers one case that runs against a fresh lease, or its named skip when the capability is unsupported. */
-export function leaseCheck(context: ProviderSuiteContext, title: string, body: (subject: LeaseCase) => Promise<void>, settings: CheckSettings = {}): void {
+export function leaseCheck(
+  context: ProviderSuiteContext,
+  title: string,
+  body: (subject: LeaseCase) => Promise<void>,
+  settings: CheckSettings = {},
+): void {
   const reason = unsupportedReason(context, settings.capability);
   if (reason !== undefined) {
     context.runner.it.skip(unsupportedTitle(title, reason));

@@ -24,27 +24,35 @@ const WATCH_MS = 3_000;
 
 /** release() ends every process its commands started, also those that outlived their command. */
 export function providerReleaseLeftoverTests(context: ProviderSuiteContext): void {
-  leaseCheck(context, "release() ends the grandchildren that outlived their command, a new session's included", async ({ provider, workspace }) => {
-    const lease = await provider.acquire(await context.context(workspace));
-    let counters: string[];
-    try {
-      counters = (await shellOk(lease, LEFTOVERS_SCRIPT)).split("\n").filter((line) => line !== "");
-      // They run: each counter moves (read in the sandbox, so this also holds for remote placements).
-      for (const counter of counters) await expectMoving(() => shellOk(lease, 'cat "$1" 2>/dev/null || true', [counter]), counter);
-    } finally {
-      await lease.release();
-    }
-    // After release the sandbox cannot be asked any more: watch the counters through the shared root.
-    if (provider.placement === "remote") return;
-    const survivors: string[] = [];
-    for (const counter of counters) {
-      const read = () => readFile(join(workspace, counter), "utf8").catch(() => "");
-      const before = await read();
-      await sleep(WATCH_MS);
-      if ((await read()) !== before) survivors.push(counter === "kit-beat-session" ? "the grandchild in a new session (setsid)" : "the grandchild in the command's process group");
-    }
-    assert.ok(survivors.length === 0, `after release() resolved, still running: ${survivors.join("; ")}`);
-  }, { timeoutMs: 90_000 });
+  leaseCheck(
+    context,
+    "release() ends the grandchildren that outlived their command, a new session's included",
+    async ({ provider, workspace }) => {
+      const lease = await provider.acquire(await context.context(workspace));
+      let counters: string[];
+      try {
+        counters = (await shellOk(lease, LEFTOVERS_SCRIPT)).split("\n").filter((line) => line !== "");
+        // They run: each counter moves (read in the sandbox, so this also holds for remote placements).
+        for (const counter of counters) await expectMoving(() => shellOk(lease, 'cat "$1" 2>/dev/null || true', [counter]), counter);
+      } finally {
+        await lease.release();
+      }
+      // After release the sandbox cannot be asked any more: watch the counters through the shared root.
+      if (provider.placement === "remote") return;
+      const survivors: string[] = [];
+      for (const counter of counters) {
+        const read = () => readFile(join(workspace, counter), "utf8").catch(() => "");
+        const before = await read();
+        await sleep(WATCH_MS);
+        if ((await read()) !== before)
+          survivors.push(
+            counter === "kit-beat-session" ? "the grandchild in a new session (setsid)" : "the grandchild in the command's process group",
+          );
+      }
+      assert.ok(survivors.length === 0, `after release() resolved, still running: ${survivors.join("; ")}`);
+    },
+    { timeoutMs: 90_000 },
+  );
 }
 
 async function expectMoving(read: () => Promise<string>, counter: string): Promise<void> {

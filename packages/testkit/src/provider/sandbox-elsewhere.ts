@@ -20,7 +20,10 @@ export async function withSandboxElsewhere(lease: SandboxLease, body: (elsewhere
       break;
     }
   }
-  assert.ok(chosen !== undefined, `the kit could not create a directory outside root and home in the sandbox (tried ${candidates.join(", ")}): make /tmp writable`);
+  assert.ok(
+    chosen !== undefined,
+    `the kit could not create a directory outside root and home in the sandbox (tried ${candidates.join(", ")}): make /tmp writable`,
+  );
   try {
     await body(chosen);
   } finally {

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import type { Command, CommandResult, SandboxLease } from "@outpost/core";
 
 /** Runs a POSIX sh script in the sandbox; `$1…` are `parameters`. Only busybox-level tools may be used. */
-export function shell(lease: SandboxLease, script: string, parameters: readonly string[] = [], extra: Omit<Command, "executable" | "arguments"> = {}): Promise<CommandResult> {
+export function shell(
+  lease: SandboxLease,
+  script: string,
+  parameters: readonly string[] = [],
+  extra: Omit<Command, "executable" | "arguments"> = {},
+): Promise<CommandResult> {
   return lease.invoke({ executable: "sh", arguments: ["-c", script, "sh", ...parameters], deadlineMs: 30_000, ...extra });
 }
 

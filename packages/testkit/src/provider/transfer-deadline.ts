@@ -15,9 +15,17 @@ export function providerTransferDeadlineTests(context: ProviderSuiteContext): vo
   leaseCheck(context, "deadlineMs stops an upload and a download in progress (code timeout)", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       const tree = await writeManyFiles(host);
-      await expectOutpostError(lease.upload(tree, "kit-deadline-up", { deadlineMs: 1 }), "timeout", "an upload of 400 files with deadlineMs 1");
+      await expectOutpostError(
+        lease.upload(tree, "kit-deadline-up", { deadlineMs: 1 }),
+        "timeout",
+        "an upload of 400 files with deadlineMs 1",
+      );
       await lease.upload(tree, "kit-deadline-down");
-      await expectOutpostError(lease.download("kit-deadline-down", join(host, "back"), { deadlineMs: 1 }), "timeout", "a download of 400 files with deadlineMs 1");
+      await expectOutpostError(
+        lease.download("kit-deadline-down", join(host, "back"), { deadlineMs: 1 }),
+        "timeout",
+        "a download of 400 files with deadlineMs 1",
+      );
       await expectUsable(lease);
     });
   });
@@ -29,13 +37,21 @@ export function providerTransferDeadlineTests(context: ProviderSuiteContext): vo
       const upload = lease.upload(tree, "kit-abort-up", { signal: up.signal });
       up.abort(new Error("the kit aborted the upload on purpose"));
       const upError = await expectOutpostError(upload, "aborted", "an upload aborted while it ran");
-      assert.match(upError.message, /the kit aborted the upload on purpose/, `the abort message should carry the signal's reason: ${upError.message}`);
+      assert.match(
+        upError.message,
+        /the kit aborted the upload on purpose/,
+        `the abort message should carry the signal's reason: ${upError.message}`,
+      );
       await lease.upload(tree, "kit-abort-down");
       const down = new AbortController();
       const download = lease.download("kit-abort-down", join(host, "back"), { signal: down.signal });
       down.abort(new Error("the kit aborted the download on purpose"));
       const downError = await expectOutpostError(download, "aborted", "a download aborted while it ran");
-      assert.match(downError.message, /the kit aborted the download on purpose/, `the abort message should carry the signal's reason: ${downError.message}`);
+      assert.match(
+        downError.message,
+        /the kit aborted the download on purpose/,
+        `the abort message should carry the signal's reason: ${downError.message}`,
+      );
       await expectUsable(lease);
     });
   });
@@ -43,27 +59,42 @@ export function providerTransferDeadlineTests(context: ProviderSuiteContext): vo
 
 /** The same for fileTransfers: a manifest past its deadline, a batch aborted while it runs. */
 export function providerFileTransferDeadlineTests(context: ProviderSuiteContext): void {
-  leaseCheck(context, "deadlineMs stops a manifest and an abort stops a downloadBatch in progress", async ({ lease }) => {
-    await withHostDirectory(async (host) => {
-      await lease.upload(await writeManyFiles(host), "kit-batch-source");
-      const transfers = lease.fileTransfers!;
-      await expectOutpostError(transfers.manifest("kit-batch-source", ["."], { deadlineMs: 1 }), "timeout", "a manifest of 400 files with deadlineMs 1");
-      const entries = await transfers.manifest("kit-batch-source", ["."]);
-      const controller = new AbortController();
-      const batch = transfers.downloadBatch("kit-batch-source", entries, join(host, "batch"), { signal: controller.signal });
-      controller.abort(new Error("the kit aborted the batch on purpose"));
-      const error = await expectOutpostError(batch, "aborted", "a downloadBatch aborted while it ran");
-      assert.match(error.message, /the kit aborted the batch on purpose/, `the abort message should carry the signal's reason: ${error.message}`);
-      await expectUsable(lease);
-    });
-  }, { capability: "fileTransfers" });
+  leaseCheck(
+    context,
+    "deadlineMs stops a manifest and an abort stops a downloadBatch in progress",
+    async ({ lease }) => {
+      await withHostDirectory(async (host) => {
+        await lease.upload(await writeManyFiles(host), "kit-batch-source");
+        const transfers = lease.fileTransfers!;
+        await expectOutpostError(
+          transfers.manifest("kit-batch-source", ["."], { deadlineMs: 1 }),
+          "timeout",
+          "a manifest of 400 files with deadlineMs 1",
+        );
+        const entries = await transfers.manifest("kit-batch-source", ["."]);
+        const controller = new AbortController();
+        const batch = transfers.downloadBatch("kit-batch-source", entries, join(host, "batch"), { signal: controller.signal });
+        controller.abort(new Error("the kit aborted the batch on purpose"));
+        const error = await expectOutpostError(batch, "aborted", "a downloadBatch aborted while it ran");
+        assert.match(
+          error.message,
+          /the kit aborted the batch on purpose/,
+          `the abort message should carry the signal's reason: ${error.message}`,
+        );
+        await expectUsable(lease);
+      });
+    },
+    { capability: "fileTransfers" },
+  );
 }
 
 async function writeManyFiles(host: string): Promise<string> {
   const tree = join(host, "many");
   await mkdir(join(tree, "nested"), { recursive: true });
   const bytes = incompressibleBytes(4096);
-  await Promise.all(Array.from({ length: FILES }, (_, index) => writeFile(join(tree, index % 2 === 0 ? "nested" : "", `file-${index}.bin`), bytes)));
+  await Promise.all(
+    Array.from({ length: FILES }, (_, index) => writeFile(join(tree, index % 2 === 0 ? "nested" : "", `file-${index}.bin`), bytes)),
+  );
   assert.equal((await readdir(tree)).length, FILES / 2 + 1);
   return tree;
 }

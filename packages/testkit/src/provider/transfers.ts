@@ -10,18 +10,21 @@ import { assertSameTree, octal } from "./tree-difference.js";
 
 /** upload / download: a faithful round trip, and refusal of everything that escapes. */
 export function providerTransferTests(context: ProviderSuiteContext): void {
-  leaseCheck(context, "round-trips a tree: binary files, mode 0751, awkward names, relative links, empty directories", async ({ lease }) => {
-    await withHostDirectory(async (host) => {
-      const source = join(host, "source");
-      const back = join(host, "back");
-      await mkdir(source);
-      await writeFixtureTree(source);
-      await lease.upload(source, "incoming");
-      // Checked inside the sandbox, not on the host: the provider's placement may be remote.
-      const every = sha256(await readFile(join(source, "every-byte.bin")));
-      const report = await shellOk(
-        lease,
-        `digest() { set -- $(sha256sum "$1" 2>/dev/null); echo "$1"; }
+  leaseCheck(
+    context,
+    "round-trips a tree: binary files, mode 0751, awkward names, relative links, empty directories",
+    async ({ lease }) => {
+      await withHostDirectory(async (host) => {
+        const source = join(host, "source");
+        const back = join(host, "back");
+        await mkdir(source);
+        await writeFixtureTree(source);
+        await lease.upload(source, "incoming");
+        // Checked inside the sandbox, not on the host: the provider's placement may be remote.
+        const every = sha256(await readFile(join(source, "every-byte.bin")));
+        const report = await shellOk(
+          lease,
+          `digest() { set -- $(sha256sum "$1" 2>/dev/null); echo "$1"; }
          cd incoming || { echo "lost the whole tree"; exit 0; }
          [ "$(digest every-byte.bin)" = "$3" ] || echo "every-byte.bin lost or changed"
          [ -x tool.sh ] || echo "tool.sh lost its execute bits (0751 expected)"
@@ -31,13 +34,14 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
          [ -L link-to-directory ] || echo "link-to-directory is not a link"
          [ "$(digest link-to-file)" = "$3" ] || echo "link-to-file does not lead to every-byte.bin"
          [ -f "$1/$2" ] || echo "lost file $1/$2"`,
-        [AWKWARD_DIRECTORY, AWKWARD_FILE, every],
-      );
-      assert.ok(report === "", `the uploaded tree differs inside the sandbox:\n  ${report.trim().split("\n").join("\n  ")}`);
-      await lease.download("incoming", back);
-      assertSameTree(await snapshotTree(back), await snapshotTree(source), "the tree changed on its way up and back");
-    });
-  });
+          [AWKWARD_DIRECTORY, AWKWARD_FILE, every],
+        );
+        assert.ok(report === "", `the uploaded tree differs inside the sandbox:\n  ${report.trim().split("\n").join("\n  ")}`);
+        await lease.download("incoming", back);
+        assertSameTree(await snapshotTree(back), await snapshotTree(source), "the tree changed on its way up and back");
+      });
+    },
+  );
 
   leaseCheck(context, "uploads a 4 MiB binary file to the destination path and downloads it to a host path", async ({ lease }) => {
     await withHostDirectory(async (host) => {
@@ -65,21 +69,31 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
 
   leaseCheck(context, "refuses an upload whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
     await withHostDirectory(async (host) => {
-      for (const [name, target] of [["absolute", "/etc/passwd"], ["escaping", "../../outside"]] as const) {
+      for (const [name, target] of [
+        ["absolute", "/etc/passwd"],
+        ["escaping", "../../outside"],
+      ] as const) {
         const tree = join(host, name);
         await mkdir(join(tree, "a"), { recursive: true });
         await writeFile(join(tree, "a", "first.txt"), "first");
         await symlink(target, join(tree, "a", "bad-link"));
         await writeFile(join(tree, "z-last.txt"), "last");
         await expectOutpostError(lease.upload(tree, name), "workspace", `upload of a tree with an ${name} link`);
-        assert.equal(await shellOk(lease, '[ -e "$1" ] && echo written || echo absent', [name]), "absent\n", `the refused ${name} upload wrote files`);
+        assert.equal(
+          await shellOk(lease, '[ -e "$1" ] && echo written || echo absent', [name]),
+          "absent\n",
+          `the refused ${name} upload wrote files`,
+        );
       }
     });
   });
 
   leaseCheck(context, "refuses a download whose tree holds an absolute or escaping link, before writing anything", async ({ lease }) => {
     await withHostDirectory(async (host) => {
-      await shellOk(lease, "mkdir -p absolute/a escaping/a && echo x > absolute/a/first.txt && echo x > escaping/a/first.txt && ln -s /etc/passwd absolute/a/bad-link && ln -s ../../../outside escaping/a/bad-link");
+      await shellOk(
+        lease,
+        "mkdir -p absolute/a escaping/a && echo x > absolute/a/first.txt && echo x > escaping/a/first.txt && ln -s /etc/passwd absolute/a/bad-link && ln -s ../../../outside escaping/a/bad-link",
+      );
       for (const name of ["absolute", "escaping"]) {
         await expectOutpostError(lease.download(name, join(host, name)), "workspace", `download of a tree with an ${name} link`);
         const written = await readdir(join(host, name)).catch(() => []);
@@ -89,35 +103,65 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
   });
 
   leaseCheck(context, "refuses to upload through a link in the sandbox that leads outside (code workspace)", async ({ lease }) => {
-    await withHostDirectory((host) => withSandboxOutside(lease, async (outside) => {
-      await writeFile(join(host, "file.txt"), "x");
-      await mkdir(join(host, "tree", "sub"), { recursive: true });
-      await writeFile(join(host, "tree", "sub", "evil.txt"), "evil");
-      await shellOk(lease, 'ln -s "$1" exit-link && mkdir -p target && ln -s "$1" target/sub', [outside]);
-      await expectOutpostError(lease.upload(join(host, "file.txt"), "exit-link/file.txt"), "workspace", "upload to a path through a link leaving the root");
-      await expectOutpostError(lease.upload(join(host, "tree"), "target"), "workspace", "upload of a tree into a destination holding a link that leaves it");
-      assert.equal(await shellOk(lease, 'for f in "$1"/* "$1"/.[!.]*; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done; true', [outside]), "", "a refused upload wrote outside through a link");
-    }));
+    await withHostDirectory((host) =>
+      withSandboxOutside(lease, async (outside) => {
+        await writeFile(join(host, "file.txt"), "x");
+        await mkdir(join(host, "tree", "sub"), { recursive: true });
+        await writeFile(join(host, "tree", "sub", "evil.txt"), "evil");
+        await shellOk(lease, 'ln -s "$1" exit-link && mkdir -p target && ln -s "$1" target/sub', [outside]);
+        await expectOutpostError(
+          lease.upload(join(host, "file.txt"), "exit-link/file.txt"),
+          "workspace",
+          "upload to a path through a link leaving the root",
+        );
+        await expectOutpostError(
+          lease.upload(join(host, "tree"), "target"),
+          "workspace",
+          "upload of a tree into a destination holding a link that leaves it",
+        );
+        assert.equal(
+          await shellOk(lease, 'for f in "$1"/* "$1"/.[!.]*; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done; true', [outside]),
+          "",
+          "a refused upload wrote outside through a link",
+        );
+      }),
+    );
   });
 
-  leaseCheck(context, "refuses to download into a host destination through a link that leads outside (code workspace)", async ({ lease }) => {
-    await withHostDirectory(async (host) => {
-      await mkdir(join(host, "outside"));
-      await mkdir(join(host, "destination"));
-      await symlink(join(host, "outside"), join(host, "destination", "sub"));
-      await shellOk(lease, "mkdir -p tree/sub && echo evil > tree/sub/evil.txt");
-      await expectOutpostError(lease.download("tree", join(host, "destination")), "workspace", "download into a destination holding a link that leaves it");
-      assert.deepEqual(await readdir(join(host, "outside")), [], "a refused download wrote outside through a link");
-    });
-  });
+  leaseCheck(
+    context,
+    "refuses to download into a host destination through a link that leads outside (code workspace)",
+    async ({ lease }) => {
+      await withHostDirectory(async (host) => {
+        await mkdir(join(host, "outside"));
+        await mkdir(join(host, "destination"));
+        await symlink(join(host, "outside"), join(host, "destination", "sub"));
+        await shellOk(lease, "mkdir -p tree/sub && echo evil > tree/sub/evil.txt");
+        await expectOutpostError(
+          lease.download("tree", join(host, "destination")),
+          "workspace",
+          "download into a destination holding a link that leaves it",
+        );
+        assert.deepEqual(await readdir(join(host, "outside")), [], "a refused download wrote outside through a link");
+      });
+    },
+  );
 
   leaseCheck(context, "an aborted signal stops a transfer (code aborted)", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       await writeFile(join(host, "file.txt"), "x");
       const controller = new AbortController();
       controller.abort(new Error("aborted before the transfer"));
-      await expectOutpostError(lease.upload(join(host, "file.txt"), "aborted.txt", { signal: controller.signal }), "aborted", "upload with an aborted signal");
-      await expectOutpostError(lease.download("aborted.txt", join(host, "back.txt"), { signal: controller.signal }), "aborted", "download with an aborted signal");
+      await expectOutpostError(
+        lease.upload(join(host, "file.txt"), "aborted.txt", { signal: controller.signal }),
+        "aborted",
+        "upload with an aborted signal",
+      );
+      await expectOutpostError(
+        lease.download("aborted.txt", join(host, "back.txt"), { signal: controller.signal }),
+        "aborted",
+        "download with an aborted signal",
+      );
     });
   });
 }

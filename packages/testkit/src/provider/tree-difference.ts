@@ -14,8 +14,12 @@ export function treeDifferences(actual: readonly TreeNode[], expected: readonly 
     }
     if (other.kind !== node.kind) lines.push(`${JSON.stringify(path)} is a ${other.kind}, expected a ${node.kind}`);
     else if (other.mode !== node.mode) lines.push(`${JSON.stringify(path)} has mode ${octal(other.mode)}, expected ${octal(node.mode)}`);
-    if (other.kind === node.kind && other.sha256 !== node.sha256) lines.push(`${JSON.stringify(path)} has different content (SHA-256 ${other.sha256?.slice(0, 12)}…, expected ${node.sha256?.slice(0, 12)}…)`);
-    if (other.kind === node.kind && other.target !== node.target) lines.push(`link ${JSON.stringify(path)} points to ${JSON.stringify(other.target)}, expected ${JSON.stringify(node.target)}`);
+    if (other.kind === node.kind && other.sha256 !== node.sha256)
+      lines.push(
+        `${JSON.stringify(path)} has different content (SHA-256 ${other.sha256?.slice(0, 12)}…, expected ${node.sha256?.slice(0, 12)}…)`,
+      );
+    if (other.kind === node.kind && other.target !== node.target)
+      lines.push(`link ${JSON.stringify(path)} points to ${JSON.stringify(other.target)}, expected ${JSON.stringify(node.target)}`);
   }
   for (const [path, node] of got) if (!wanted.has(path)) lines.push(`unexpected ${node.kind} ${JSON.stringify(path)}`);
   return lines;

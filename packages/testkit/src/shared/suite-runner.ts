@@ -18,7 +18,9 @@ const vitest: Vitest | undefined = await import("vitest").catch(() => undefined)
 
 function requireVitest(): Vitest {
   if (!vitest) {
-    throw new Error("@outpost/testkit: vitest is not installed. Install vitest (a peer dependency) or pass `runner` with your test runner's describe/it/beforeAll/afterAll.");
+    throw new Error(
+      "@outpost/testkit: vitest is not installed. Install vitest (a peer dependency) or pass `runner` with your test runner's describe/it/beforeAll/afterAll.",
+    );
   }
   return vitest;
 }

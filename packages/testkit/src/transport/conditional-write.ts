@@ -17,7 +17,11 @@ export function transportConditionalWriteTests(context: TransportSuiteContext): 
   it("a create-only write on an existing key conflicts and keeps the stored bytes", () =>
     withTransport(context, async (transport) => {
       const first = await transport.write("a.json", bytesOf("one"), { ifRevision: null });
-      await expectOutpostError(transport.write("a.json", bytesOf("two"), { ifRevision: null }), "conflict", "create-only on an existing key");
+      await expectOutpostError(
+        transport.write("a.json", bytesOf("two"), { ifRevision: null }),
+        "conflict",
+        "create-only on an existing key",
+      );
       await expectStored(transport, "a.json", bytesOf("one"), first.revision);
     }));
 
@@ -33,14 +37,22 @@ export function transportConditionalWriteTests(context: TransportSuiteContext): 
     withTransport(context, async (transport) => {
       const first = await transport.write("a.json", bytesOf("one"), { ifRevision: null });
       const second = await transport.write("a.json", bytesOf("two"), { ifRevision: first.revision });
-      await expectOutpostError(transport.write("a.json", bytesOf("three"), { ifRevision: first.revision }), "conflict", "write with a stale revision");
+      await expectOutpostError(
+        transport.write("a.json", bytesOf("three"), { ifRevision: first.revision }),
+        "conflict",
+        "write with a stale revision",
+      );
       await expectStored(transport, "a.json", bytesOf("two"), second.revision);
     }));
 
   it("a write with a revision on a missing key conflicts and creates nothing", () =>
     withTransport(context, async (transport) => {
       const other = await transport.write("other.json", bytesOf("x"), { ifRevision: null });
-      await expectOutpostError(transport.write("missing.json", bytesOf("y"), { ifRevision: other.revision }), "conflict", "write with a revision on a missing key");
+      await expectOutpostError(
+        transport.write("missing.json", bytesOf("y"), { ifRevision: other.revision }),
+        "conflict",
+        "write with a revision on a missing key",
+      );
       assert.equal(await transport.read("missing.json"), undefined, "the missing key was created");
     }));
 
@@ -55,7 +67,11 @@ export function transportConditionalWriteTests(context: TransportSuiteContext): 
         entry = await transport.write("same.bin", bytes, { ifRevision: previous });
         assert.ok(!seen.has(entry.revision), `write ${round + 2} reused revision ${entry.revision}`);
         seen.add(entry.revision);
-        await expectOutpostError(transport.write("same.bin", bytes, { ifRevision: previous }), "conflict", "write with the revision before an identical rewrite");
+        await expectOutpostError(
+          transport.write("same.bin", bytes, { ifRevision: previous }),
+          "conflict",
+          "write with the revision before an identical rewrite",
+        );
       }
       await expectStored(transport, "same.bin", bytes, entry.revision);
     }));
@@ -65,7 +81,11 @@ export function transportConditionalWriteTests(context: TransportSuiteContext): 
       const bytes = bytesOf("identical");
       const a = await transport.write("a.txt", bytes, { ifRevision: null });
       const b = await transport.write("b.txt", bytes, { ifRevision: null });
-      await expectOutpostError(transport.write("b.txt", bytesOf("changed"), { ifRevision: a.revision }), "conflict", "write with another key's revision");
+      await expectOutpostError(
+        transport.write("b.txt", bytesOf("changed"), { ifRevision: a.revision }),
+        "conflict",
+        "write with another key's revision",
+      );
       await expectStored(transport, "b.txt", bytes, b.revision);
     }));
 

@@ -27,7 +27,11 @@ export function transportKeyTests(context: TransportSuiteContext): void {
       for (const key of HOSTILE_KEYS) {
         const label = JSON.stringify(key.slice(0, 40));
         await expectOutpostError(transport.write(key, bytesOf("evil"), { ifRevision: null }), "configuration", `write ${label}`);
-        await expectOutpostError(transport.write(key, bytesOf("evil"), { ifRevision: valid.revision }), "configuration", `overwrite ${label}`);
+        await expectOutpostError(
+          transport.write(key, bytesOf("evil"), { ifRevision: valid.revision }),
+          "configuration",
+          `overwrite ${label}`,
+        );
         await expectOutpostError(transport.read(key), "configuration", `read ${label}`);
         await expectOutpostError(transport.remove(key, { ifRevision: valid.revision }), "configuration", `remove ${label}`);
       }
@@ -44,7 +48,13 @@ export function transportKeyTests(context: TransportSuiteContext): void {
 
   it("keys with spaces, quotes and non-ASCII characters round-trip", () =>
     withTransport(context, async (transport) => {
-      const keys = ["with space/file name.txt", "quotes/'single' \"double\".json", "unicode/日本語/ü-ñ-🚀.txt", "dots/..hidden", "dots/a..b"];
+      const keys = [
+        "with space/file name.txt",
+        "quotes/'single' \"double\".json",
+        "unicode/日本語/ü-ñ-🚀.txt",
+        "dots/..hidden",
+        "dots/a..b",
+      ];
       for (const key of keys) await transport.write(key, bytesOf(key), { ifRevision: null });
       for (const key of keys) {
         const stored = await transport.read(key);

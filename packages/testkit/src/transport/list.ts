@@ -11,23 +11,27 @@ const WRITERS = 25;
 export function transportListTests(context: TransportSuiteContext): void {
   const { it } = context.runner;
 
-  it(`list with a prefix returns all ${MANY} matching keys across pages, and nothing else`, () =>
-    withTransport(context, async (transport) => {
-      const written = await writeMany(transport, MANY);
-      await transport.write("many-sibling/outside.txt", bytesOf("no"), { ifRevision: null });
-      await transport.write("elsewhere.txt", bytesOf("no"), { ifRevision: null });
+  it(
+    `list with a prefix returns all ${MANY} matching keys across pages, and nothing else`,
+    () =>
+      withTransport(context, async (transport) => {
+        const written = await writeMany(transport, MANY);
+        await transport.write("many-sibling/outside.txt", bytesOf("no"), { ifRevision: null });
+        await transport.write("elsewhere.txt", bytesOf("no"), { ifRevision: null });
 
-      const listed = await collect(transport.list("many/"));
-      assert.equal(listed.length, MANY, "number of listed entries");
-      const byKey = new Map(listed.map((entry) => [entry.key, entry]));
-      assert.equal(byKey.size, MANY, "a key was listed twice");
-      for (const entry of written) {
-        const found = byKey.get(entry.key);
-        assert.ok(found, `${entry.key} is missing from the listing`);
-        expectEntry(found, entry.key, entry.size);
-        assert.equal(found.revision, entry.revision, `${entry.key}: listed revision differs from the write's`);
-      }
-    }), 120_000);
+        const listed = await collect(transport.list("many/"));
+        assert.equal(listed.length, MANY, "number of listed entries");
+        const byKey = new Map(listed.map((entry) => [entry.key, entry]));
+        assert.equal(byKey.size, MANY, "a key was listed twice");
+        for (const entry of written) {
+          const found = byKey.get(entry.key);
+          assert.ok(found, `${entry.key} is missing from the listing`);
+          expectEntry(found, entry.key, entry.size);
+          assert.equal(found.revision, entry.revision, `${entry.key}: listed revision differs from the write's`);
+        }
+      }),
+    120_000,
+  );
 
   it("a prefix matches by string, not only by whole segments", () =>
     withTransport(context, async (transport) => {
@@ -36,7 +40,13 @@ export function transportListTests(context: TransportSuiteContext): void {
       }
       assert.deepEqual(await listedKeys(transport, "logs/2024"), ["logs/2024-01.txt", "logs/2024-02.txt"]);
       assert.deepEqual(await listedKeys(transport, "logs"), ["logs/2024-01.txt", "logs/2024-02.txt", "logs/2025-01.txt", "logs2/x.txt"]);
-      assert.deepEqual(await listedKeys(transport, "log"), ["log.txt", "logs/2024-01.txt", "logs/2024-02.txt", "logs/2025-01.txt", "logs2/x.txt"]);
+      assert.deepEqual(await listedKeys(transport, "log"), [
+        "log.txt",
+        "logs/2024-01.txt",
+        "logs/2024-02.txt",
+        "logs/2025-01.txt",
+        "logs2/x.txt",
+      ]);
       assert.deepEqual(await listedKeys(transport, "nothing/"), []);
     }));
 
@@ -64,14 +74,16 @@ async function writeMany(transport: Transport, count: number): Promise<Transport
   const written: TransportEntry[] = [];
   let next = 0;
   // A fixed pool of concurrent writers keeps this fast without flooding the store.
-  await Promise.all(Array.from({ length: WRITERS }, async () => {
-    while (next < count) {
-      const index = next;
-      next += 1;
-      const key = `many/${String(index).padStart(5, "0")}.txt`;
-      written.push(await transport.write(key, bytesOf(`object ${index}`), { ifRevision: null }));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      while (next < count) {
+        const index = next;
+        next += 1;
+        const key = `many/${String(index).padStart(5, "0")}.txt`;
+        written.push(await transport.write(key, bytesOf(`object ${index}`), { ifRevision: null }));
+      }
+    }),
+  );
   return written;
 }
 

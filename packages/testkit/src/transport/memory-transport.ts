@@ -29,7 +29,11 @@ export function memoryTransport(name = "memory"): Transport {
       const stored = objects.get(key);
       if (stored && options.maxBytes !== undefined) {
         if (stored.size > options.maxBytes) {
-          throw new OutpostError("limit", `${key} is ${stored.size} bytes, over the ${options.maxBytes}-byte limit. Raise maxBytes or read a smaller object.`, { details: { key, size: stored.size, maxBytes: options.maxBytes } });
+          throw new OutpostError(
+            "limit",
+            `${key} is ${stored.size} bytes, over the ${options.maxBytes}-byte limit. Raise maxBytes or read a smaller object.`,
+            { details: { key, size: stored.size, maxBytes: options.maxBytes } },
+          );
         }
       }
       return stored && { ...stored, bytes: stored.bytes.slice() };
@@ -69,5 +73,7 @@ function assertMaxBytes(maxBytes: number): void {
 
 function conflict(key: string, expected: string | null): OutpostError {
   const wanted = expected === null ? "to be absent" : `at revision ${expected}`;
-  return new OutpostError("conflict", `${key} was expected ${wanted} but another writer changed it. Read it again and retry.`, { details: { key, expected } });
+  return new OutpostError("conflict", `${key} was expected ${wanted} but another writer changed it. Read it again and retry.`, {
+    details: { key, expected },
+  });
 }

@@ -30,7 +30,11 @@ export function transportRemoveTests(context: TransportSuiteContext): void {
       const original = await transport.write("a.txt", bytes, { ifRevision: null });
       await transport.remove("a.txt", { ifRevision: original.revision });
       const replacement = await transport.write("a.txt", bytes, { ifRevision: null });
-      await expectOutpostError(transport.remove("a.txt", { ifRevision: original.revision }), "conflict", "remove of a replacement with the old revision");
+      await expectOutpostError(
+        transport.remove("a.txt", { ifRevision: original.revision }),
+        "conflict",
+        "remove of a replacement with the old revision",
+      );
       await expectStored(transport, "a.txt", bytes, replacement.revision);
     }));
 
@@ -46,7 +50,11 @@ export function transportRemoveTests(context: TransportSuiteContext): void {
       await transport.remove("again.txt", { ifRevision: first.revision });
       const second = await transport.write("again.txt", bytesOf("two"), { ifRevision: null });
       assert.notEqual(second.revision, first.revision, "the recreated object reused the old revision");
-      await expectOutpostError(transport.write("again.txt", bytesOf("three"), { ifRevision: first.revision }), "conflict", "write with the revision of the removed object");
+      await expectOutpostError(
+        transport.write("again.txt", bytesOf("three"), { ifRevision: first.revision }),
+        "conflict",
+        "write with the revision of the removed object",
+      );
       await expectStored(transport, "again.txt", bytesOf("two"), second.revision);
     }));
 }

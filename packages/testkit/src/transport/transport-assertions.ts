@@ -16,10 +16,7 @@ export async function expectOutpostError(action: Promise<unknown>, code: Outpost
     outcome = error;
   }
   assert.ok(outcome !== undefined, `${what}: expected an OutpostError with code "${code}", but it succeeded`);
-  assert.ok(
-    isOutpostError(outcome, code),
-    `${what}: expected an OutpostError with code "${code}", got ${describeError(outcome)}`,
-  );
+  assert.ok(isOutpostError(outcome, code), `${what}: expected an OutpostError with code "${code}", got ${describeError(outcome)}`);
   assert.ok((outcome as Error).message.length > 0, `${what}: the error has no message`);
   return outcome;
 }

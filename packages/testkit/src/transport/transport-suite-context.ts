@@ -14,10 +14,7 @@ export interface TransportSuiteContext {
 }
 
 /** Runs `body` against a fresh transport and always disposes it, also when the body fails. */
-export async function withTransport(
-  context: TransportSuiteContext,
-  body: (transport: Transport) => Promise<void>,
-): Promise<void> {
+export async function withTransport(context: TransportSuiteContext, body: (transport: Transport) => Promise<void>): Promise<void> {
   const subject = await context.create();
   try {
     assertSpecificationVersion(subject.transport, "transport");
