@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import { z } from "zod";
-import { isOutpostError, type OutpostError } from "@outpost/core";
+import { isOutpostError } from "@outpost/core";
 import { extractResponse } from "../src/response/extract-response.js";
 import { checkResponse } from "../src/response/validate-response.js";
 import { repairPrompt, responseInstructions, responseJsonSchema } from "../src/response/response-instructions.js";
@@ -41,7 +41,8 @@ describe("checkResponse", () => {
       });
       const rejected = await checkResponse('<response>{"title":"t","count":"2"}</response>', { schema }, "response");
       expect(rejected.ok).toBe(false);
-      if (!rejected.ok) expect(rejected.issues).toEqual([expect.objectContaining({ path: "count", message: expect.any(String) as string })]);
+      if (!rejected.ok)
+        expect(rejected.issues).toEqual([expect.objectContaining({ path: "count", message: expect.any(String) as string })]);
     });
   }
 
@@ -103,14 +104,14 @@ describe("settleResponse", () => {
   });
 
   it("never valid: code response with every attempt's issues", async () => {
-    const failure = await settleResponse({
+    const failure: unknown = await settleResponse({
       spec: { schema: zodSchema },
       tag: "response",
       repairs: 2,
       text: "no block",
       repair: (_prompt, attempt) => Promise.resolve(attempt === 1 ? "<response>{oops}</response>" : '<response>{"title":1}</response>'),
-    }).catch((error: unknown) => error as OutpostError);
-    expect(isOutpostError(failure, "response")).toBe(true);
+    }).catch((error: unknown) => error);
+    if (!isOutpostError(failure, "response")) throw new Error("expected a response failure");
     const attempts = failure.details.attempts as { attempt: number; issues: { message: string; path?: string }[] }[];
     expect(attempts.map((attempt) => attempt.attempt)).toEqual([0, 1, 2]);
     expect(attempts[0]!.issues[0]!.message).toMatch(/No complete/);

@@ -21,14 +21,17 @@ export function resolveResponse<T>(
   if (!spec || typeof spec !== "object")
     throw configuration("response must be an object with a schema (a Standard Schema validator or a function).");
   if (typeof spec.schema !== "function" && !isStandardSchema(spec.schema))
-    throw configuration("response.schema must be a Standard Schema validator (zod, valibot, arktype…) or a function that returns the value or throws.");
+    throw configuration(
+      "response.schema must be a Standard Schema validator (zod, valibot, arktype…) or a function that returns the value or throws.",
+    );
   const tag = spec.tag ?? DEFAULT_RESPONSE_TAG;
   if (typeof tag !== "string" || !TAG.test(tag))
     throw configuration(`response.tag must be a plain tag name (letters, digits, _ . -), got ${JSON.stringify(tag)}.`);
   const repairs = spec.repairs ?? DEFAULT_RESPONSE_REPAIRS;
   if (!Number.isInteger(repairs) || repairs < 0)
     throw configuration(`response.repairs must be a non-negative integer, got ${JSON.stringify(repairs)}.`);
-  if (context.passes !== 1) throw configuration(`response needs passes: 1 (got ${context.passes}): the answer of one conversation is validated.`);
+  if (context.passes !== 1)
+    throw configuration(`response needs passes: 1 (got ${context.passes}): the answer of one conversation is validated.`);
   if (repairs > 0 && context.resumable === false)
     throw configuration(
       `${context.agentName} cannot resume a conversation, so no correction turn can run. Set response.repairs to 0 or use an agent that can resume.`,

@@ -14,7 +14,7 @@ export async function checkResponse<T>(text: string, spec: ResponseSpec<T>, tag:
 export async function validateValue<T>(value: unknown, schema: ResponseSpec<T>["schema"]): Promise<ResponseCheck<T>> {
   if (isStandardSchema(schema)) {
     try {
-      const result = await (schema as StandardSchemaV1<unknown, T>)["~standard"].validate(value);
+      const result = await schema["~standard"].validate(value);
       if (result.issues === undefined) return { ok: true, value: result.value };
       const issues = result.issues.map(toIssue);
       return { ok: false, issues: issues.length > 0 ? issues : [{ message: "The value was rejected without a reason." }] };
