@@ -99,7 +99,7 @@ class Hub implements ObservationHub {
     for (const listener of [...this.listeners]) {
       try {
         const returned = listener(event);
-        if (returned && typeof (returned as Promise<void>).then === "function") {
+        if (returned && typeof returned.then === "function") {
           const settled = Promise.resolve(returned).then(undefined, (error: unknown) => this.report(error, event, origin));
           origin.track(settled);
           if (origin !== this) this.track(settled);
