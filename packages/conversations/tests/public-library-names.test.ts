@@ -27,7 +27,12 @@ const publicProfile: SessionBundleProfile = {
   },
   bucket: (cwd, helpers) => `b_${helpers.sha256(helpers.join(cwd, "x")).slice(0, 8)}`,
   relocate: (_path, text, relocation) =>
-    JSON.stringify({ ...(JSON.parse(text) as object), cwd: relocation.cwd, target: relocation.target, same: relocation.cwd === relocation.to.workspace }),
+    JSON.stringify({
+      ...(JSON.parse(text) as object),
+      cwd: relocation.cwd,
+      target: relocation.target,
+      same: relocation.cwd === relocation.to.workspace,
+    }),
 };
 
 async function expectCode(promise: Promise<unknown>, code: string, text?: RegExp): Promise<void> {
@@ -78,7 +83,10 @@ describe("session bundles accept the public library's names", () => {
   }
 
   it("a validate hook reading a missing file through text() refuses the capture", async () => {
-    const strict = sessionBundleStore({ ...publicProfile, validate: (files) => (files.text("session.json") === undefined ? "none" : "refused") });
+    const strict = sessionBundleStore({
+      ...publicProfile,
+      validate: (files) => (files.text("session.json") === undefined ? "none" : "refused"),
+    });
     await expectCode(strict.capture(ID, source.context()), "session", /refused/);
   });
 
@@ -86,7 +94,8 @@ describe("session bundles accept the public library's names", () => {
     for (const format of ["", ".", "..", ".git", "a/b", "a\\b", "a\nb", "x".repeat(201)]) {
       expect(() => sessionBundleStore({ ...publicProfile, format }), JSON.stringify(format)).toThrow(/format/);
     }
-    for (const format of ["copilot", "Kimi Code", "my-cli.v2", "é", 'quote"d']) expect(sessionBundleStore({ ...publicProfile, format }).format).toBe(format);
+    for (const format of ["copilot", "Kimi Code", "my-cli.v2", "é", 'quote"d'])
+      expect(sessionBundleStore({ ...publicProfile, format }).format).toBe(format);
   });
 
   it("limits a bundle to 64 MiB and 4,096 files by default", async () => {
