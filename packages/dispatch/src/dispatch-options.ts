@@ -1,14 +1,19 @@
-import type { AgentAdapter, ConversationRecord, SandboxProvider, Transport, Usage } from "@outpost/core";
+import type { ConversationRecord, SandboxProvider, Transport, Usage } from "@outpost/core";
 import type { Brief } from "./brief/brief.js";
 import type { BranchPolicy } from "./workspace/branch-policy.js";
 import type { LifecycleHooks } from "./hooks/lifecycle-hooks.js";
 import type { StorageQuota } from "./quota/storage-quota.js";
 import type { AgentObservation, ObserverError } from "./observe/observers.js";
+import type { DispatchAgent } from "./fallback/fallback-agent.js";
+import type { FallbackReport } from "./fallback/run-with-fallback.js";
+import type { ResponseAttempt, ResponseSpec } from "./response/response-spec.js";
+import type { ObservationHub } from "./observe/observation-hub.js";
+import type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
-  /** The agent that runs the brief. */
-  readonly agent: AgentAdapter;
+  /** The agent that runs the brief, or a createFallbackAgent() chain (which refuses continuation). */
+  readonly agent: DispatchAgent;
   readonly brief: Brief;
   /** Name shown for this dispatch in progress reports. */
   readonly label?: string;
@@ -57,6 +62,15 @@ export interface DispatchOptions {
   readonly conversationHome?: string;
   /** Where the activity record of this sandbox lives; default a file under `.outpost/storage`. */
   readonly activityTransport?: Transport;
+  /**
+   * Typed response: the last `<tag>…</tag>` block of the answer is parsed and validated; an invalid one gets up
+   * to `repairs` correction turns, resumed in the same conversation. Needs one pass. Final failure: code `response`.
+   */
+  readonly response?: ResponseSpec<unknown>;
+  /** Parent hub: the dispatch reports into a child hub of its own dispatchId, drained before it returns or throws. */
+  readonly observation?: ObservationHub;
+  /** OpenTelemetry spans of the whole dispatch and each stage, through @opentelemetry/api; failures change nothing. */
+  readonly telemetry?: DispatchTelemetry;
 }
 
 /** One agent turn of a dispatch. */
@@ -70,9 +84,13 @@ export interface DispatchTurn {
   /** The agent was stopped settleMs after its marker. */
   readonly settled: boolean;
   readonly durationMs: number;
+  /** The agent that ran this turn (differs from the first candidate after a fallback). */
+  readonly agent?: string;
+  /** Set on a correction turn of a typed response: 1 for the first repair. */
+  readonly repair?: number;
 }
 
-export interface DispatchResult {
+export interface DispatchResult<T = unknown> {
   readonly dispatchId: string;
   readonly label?: string;
   /** Final text of the last turn. */
@@ -97,6 +115,12 @@ export interface DispatchResult {
   readonly conversationId?: string;
   readonly observerErrors: readonly ObserverError[];
   readonly durationMs: number;
+  /** The validated value, with `response` (typed from its schema). */
+  readonly value?: T;
+  /** With `response`: the rejected attempts before the accepted one (empty when the first answer was valid). */
+  readonly responseAttempts?: readonly ResponseAttempt[];
+  /** With a fallback agent: which candidate answered and why the others were skipped. */
+  readonly fallback?: FallbackReport;
 }
 
 /** What a failed dispatch leaves behind; attached as `details.recovery` to its error. */

@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { addUsage, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult } from "./dispatch-options.js";
+import type { ResponseSpec } from "./response/response-spec.js";
 import { commitsSince } from "./git/repository.js";
 import { discardWorkspace } from "./workspace/discard-workspace.js";
 import { withRecovery } from "./errors/with-recovery.js";
@@ -35,6 +36,10 @@ const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<v
  * continuation before anything is allocated; a failure in `workspace` discards what it created; after
  * that, every failure carries recovery details (its phase is the stage's name) and keeps the worktree.
  */
+export async function dispatch<T>(
+  options: DispatchOptions & { readonly response: ResponseSpec<T> },
+): Promise<DispatchResult<T> & { readonly value: T }>;
+export async function dispatch(options: DispatchOptions): Promise<DispatchResult>;
 export async function dispatch(options: DispatchOptions): Promise<DispatchResult> {
   try {
     return await runStages(await prepare(options));
@@ -51,10 +56,14 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
       await stage(state);
     }
     state.observers.diagnostic(`timing: ${state.phase} ${Date.now() - state.phaseStarted} ms`);
-    return result(state);
+    const value = result(state);
+    await finish(state);
+    return value;
   } catch (error) {
     await abandonSandbox(state, error);
-    throw await failed(state, error);
+    const rejection = await failed(state, error);
+    await finish(state, rejection);
+    throw rejection;
   } finally {
     // Independent clean-ups: each runs even when another fails.
     await Promise.allSettled([
@@ -65,12 +74,30 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
   }
 }
 
+/** Ends the spans and reports the end to the observation hub, then waits for its listeners. */
+async function finish(state: DispatchState, error?: unknown): Promise<void> {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  state.spans.annotate({ "outpost.turns": state.turns.length, "outpost.commits": state.commits.length });
+  state.spans.end(error);
+  state.observers.emit({
+    type: "dispatch-end",
+    dispatchId: state.dispatchId,
+    label: state.options.label,
+    ok: error === undefined,
+    ...(typeof code === "string" ? { code } : {}),
+    durationMs: Date.now() - state.started,
+    timestamp: new Date().toISOString(),
+  });
+  await state.observers.drain();
+}
+
 /** Names the stage errors carry from now on, and reports how long the previous one took (diagnostic). */
 function enter(state: DispatchState, next: StageName): void {
   const now = Date.now();
   state.observers.diagnostic(`timing: ${state.phase} ${now - state.phaseStarted} ms`);
   state.phase = next;
   state.phaseStarted = now;
+  state.spans.enter(next);
 }
 
 async function failed(state: DispatchState, error: unknown): Promise<unknown> {
@@ -107,7 +134,9 @@ function result(state: DispatchState): DispatchResult {
     text: last?.text ?? "",
     turns: state.turns,
     usage: state.turns.reduce<Usage>((sum, turn) => addUsage(sum, turn.usage), {}),
-    completed: state.resolved.markers.length === 0 || state.turns.some((turn) => turn.marker !== undefined),
+    // A typed response that validated completes the dispatch as a marker would.
+    completed:
+      state.resolved.markers.length === 0 || state.turns.some((turn) => turn.marker !== undefined) || state.resolved.response !== undefined,
     commits: [...state.commits],
     branch: state.resultBranch,
     workBranch: workspace.branch,
@@ -117,6 +146,8 @@ function result(state: DispatchState): DispatchResult {
     conversationId: state.conversationId,
     observerErrors: state.observers.errors,
     durationMs: Date.now() - state.started,
+    ...(state.resolved.response ? { value: state.value, responseAttempts: state.responseAttempts ?? [] } : {}),
+    ...(state.fallback ? { fallback: state.fallback } : {}),
   };
 }
 

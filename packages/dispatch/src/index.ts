@@ -26,3 +26,10 @@ export type { RecoverDispatchOptions, RecoveredDispatch } from "./maintenance/re
 export type { ResponseSpec, ResponseIssue, ResponseAttempt, ResponseValidator } from "./response/response-spec.js";
 export { DEFAULT_RESPONSE_TAG, DEFAULT_RESPONSE_REPAIRS } from "./response/response-spec.js";
 export type { StandardSchemaV1 } from "./response/standard-schema.js";
+export { createFallbackAgent, FALLBACK_CLASSIFICATIONS } from "./fallback/fallback-agent.js";
+export type { DispatchAgent, FallbackAgent, FallbackAgentOptions } from "./fallback/fallback-agent.js";
+export type { FallbackReport, FallbackSkip } from "./fallback/run-with-fallback.js";
+export { createObservationHub } from "./observe/observation-hub.js";
+export type { DispatchEvent, DispatchEventListener, ListenerErrorHandler, ObservationHub } from "./observe/observation-hub.js";
+export type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
+export { DISPATCH_SPAN } from "./telemetry/dispatch-telemetry.js";

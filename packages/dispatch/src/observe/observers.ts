@@ -1,4 +1,5 @@
 import type { AgentEvent } from "@outpost/core";
+import type { DispatchEvent, ObservationHub } from "./observation-hub.js";
 
 /** One normalized agent event, with the pass it belongs to and when it was seen. */
 export interface AgentObservation {
@@ -13,7 +14,7 @@ export interface AgentObservation {
 
 /** An exception thrown by an observer callback: collected, never changes the dispatch result. */
 export interface ObserverError {
-  readonly source: "observe" | "warn" | "diagnostic";
+  readonly source: "observe" | "warn" | "diagnostic" | "observation";
   readonly message: string;
   readonly error: unknown;
 }
@@ -28,14 +29,52 @@ export interface ObserverCallbacks {
 export class Observers {
   readonly errors: ObserverError[] = [];
 
-  constructor(private readonly callbacks: ObserverCallbacks) {}
+  /** This dispatch's child of the `observation` hub; its listeners' failures are collected here too. */
+  private readonly hub: ObservationHub | undefined;
+
+  constructor(
+    private readonly callbacks: ObserverCallbacks,
+    parent?: ObservationHub,
+    private readonly identity: { readonly dispatchId: string; readonly label?: string } = { dispatchId: "" },
+  ) {
+    this.hub = parent?.child(identity.dispatchId, { onListenerError: (error) => this.collect("observation", error) });
+  }
 
   observe(observation: AgentObservation): void {
     this.call("observe", () => this.callbacks.observe?.(observation));
+    this.emit({
+      type: "agent-event",
+      dispatchId: observation.dispatchId,
+      label: observation.label,
+      observation,
+      timestamp: observation.timestamp,
+    });
   }
 
   warn(message: string): void {
     this.call("warn", () => this.callbacks.warn?.(message));
+    this.emit({
+      type: "warning",
+      dispatchId: this.identity.dispatchId,
+      label: this.identity.label,
+      message,
+      timestamp: new Date().toISOString(),
+    });
+  }
+
+  /** Reports to the observation hub, when there is one. */
+  emit(event: DispatchEvent): void {
+    if (!this.hub) return;
+    try {
+      this.hub.emit(event);
+    } catch (error) {
+      this.collect("observation", error);
+    }
+  }
+
+  /** Waits for the hub's listeners (async ones included) to finish with what was emitted. */
+  async drain(): Promise<void> {
+    await this.hub?.drain().catch((error: unknown) => this.collect("observation", error));
   }
 
   diagnostic(message: string): void {

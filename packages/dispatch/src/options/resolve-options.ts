@@ -1,4 +1,6 @@
-import { OutpostError, assertSpecificationVersion } from "@outpost/core";
+import { OutpostError, assertSpecificationVersion, type AgentAdapter } from "@outpost/core";
+import { candidatesOf, isFallbackAgent } from "../fallback/fallback-agent.js";
+import { resolveResponse, type ResolvedResponse } from "../response/resolve-response.js";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
@@ -24,23 +26,35 @@ export interface ResolvedOptions {
   readonly branch: BranchPolicy;
   readonly copies: readonly string[];
   readonly repository: string;
+  /** The agents that may run the brief, in order: one, or a fallback chain's candidates. */
+  readonly candidates: readonly AgentAdapter[];
+  readonly response?: ResolvedResponse<unknown>;
 }
 
 /** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
 export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (!options || typeof options !== "object")
     throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
-  const { agent, sandboxProvider } = options;
-  if (!agent || agent.kind !== "cli" || typeof agent.command !== "function" || typeof agent.createDecoder !== "function") {
-    throw configuration("agent must be an AgentAdapter (for example claudeAgent()). Pass the agent that should run the brief.");
+  const { sandboxProvider } = options;
+  if (isFallbackAgent(options.agent) && options.continuation)
+    throw configuration(
+      `A fallback agent (${options.agent.name}) cannot continue a conversation: each candidate keeps its own. Continue with the agent that answered (result.fallback.agent).`,
+    );
+  const candidates = options.agent ? candidatesOf(options.agent) : [];
+  if (candidates.length === 0)
+    throw configuration("agent must be an AgentAdapter (for example claudeAgent()) or a createFallbackAgent() chain.");
+  for (const candidate of candidates) {
+    if (!candidate || candidate.kind !== "cli" || typeof candidate.command !== "function" || typeof candidate.createDecoder !== "function")
+      throw configuration("agent must be an AgentAdapter (for example claudeAgent()). Pass the agent that should run the brief.");
+    assertSpecificationVersion(candidate, "agent adapter");
+    if (candidate.storage) assertSpecificationVersion(candidate.storage, "conversation store");
   }
+  const agent = candidates[0]!;
   if (!sandboxProvider || typeof sandboxProvider.acquire !== "function") {
     throw configuration("sandboxProvider is required: pass localProvider() or dockerProvider().");
   }
   // Contract versions are checked in one place, before anything is allocated.
-  assertSpecificationVersion(agent, "agent adapter");
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
-  if (agent.storage) assertSpecificationVersion(agent.storage, "conversation store");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   assertProviderHonours(options);
   const passes = positiveInteger("passes", options.passes ?? DISPATCH_DEFAULTS.passes);
@@ -89,7 +103,25 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (options.branch !== undefined) assertBranchPolicy(options.branch);
   const branch: BranchPolicy = branchPolicyFor(options);
   const copies = validateCopies(options.copies ?? [], branch.mode);
-  return { passes, markers, timers, expansionMs, branch, copies, repository: options.repository ?? process.cwd() };
+  // Correction turns resume the conversation of whichever candidate answered: each must be able to.
+  const response = options.response
+    ? resolveResponse(options.response, {
+        passes,
+        agentName: candidates.find((candidate) => candidate.resumable === false)?.name ?? agent.name,
+        resumable: candidates.every((candidate) => candidate.resumable !== false),
+      })
+    : undefined;
+  return {
+    passes,
+    markers,
+    timers,
+    expansionMs,
+    branch,
+    copies,
+    repository: options.repository ?? process.cwd(),
+    candidates,
+    ...(response ? { response } : {}),
+  };
 }
 
 function positiveInteger(name: string, value: number): number {

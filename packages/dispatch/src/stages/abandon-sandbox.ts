@@ -16,7 +16,7 @@ export async function abandonSandbox(state: DispatchState, error: unknown): Prom
   if (conversationId && state.conversation?.id !== conversationId && !isOutpostError(error, "session")) {
     // Without the dispatch's signal: after an abort the capture must still run (bounded by its own deadline).
     const rescue = { ...sandbox.context, signal: AbortSignal.timeout(60_000) };
-    const rescued = await captureConversation(options.agent, conversationId, rescue, (message) => observers.warn(message)).catch(
+    const rescued = await captureConversation(state.agent, conversationId, rescue, (message) => observers.warn(message)).catch(
       (): { record?: ConversationRecord } => ({}),
     );
     state.conversation = rescued.record;

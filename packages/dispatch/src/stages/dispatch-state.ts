@@ -1,4 +1,4 @@
-import { OutpostError, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
+import { OutpostError, type AgentAdapter, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
 import type { DispatchOptions, DispatchTurn } from "../dispatch-options.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";
@@ -11,6 +11,9 @@ import type { FileLock } from "../workspace/file-lock.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { ClosedWorkspace } from "../workspace/close-workspace.js";
 import type { locateContinuation } from "../conversation/continuation.js";
+import type { FallbackReport } from "../fallback/run-with-fallback.js";
+import type { ResponseAttempt } from "../response/response-spec.js";
+import type { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
 export type StageName = "prepare" | "workspace" | "sandbox" | "seed" | "turns" | "syncBack" | "collect" | "integrate" | "close";
@@ -36,8 +39,12 @@ export interface DispatchState {
   readonly prompt: string;
   readonly continued: Awaited<ReturnType<typeof locateContinuation>> | undefined;
   readonly identity: GitIdentity;
-  /** Variables of every agent process. */
-  readonly variables: Readonly<Record<string, string>>;
+  /** The agent running now: the first candidate, then the one a fallback moved to. */
+  agent: AgentAdapter;
+  /** Variables of every process of each candidate agent. */
+  readonly variables: ReadonlyMap<AgentAdapter, Readonly<Record<string, string>>>;
+  /** Spans of the dispatch and its stages (inert without `telemetry`). */
+  readonly spans: DispatchSpans;
   /** Host scratch directory, removed when the dispatch ends. */
   readonly staging: string;
   readonly reservation?: StorageReservation;
@@ -57,6 +64,10 @@ export interface DispatchState {
   /** The branch the result names: the target after an integration, else the work branch. */
   resultBranch?: string;
   closed?: ClosedWorkspace;
+  /** With `response`: the validated value and the rejected attempts before it. */
+  value?: unknown;
+  responseAttempts?: readonly ResponseAttempt[];
+  fallback?: FallbackReport;
   /** Set while a clean-up step runs whose failure may leave something for `outpost clean`. */
   cleanupFailed: boolean;
 }

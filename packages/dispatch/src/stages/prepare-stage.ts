@@ -18,6 +18,8 @@ import { assertArgumentsFit } from "../turn/argument-limit.js";
 import { agentVariables } from "../turn/agent-variables.js";
 import { readEnvFile } from "../turn/env-file.js";
 import { note, type DispatchState } from "./dispatch-state.js";
+import { responseInstructions, responseJsonSchema } from "../response/response-instructions.js";
+import { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 
 /**
  * Stage `prepare`: checks the options, expands the brief, locates a continuation and reserves storage,
@@ -25,11 +27,26 @@ import { note, type DispatchState } from "./dispatch-state.js";
  */
 export async function prepare(options: DispatchOptions): Promise<DispatchState> {
   const started = Date.now();
+  const spans = new DispatchSpans((options as DispatchOptions | undefined)?.telemetry, {
+    "outpost.agent": String((options as DispatchOptions | undefined)?.agent?.name),
+  });
+  spans.enter("prepare");
+  try {
+    return await prepareState(options, started, spans);
+  } catch (error) {
+    spans.end(error);
+    throw error;
+  }
+}
+
+async function prepareState(options: DispatchOptions, started: number, spans: DispatchSpans): Promise<DispatchState> {
   const resolved = resolveOptions(options);
-  const { agent, sandboxProvider: provider, signal } = options;
+  const { sandboxProvider: provider, signal } = options;
+  const agent = resolved.candidates[0]!;
   throwIfAborted(signal, "The dispatch");
   const dispatchId = randomUUID();
-  const observers = new Observers(options);
+  spans.annotate({ "outpost.dispatch.id": dispatchId, ...(options.label ? { "outpost.label": options.label } : {}) });
+  const observers = new Observers(options, options.observation, { dispatchId, label: options.label });
   if (resolved.timers.idleWarningMs >= resolved.timers.idleMs)
     observers.warn(
       `No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) is not below idleMs (${resolved.timers.idleMs}). Set idleWarningMs below idleMs to be warned before a silent agent is stopped.`,
@@ -38,7 +55,7 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
   const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);
   const repository = await findRepository(resolved.repository);
   const root = repository.root;
-  const [prompt, continued, identity, envFile] = await Promise.all([
+  const [brief, continued, identity, envFile] = await Promise.all([
     resolveBrief({
       brief: options.brief,
       root,
@@ -50,9 +67,19 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
     identityLookup,
     readEnvFile(root),
   ]);
+  // A typed response is asked for in the brief itself: where to put the value, and its JSON Schema when known.
+  const prompt = resolved.response
+    ? brief + responseInstructions(resolved.response.tag, responseJsonSchema(resolved.response.spec))
+    : brief;
   // Every agent process carries the dispatch's id, so `outpost clean` finds its orphans after a crash.
-  const variables = { ...agentVariables(agent, provider, identity, envFile), [DISPATCH_ID_VARIABLE]: dispatchId };
-  assertArgumentsFit(agent, prompt);
+  // Each candidate's variables are checked now, before anything is allocated.
+  const variables = new Map(
+    resolved.candidates.map((candidate) => [
+      candidate,
+      { ...agentVariables(candidate, provider, identity, envFile), [DISPATCH_ID_VARIABLE]: dispatchId },
+    ]),
+  );
+  for (const candidate of resolved.candidates) assertArgumentsFit(candidate, prompt);
   throwIfAborted(signal, "The dispatch");
 
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
@@ -73,7 +100,9 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
     prompt,
     continued,
     identity,
+    agent,
     variables,
+    spans,
     staging,
     ...(reservation ? { reservation } : {}),
     activity,
@@ -90,7 +119,7 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
     activity.start({
       dispatchId,
       label: options.label,
-      agent: agent.name,
+      agent: options.agent.name,
       provider: provider.name,
       repository: root,
       directory: root,
@@ -103,5 +132,12 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
       staging,
     }),
   );
+  observers.emit({
+    type: "dispatch-start",
+    dispatchId,
+    label: options.label,
+    agent: options.agent.name,
+    timestamp: new Date().toISOString(),
+  });
   return state;
 }

@@ -6,5 +6,5 @@ import { sandboxOf, type DispatchState } from "./dispatch-state.js";
  */
 export async function seedStage(state: DispatchState): Promise<void> {
   const { context } = sandboxOf(state);
-  if (state.continued) await state.options.agent.storage!.restore(state.continued, context);
+  if (state.continued) await state.agent.storage!.restore(state.continued, context);
 }

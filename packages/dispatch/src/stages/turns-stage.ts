@@ -1,46 +1,142 @@
-import { throwIfAborted, type SandboxLease } from "@outpost/core";
+import { addUsage, throwIfAborted, type AgentAdapter, type SandboxLease } from "@outpost/core";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
 import { writeHomeFiles } from "../turn/home-files.js";
-import { runTurn } from "../turn/run-turn.js";
+import { runTurn, type TurnOutcome } from "../turn/run-turn.js";
+import { runWithFallback } from "../fallback/run-with-fallback.js";
+import { isFallbackAgent } from "../fallback/fallback-agent.js";
+import { settleResponse } from "../response/settle-response.js";
 import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
+
+/** What one turn is asked: the brief (new conversation or continuation), or a correction in the same conversation. */
+interface TurnRequest {
+  readonly pass: number;
+  readonly prompt: string;
+  readonly resume?: { readonly id: string; readonly fork?: boolean };
+  readonly repair?: number;
+}
 
 /**
  * Stage `turns`: runs the brief pass after pass until a pass's text holds an end marker, capturing the
- * conversation after each pass.
+ * conversation after each pass. A fallback chain moves to its next candidate when a turn fails with a
+ * listed classification; a typed response is validated, with correction turns while it is invalid.
  */
 export async function turnsStage(state: DispatchState): Promise<void> {
-  const { options, resolved, observers } = state;
-  const { lease, context } = sandboxOf(state);
+  const { options, resolved } = state;
+  const { lease } = sandboxOf(state);
+  const continuation = options.continuation ? { id: options.continuation.id, fork: options.continuation.fork } : undefined;
   for (let pass = 1; pass <= resolved.passes; pass += 1) {
     throwIfAborted(options.signal, "The dispatch");
-    const outcome = await runPass(state, lease, pass);
-    state.conversationId = outcome.conversationId ?? state.conversationId;
-    const captured = await captureConversation(options.agent, outcome.conversationId, context, (message) => observers.warn(message));
-    state.conversation = captured.record ?? state.conversation;
-    state.turns.push({
-      pass,
-      text: outcome.text,
-      usage: captured.usage ?? outcome.usage,
-      conversationId: outcome.conversationId,
-      marker: outcome.marker,
-      settled: outcome.settled,
-      durationMs: outcome.durationMs,
-    });
+    const request: TurnRequest = { pass, prompt: state.prompt, ...(continuation ? { resume: continuation } : {}) };
+    const outcome = isFallbackAgent(options.agent)
+      ? await runChain(state, lease, request)
+      : await runRecorded(state, lease, state.agent, request);
     if (outcome.marker) break;
   }
+  const response = resolved.response;
+  if (!response) return;
+  const settled = await settleResponse({
+    ...response,
+    text: state.turns[state.turns.length - 1]?.text ?? "",
+    repair: async (prompt, attempt) => {
+      throwIfAborted(options.signal, "The dispatch");
+      if (!state.conversationId) throw new Error("unreachable: a correction turn needs the conversation id");
+      const outcome = await runRecorded(state, lease, state.agent, {
+        pass: 1,
+        prompt,
+        resume: { id: state.conversationId },
+        repair: attempt,
+      });
+      return outcome.text;
+    },
+  });
+  state.value = settled.value;
+  state.responseAttempts = settled.attempts;
 }
 
-async function runPass(state: DispatchState, lease: SandboxLease, pass: number) {
+/** Tries the chain's candidates in order, each preparing its home files only when its turn comes. */
+async function runChain(state: DispatchState, lease: SandboxLease, request: TurnRequest): Promise<TurnOutcome> {
+  const chain = state.options.agent;
+  if (!isFallbackAgent(chain)) throw new Error("unreachable: runChain needs a fallback agent");
+  const run = await runWithFallback({
+    candidates: chain.candidates,
+    on: chain.on,
+    run: (agent) => {
+      state.agent = agent;
+      return runRecorded(state, lease, agent, request);
+    },
+    onFallback: (skip, next) => {
+      const message = `${skip.agent} failed (${skip.classification}${skip.rule ? `, rule ${skip.rule}` : ""}); ${next.name} runs the brief instead.`;
+      state.observers.warn(message);
+      state.spans.event("outpost.fallback", {
+        "outpost.fallback.from": skip.agent,
+        "outpost.fallback.to": next.name,
+        "outpost.fallback.classification": skip.classification,
+      });
+      state.observers.emit({
+        type: "fallback",
+        dispatchId: state.dispatchId,
+        label: state.options.label,
+        from: skip.agent,
+        to: next.name,
+        classification: skip.classification,
+        ...(skip.rule ? { rule: skip.rule } : {}),
+        message: skip.message,
+        timestamp: new Date().toISOString(),
+      });
+    },
+  });
+  state.fallback = run.report;
+  // What the skipped candidates consumed counts in the dispatch's usage: it is added to the answering turn.
+  const last = state.turns[state.turns.length - 1];
+  if (last && Object.keys(run.skippedUsage).length > 0) {
+    state.turns[state.turns.length - 1] = { ...last, usage: addUsage(run.skippedUsage, last.usage) };
+  }
+  return run.outcome;
+}
+
+/** Runs one turn with one agent, captures its conversation and records the turn. */
+async function runRecorded(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
+  const { options, observers } = state;
+  const label = request.repair ? `repair ${request.repair}` : `turn ${request.pass}`;
+  const span = state.spans.nested("outpost.turn", {
+    "outpost.pass": request.pass,
+    "outpost.agent": agent.name,
+    ...(request.repair ? { "outpost.repair": request.repair } : {}),
+  });
+  let outcome: TurnOutcome;
+  try {
+    outcome = await runPass(state, lease, agent, request);
+  } catch (error) {
+    span.end(error);
+    throw error;
+  }
+  span.end();
+  state.conversationId = outcome.conversationId ?? state.conversationId;
+  const capture = state.spans.nested("outpost.capture", { "outpost.pass": request.pass });
+  const captured = await captureConversation(agent, outcome.conversationId, sandboxOf(state).context, (message) => observers.warn(message));
+  capture.end();
+  state.conversation = captured.record ?? state.conversation;
+  state.turns.push({
+    pass: request.pass,
+    text: outcome.text,
+    usage: captured.usage ?? outcome.usage,
+    conversationId: outcome.conversationId,
+    marker: outcome.marker,
+    settled: outcome.settled,
+    durationMs: outcome.durationMs,
+    agent: agent.name,
+    ...(request.repair ? { repair: request.repair } : {}),
+  });
+  observers.diagnostic(`${label}: ${agent.name} answered in ${outcome.durationMs} ms (${options.label ?? state.dispatchId})`);
+  return outcome;
+}
+
+async function runPass(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
   const { options, resolved, observers, dispatchId } = state;
-  const { agent, sandboxProvider: provider, signal } = options;
-  const turn = {
-    prompt: state.prompt,
-    root: lease.root,
-    home: lease.home,
-    model: options.model,
-    resume: options.continuation ? { id: options.continuation.id, fork: options.continuation.fork } : undefined,
-  };
+  const { sandboxProvider: provider, signal } = options;
+  const { pass } = request;
+  const turn = { prompt: request.prompt, root: lease.root, home: lease.home, model: options.model, resume: request.resume };
   await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], state.staging, signal);
   let located = false;
   return runTurn({
@@ -49,7 +145,7 @@ async function runPass(state: DispatchState, lease: SandboxLease, pass: number) 
     turn,
     timers: resolved.timers,
     markers: resolved.markers,
-    variables: state.variables,
+    variables: state.variables.get(agent) ?? {},
     signal,
     onEvent: (event) => {
       if (!located && provider.placement === "host") {

@@ -36,6 +36,21 @@ export class DispatchSpans {
     });
   }
 
+  /** A span under the current stage (each turn, each capture); ended by the caller. */
+  nested(name: string, attributes: Attributes = {}): { end(error?: unknown): void } {
+    const parentSpan = this.stage ?? this.root;
+    if (!parentSpan) return { end: () => undefined };
+    const span = guard(() => this.tracer!.startSpan(name, { attributes }, trace.setSpan(context.active(), parentSpan)));
+    return {
+      end: (error?: unknown) =>
+        guard(() => {
+          if (!span) return;
+          if (error !== undefined) fail(span, error);
+          span.end();
+        }),
+    };
+  }
+
   /** Adds attributes to the dispatch span (branch, commit count, usage…). */
   annotate(attributes: Attributes): void {
     guard(() => this.root?.setAttributes(attributes));
