@@ -12,7 +12,7 @@ export async function abandonSandbox(state: DispatchState, error: unknown): Prom
   const sandbox = state.sandbox;
   if (!sandbox) return;
   state.sandbox = undefined;
-  const { options, observers, conversationId } = state;
+  const { observers, conversationId } = state;
   if (conversationId && state.conversation?.id !== conversationId && !isOutpostError(error, "session")) {
     // Without the dispatch's signal: after an abort the capture must still run (bounded by its own deadline).
     const rescue = { ...sandbox.context, signal: AbortSignal.timeout(60_000) };
