@@ -20,6 +20,7 @@ export function vercelProvider(config: VercelProviderConfig = {}): SandboxProvid
     specificationVersion: "v1",
     name: "vercel",
     placement: "remote",
+    capabilities: { liveInput: VERCEL_CAPABILITIES.liveInput, fileTransfers: VERCEL_CAPABILITIES.fileTransfers },
     ...(config.variables === undefined ? {} : { variables: config.variables }),
     acquire: (context) => acquire(config, context),
   };
