@@ -23,3 +23,6 @@ export { cleanDispatches } from "./maintenance/clean-dispatches.js";
 export type { CleanDispatchesOptions, CleanReport, CleanedDispatch, KeptWork } from "./maintenance/clean-dispatches.js";
 export { recoverDispatch } from "./maintenance/recover-dispatch.js";
 export type { RecoverDispatchOptions, RecoveredDispatch } from "./maintenance/recover-dispatch.js";
+export type { ResponseSpec, ResponseIssue, ResponseAttempt, ResponseValidator } from "./response/response-spec.js";
+export { DEFAULT_RESPONSE_TAG, DEFAULT_RESPONSE_REPAIRS } from "./response/response-spec.js";
+export type { StandardSchemaV1 } from "./response/standard-schema.js";
