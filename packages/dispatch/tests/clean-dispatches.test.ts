@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanDispatches, listDispatches } from "../src/index.js";
-import { currentProcess, identityOf } from "../src/ownership/process-identity.js";
+import { currentProcess, identityOf } from "@outpost/plugin-utils";
 
 const scratches: string[] = [];
 function scratch(prefix: string): string {

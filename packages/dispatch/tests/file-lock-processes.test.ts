@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { acquireFileLock, withFileLock } from "../src/workspace/file-lock.js";
-import { currentProcess, identityOf } from "../src/ownership/process-identity.js";
+import { currentProcess, identityOf } from "@outpost/plugin-utils";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repositoryRoot = resolve(here, "../../..");

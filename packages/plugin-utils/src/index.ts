@@ -4,3 +4,6 @@ export { assertNoLinkLeavesDestination } from "./destination-links.js";
 export { assertLinkStaysInside } from "./link-target.js";
 export { TailBuffer } from "./tail-buffer.js";
 export { resolveCommandDirectory, resolveTransferPath } from "./sandbox-path.js";
+export { isProcessRunning } from "./process-running.js";
+export { currentProcess, describeProcess, identityOf, liveness, parseIdentity } from "./process-identity.js";
+export type { Liveness, ProcessIdentity } from "./process-identity.js";

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type Docker from "dockerode";
+import { isProcessRunning } from "@outpost/plugin-utils";
 import { dockerClient } from "./docker-client.js";
 import type { DockerProviderConfig } from "./docker-provider-config.js";
 import { LEASE_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, RETAIN_LABEL } from "./lease-labels.js";
@@ -30,7 +31,7 @@ export async function reap(options: ReapOptions = {}): Promise<string[]> {
     if (labels[OWNER_HOST_LABEL] !== here) continue;
     if (labels[RETAIN_LABEL] === "1" && !options.includeRetained) continue;
     const pid = Number(labels[OWNER_PID_LABEL]);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && isProcessRunning(pid)) continue;
     try {
       await docker.getContainer(info.Id).remove({ force: true, v: true });
       removed.push(info.Id);
@@ -40,13 +41,4 @@ export async function reap(options: ReapOptions = {}): Promise<string[]> {
     }
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

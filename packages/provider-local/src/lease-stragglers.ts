@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isRunning, signalAll } from "./process-tree.js";
+import { isProcessRunning } from "@outpost/plugin-utils";
+import { signalAll } from "./process-tree.js";
 
 /** The variable every command of a lease carries, so release() can find what escaped its process groups. */
 export const LEASE_MARK_VARIABLE = "OUTPOST_LEASE_MARK";
@@ -34,7 +35,7 @@ export function markedProcesses(mark: string): number[] {
 /** SIGKILLs every process marked for this lease, again until none is left (new ones may fork meanwhile). */
 export async function killMarkedProcesses(mark: string): Promise<void> {
   for (let round = 0; round < 50; round++) {
-    const pids = markedProcesses(mark).filter(isRunning);
+    const pids = markedProcesses(mark).filter(isProcessRunning);
     if (pids.length === 0) return;
     signalAll(pids, [], "SIGKILL");
     await sleep(20);

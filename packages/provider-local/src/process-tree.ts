@@ -38,22 +38,6 @@ export function signalAll(pids: Iterable<number>, groups: Iterable<number>, sign
   for (const pid of pids) trySignal(pid, signal);
 }
 
-/** True while the pid runs; a zombie (dead, not yet reaped) does not count. */
-export function isRunning(pid: number): boolean {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return text.slice(text.lastIndexOf(")") + 2, text.lastIndexOf(")") + 3) !== "Z";
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
 function runningProcesses(): ProcessStat[] {
   let names: string[];
   try {

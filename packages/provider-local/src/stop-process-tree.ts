@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { isRunning, processTree, signalAll } from "./process-tree.js";
+import { isProcessRunning } from "@outpost/plugin-utils";
+import { processTree, signalAll } from "./process-tree.js";
 
 /**
  * Stops a command's whole tree: SIGTERM to its group and every descendant, then SIGKILL to whatever is
@@ -21,7 +22,7 @@ export async function stopProcessTree(leader: number, graceMs: number, leaderRun
 async function settled(pids: Set<number>, groups: number[], waitMs: number): Promise<boolean> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const running = [...pids].some(isRunning) || processTree([], groups).size > 0;
+    const running = [...pids].some(isProcessRunning) || processTree([], groups).size > 0;
     if (!running) return true;
     if (Date.now() >= until) return false;
     await sleep(20);

@@ -3,6 +3,7 @@ import { open, readFile, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { OutpostError, throwIfAborted } from "@outpost/core";
+import { isProcessRunning } from "@outpost/plugin-utils";
 import { errnoOf, mapFsError } from "./map-fs-error.js";
 
 /** A lock file with no readable owner older than this was left by a writer that died mid-creation. */
@@ -103,7 +104,7 @@ async function isStale(path: string): Promise<boolean> {
     return stats !== undefined && Date.now() - stats.mtimeMs > UNREADABLE_STALE_MS;
   }
   // Only a lock from this host can be checked: a lock from another host is waited for, never broken.
-  return owner.host === HOST && !isAlive(owner.pid);
+  return owner.host === HOST && !isProcessRunning(owner.pid);
 }
 
 /**
@@ -151,13 +152,4 @@ async function readOwner(path: string): Promise<LockOwner | "missing" | undefine
     // a lock being written right now, or garbage: judged by its age
   }
   return undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoOf(error) === "EPERM";
-  }
 }

@@ -1,4 +1,4 @@
-import type { ProcessIdentity } from "../ownership/process-identity.js";
+import type { ProcessIdentity } from "@outpost/plugin-utils";
 
 /**
  * What is known about a dispatch while it runs, so a crashed or failed one can be found (`outpost ps`),

@@ -1,5 +1,5 @@
 import type { ActivityRecord } from "../activity/activity-record.js";
-import { currentProcess, liveness } from "../ownership/process-identity.js";
+import { currentProcess, liveness } from "@outpost/plugin-utils";
 
 /**
  * - running: its runner lives (never touched by a clean);

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { isAbsolute, join, normalize } from "node:path";
 import type { ActivityRecord } from "../activity/activity-record.js";
 import { outpostDirectory } from "../workspace/outpost-directory.js";
-import { parseIdentity } from "../ownership/process-identity.js";
+import { parseIdentity } from "@outpost/plugin-utils";
 
 const DISPATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TEMPORARY_NAME = /^outpost-(staging|home|sandbox-git)-[A-Za-z0-9]{6}$/;

@@ -2,7 +2,7 @@ import { lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { withFileLock } from "../workspace/file-lock.js";
-import { currentProcess, liveness, parseIdentity } from "../ownership/process-identity.js";
+import { currentProcess, liveness, parseIdentity } from "@outpost/plugin-utils";
 import { ensureOutpostDirectory, lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
 
 /** Storage admission: reserve `reserveBytes`, refused when usage under `.outpost` + reservations > `maxBytes`. */

@@ -13,7 +13,7 @@ import { locateContinuation } from "../conversation/continuation.js";
 import { reserveStorage, type StorageReservation } from "../quota/storage-quota.js";
 import { createActivityLog } from "../activity/activity-log.js";
 import { DISPATCH_ID_VARIABLE } from "../activity/activity-record.js";
-import { currentProcess } from "../ownership/process-identity.js";
+import { currentProcess } from "@outpost/plugin-utils";
 import { assertArgumentsFit } from "../turn/argument-limit.js";
 import { agentVariables } from "../turn/agent-variables.js";
 import { readEnvFile } from "../turn/env-file.js";

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { link, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { OutpostError } from "@outpost/core";
-import { currentProcess, describeProcess, liveness, parseIdentity, type ProcessIdentity } from "../ownership/process-identity.js";
+import { currentProcess, describeProcess, liveness, parseIdentity, type ProcessIdentity } from "@outpost/plugin-utils";
 
 export interface FileLockOptions {
   /** Give up after this long (code `timeout`); 0 tries once. Default 120,000. */
