@@ -59,12 +59,18 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
     usage: "events",
     variables,
     resumable: true,
+    namesConversations: true,
     get forkable() {
       return release().features.fork;
     },
     storage: options.storage ?? claudeConversationStore(),
     failureRules: CLAUDE_FAILURE_RULES,
     command: (turn) => claudeCommand(turn, options, variables),
+    // `--input-format stream-json`: messages written while a turn runs reach it at its next step.
+    liveInput: {
+      command: (turn) => claudeLiveCommand(claudeCommand(turn, options, variables), turn.prompt),
+      message: claudeInputMessage,
+    },
     homeFiles: () => claudeHomeFiles(options),
     createDecoder(context?: DecoderContext) {
       for (const warning of release().warnings) context?.diagnostic?.(warning);
@@ -85,6 +91,16 @@ function claudeCommand(turn: AgentTurn, options: ClaudeAgentOptions, variables: 
   if (turn.conversationId !== undefined && (!turn.resume || turn.resume.fork))
     args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
   return { executable: options.executable ?? "claude", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+}
+
+/** The same turn, its stdin open for more messages: the prompt is the first one. */
+function claudeLiveCommand(command: AgentCommand, prompt: string): AgentCommand {
+  return { ...command, arguments: [...command.arguments, "--input-format", "stream-json"], stdin: claudeInputMessage(prompt) };
+}
+
+/** One user message of Claude Code's stream-json input, as one line. */
+function claudeInputMessage(text: string): string {
+  return `${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`;
 }
 
 function claudeVariables(options: ClaudeAgentOptions): Record<string, string> {

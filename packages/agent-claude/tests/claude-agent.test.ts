@@ -38,6 +38,16 @@ describe("claudeAgent", () => {
     expect(command.arguments.join(" ")).not.toContain("Create hello.txt");
   });
 
+  it("takes steering as live input: stream-json input, the prompt as the first message, one line per instruction", () => {
+    const live = agent.liveInput!.command(turn);
+    expect(live.arguments.slice(-2)).toEqual(["--input-format", "stream-json"]);
+    expect(live.stdin).toBe(`${JSON.stringify({ type: "user", message: { role: "user", content: "Create hello.txt" } })}\n`);
+    const line = agent.liveInput!.message('say "bonjour"\nthen stop');
+    expect(line.endsWith("\n")).toBe(true);
+    expect(line.slice(0, -1)).not.toContain("\n");
+    expect(JSON.parse(line)).toEqual({ type: "user", message: { role: "user", content: 'say "bonjour"\nthen stop' } });
+  });
+
   it("resumes, forks and pre-assigns session ids", () => {
     expect(agent.command({ ...turn, model: "other", resume: { id: ID } }).arguments.slice(-4)).toEqual([
       "--model",

@@ -58,6 +58,7 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
     transcriptUsage: (text) => copilotTranscriptUsage(text, release().features.usageSource),
     variables,
     resumable: true,
+    namesConversations: true,
     // No tested release has a fork option.
     forkable: false,
     unsupported: (feature) =>

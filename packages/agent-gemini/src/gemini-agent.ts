@@ -47,6 +47,7 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
     usage: "events",
     variables,
     resumable: true,
+    namesConversations: true,
     // No tested release has fork: `--resume` continues the session in place.
     get forkable() {
       return release().features.fork;

@@ -26,6 +26,7 @@ export type {
   AgentCommand,
   AgentHomeFile,
   AgentLineDecoder,
+  AgentLiveInput,
   AgentTurn,
   DecoderContext,
   FailureRule,

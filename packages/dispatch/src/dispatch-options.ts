@@ -9,6 +9,7 @@ import type { FallbackReport } from "./fallback/run-with-fallback.js";
 import type { ResponseAttempt, ResponseSpec } from "./response/response-spec.js";
 import type { ObservationHub } from "./observe/observation-hub.js";
 import type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
+import type { Steering } from "./steering/steering.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
@@ -37,6 +38,8 @@ export interface DispatchOptions {
   readonly signal?: AbortSignal;
   /** Native conversation to continue; `fork: true` continues a copy. Needs one pass and a resumable agent with storage. */
   readonly continuation?: { readonly id: string; readonly fork?: boolean };
+  /** From createSteering(): attached for the whole dispatch, released at its end; instructions are injected or resume the agent. */
+  readonly steering?: Steering;
   /** Every normalized agent event with its pass number and timestamp. Exceptions land in observerErrors. */
   readonly observe?: (event: AgentObservation) => void;
   /** Non-blocking warnings (silent agent, conversation storage problems…). */
@@ -88,6 +91,10 @@ export interface DispatchTurn {
   readonly agent?: string;
   /** Set on a correction turn of a typed response: 1 for the first repair. */
   readonly repair?: number;
+  /** Steering stopped this turn; the next turn resumed its conversation with the instructions. */
+  readonly interrupted?: "steering";
+  /** The steering instructions this turn resumed the conversation with. */
+  readonly steering?: readonly string[];
 }
 
 export interface DispatchResult<T = unknown> {

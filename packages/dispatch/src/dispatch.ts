@@ -17,6 +17,7 @@ import { collectStage } from "./stages/collect-stage.js";
 import { integrateStage } from "./stages/integrate-stage.js";
 import { closeStage } from "./stages/close-stage.js";
 import { abandonSandbox } from "./stages/abandon-sandbox.js";
+import { attachDispatchSteering } from "./steering/attach-dispatch-steering.js";
 
 /** The stages after `prepare`, in order; each has one job and reads and extends the shared state. */
 const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<void>])[] = [
@@ -51,6 +52,7 @@ export async function dispatch(options: DispatchOptions): Promise<DispatchResult
 
 async function runStages(state: DispatchState): Promise<DispatchResult> {
   try {
+    attachDispatchSteering(state);
     for (const [name, stage] of STAGES) {
       enter(state, name);
       await stage(state);
@@ -65,6 +67,7 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
     await finish(state, rejection);
     throw rejection;
   } finally {
+    state.steering?.detach("the dispatch ended before the instruction was delivered");
     // Independent clean-ups: each runs even when another fails.
     await Promise.allSettled([
       state.claim?.release(),

@@ -33,3 +33,5 @@ export { createObservationHub } from "./observe/observation-hub.js";
 export type { DispatchEvent, DispatchEventListener, ListenerErrorHandler, ObservationHub } from "./observe/observation-hub.js";
 export type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
 export { DISPATCH_SPAN } from "./telemetry/dispatch-telemetry.js";
+export { createSteering } from "./steering/steering.js";
+export type { Steering, SteeringDelivery, SteeringReceipt } from "./steering/steering.js";

@@ -53,6 +53,17 @@ export interface FailureRule {
   readonly cliVersion: string;
 }
 
+/**
+ * How a CLI takes instructions while its turn runs (Claude Code's stream-json input): stdin stays open after
+ * the prompt, and each instruction is one more message on it. Used for steering on leases with `liveInput`.
+ */
+export interface AgentLiveInput {
+  /** The turn's command with stdin kept open; its `stdin` carries the prompt as the first message. */
+  command(turn: AgentTurn): AgentCommand;
+  /** The bytes written to stdin for one instruction (a complete line). */
+  message(text: string): string;
+}
+
 /** What an agent plugin implements: build the command for a turn, decode its output. */
 export interface AgentAdapter extends AgentFeatures {
   readonly kind: "cli";
@@ -70,4 +81,6 @@ export interface AgentAdapter extends AgentFeatures {
    */
   unsupported?(feature: "continuation" | "fork"): string | undefined;
   readonly failureRules?: readonly FailureRule[];
+  /** Present when the CLI takes instructions during a turn; steering then injects instead of stopping and resuming. */
+  readonly liveInput?: AgentLiveInput;
 }

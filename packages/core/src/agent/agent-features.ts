@@ -21,6 +21,8 @@ export interface AgentFeatures {
   readonly capture?: boolean;
   /** Can continue a conversation; false rejects continuation before allocation. */
   readonly resumable?: boolean;
+  /** Starts a new conversation under the id given as `AgentTurn.conversationId` (steering then knows it from the start). */
+  readonly namesConversations?: boolean;
   /** Can fork a conversation; false rejects fork before allocation. */
   readonly forkable?: boolean;
   /** Reads usage from the captured transcript; a result replaces the usage reported by events. */

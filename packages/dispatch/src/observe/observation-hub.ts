@@ -29,6 +29,16 @@ export type DispatchEvent =
       readonly message: string;
       readonly timestamp: string;
     }
+  | {
+      readonly type: "steer";
+      readonly dispatchId: string;
+      readonly label?: string;
+      /** `injected` into the running turn, or `resumed`: the agent was stopped and its conversation resumed with it. */
+      readonly delivery: "injected" | "resumed";
+      readonly pass: number;
+      readonly text: string;
+      readonly timestamp: string;
+    }
   | { readonly type: "warning"; readonly dispatchId: string; readonly label?: string; readonly message: string; readonly timestamp: string }
   | {
       readonly type: "dispatch-end";

@@ -14,6 +14,7 @@ import type { locateContinuation } from "../conversation/continuation.js";
 import type { FallbackReport } from "../fallback/run-with-fallback.js";
 import type { ResponseAttempt } from "../response/response-spec.js";
 import type { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
+import type { DispatchSteering } from "../steering/dispatch-steering.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
 export type StageName = "prepare" | "workspace" | "sandbox" | "seed" | "turns" | "syncBack" | "collect" | "integrate" | "close";
@@ -70,6 +71,8 @@ export interface DispatchState {
   value?: unknown;
   responseAttempts?: readonly ResponseAttempt[];
   fallback?: FallbackReport;
+  /** The `steering` option while it is attached to this dispatch. */
+  steering?: DispatchSteering;
   /** Set while a clean-up step runs whose failure may leave something for `outpost clean`. */
   cleanupFailed: boolean;
 }

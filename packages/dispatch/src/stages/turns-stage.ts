@@ -6,6 +6,8 @@ import { runTurn, type TurnOutcome } from "../turn/run-turn.js";
 import { runWithFallback } from "../fallback/run-with-fallback.js";
 import { isFallbackAgent } from "../fallback/fallback-agent.js";
 import { settleResponse } from "../response/settle-response.js";
+import { runSteered } from "../steering/steered-turn.js";
+import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
 
 /** What one turn is asked: the brief (new conversation or continuation), or a correction in the same conversation. */
@@ -14,6 +16,10 @@ interface TurnRequest {
   readonly prompt: string;
   readonly resume?: { readonly id: string; readonly fork?: boolean };
   readonly repair?: number;
+  /** Pre-assigned id of the new conversation (steering, with an agent that takes one). */
+  readonly conversationId?: string;
+  /** Steering instructions this turn resumes the conversation with. */
+  readonly steering?: readonly string[];
 }
 
 /**
@@ -33,6 +39,7 @@ export async function turnsStage(state: DispatchState): Promise<void> {
       : await runRecorded(state, lease, state.agent, request);
     if (outcome.marker) break;
   }
+  state.steering?.turnsOver("the agent's turns had ended, nothing is left to steer; send while a turn runs");
   const response = resolved.response;
   if (!response) return;
   const settled = await settleResponse({
@@ -95,8 +102,27 @@ async function runChain(state: DispatchState, lease: SandboxLease, request: Turn
   return run.outcome;
 }
 
+/** Runs one turn with one agent, and with steering the turns its instructions resume. */
+function runRecorded(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
+  if (!state.steering) return recordTurn(state, lease, agent, request);
+  return runSteered(
+    state.steering,
+    agent,
+    lease,
+    request,
+    (previous, id, steering) => ({ pass: previous.pass, prompt: steering.join("\n\n"), resume: { id }, steering }),
+    (next, control) => recordTurn(state, lease, agent, next, control),
+  );
+}
+
 /** Runs one turn with one agent, captures its conversation and records the turn. */
-async function runRecorded(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
+async function recordTurn(
+  state: DispatchState,
+  lease: SandboxLease,
+  agent: AgentAdapter,
+  request: TurnRequest,
+  control?: TurnSteering,
+): Promise<TurnOutcome> {
   const { options, observers } = state;
   const label = request.repair ? `repair ${request.repair}` : `turn ${request.pass}`;
   const span = state.spans.nested("outpost.turn", {
@@ -106,7 +132,7 @@ async function runRecorded(state: DispatchState, lease: SandboxLease, agent: Age
   });
   let outcome: TurnOutcome;
   try {
-    outcome = await runPass(state, lease, agent, request);
+    outcome = await runPass(state, lease, agent, request, control);
   } catch (error) {
     span.end(error);
     throw error;
@@ -127,16 +153,31 @@ async function runRecorded(state: DispatchState, lease: SandboxLease, agent: Age
     durationMs: outcome.durationMs,
     agent: agent.name,
     ...(request.repair ? { repair: request.repair } : {}),
+    ...(outcome.interrupted ? { interrupted: outcome.interrupted } : {}),
+    ...(request.steering ? { steering: request.steering } : {}),
   });
   observers.diagnostic(`${label}: ${agent.name} answered in ${outcome.durationMs} ms (${options.label ?? state.dispatchId})`);
   return outcome;
 }
 
-async function runPass(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
+async function runPass(
+  state: DispatchState,
+  lease: SandboxLease,
+  agent: AgentAdapter,
+  request: TurnRequest,
+  control?: TurnSteering,
+): Promise<TurnOutcome> {
   const { options, resolved, observers, dispatchId } = state;
   const { sandboxProvider: provider, signal } = options;
   const { pass } = request;
-  const turn = { prompt: request.prompt, root: lease.root, home: lease.home, model: options.model, resume: request.resume };
+  const turn = {
+    prompt: request.prompt,
+    root: lease.root,
+    home: lease.home,
+    model: options.model,
+    resume: request.resume,
+    ...(request.conversationId ? { conversationId: request.conversationId } : {}),
+  };
   await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], state.staging, signal);
   let located = false;
   return runTurn({
@@ -147,7 +188,9 @@ async function runPass(state: DispatchState, lease: SandboxLease, agent: AgentAd
     markers: resolved.markers,
     variables: state.variables.get(agent) ?? {},
     signal,
+    ...(control ? { input: control.input, interrupt: control.interrupt } : {}),
     onEvent: (event) => {
+      control?.onEvent(event);
       if (!located && provider.placement === "host") {
         located = true;
         void findDispatchProcesses(dispatchId).then((found) => {

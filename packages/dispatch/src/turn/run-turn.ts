@@ -12,6 +12,7 @@ import {
   type Usage,
   addUsage,
 } from "@outpost/core";
+import type { Readable } from "node:stream";
 import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
 import { findMarker } from "./markers.js";
 import { boundedAfterStop } from "./bounded-stop.js";
@@ -29,6 +30,10 @@ export interface RunTurnInput {
   readonly onIdleWarning: (silentMs: number) => void;
   /** The agent's diagnostics for this turn (unknown event kinds, version warnings). */
   readonly onDiagnostic?: (message: string) => void;
+  /** Steering instructions written to the agent's stdin after the prompt (the agent's `liveInput` command runs). */
+  readonly input?: Readable;
+  /** Aborted by steering: the agent is stopped and the turn returns, interrupted, to be resumed. */
+  readonly interrupt?: AbortSignal;
 }
 
 export interface TurnOutcome {
@@ -40,6 +45,8 @@ export interface TurnOutcome {
   readonly settled: boolean;
   readonly status: number;
   readonly durationMs: number;
+  /** Steering stopped the agent; its conversation is resumed with the instruction. */
+  readonly interrupted?: "steering";
 }
 
 const RETAIN_BYTES = 64 * 1024;
@@ -51,11 +58,11 @@ const RETAIN_BYTES = 64 * 1024;
  */
 export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const { agent, lease, turn } = input;
-  const command = agent.command(turn);
+  const command = input.input && agent.liveInput ? agent.liveInput.command(turn) : agent.command(turn);
   const decoder = agent.createDecoder({ turn, ...(input.onDiagnostic ? { diagnostic: input.onDiagnostic } : {}) });
   const splitter = new LineSplitter();
   const stopper = new AbortController();
-  let stop: TimerStop | "signal" | undefined;
+  let stop: TimerStop | "signal" | "steering" | undefined;
   const texts: string[] = [];
   let lastWasDelta = false;
   let finished: Extract<AgentEvent, { type: "finished" }> | undefined;
@@ -78,6 +85,11 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     stopper.abort(input.signal?.reason);
   };
   input.signal?.addEventListener("abort", onAbort, { once: true });
+  const onInterrupt = (): void => {
+    stop ??= "steering";
+    stopper.abort(new Error("stopped: steering"));
+  };
+  input.interrupt?.addEventListener("abort", onInterrupt, { once: true });
 
   const handle = (event: AgentEvent): void => {
     if (event.type === "text") {
@@ -110,11 +122,13 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   timers.start();
   try {
     if (input.signal?.aborted) onAbort();
+    if (input.interrupt?.aborted) onInterrupt();
     const result = await boundedAfterStop(
       lease.invoke({
         executable: command.executable,
         arguments: command.arguments,
         stdin: command.stdin,
+        ...(input.input ? { input: input.input } : {}),
         directory: command.directory ?? turn.root,
         variables: { ...input.variables, ...command.variables },
         signal: stopper.signal,
@@ -130,6 +144,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   } finally {
     timers.clear();
     input.signal?.removeEventListener("abort", onAbort);
+    input.interrupt?.removeEventListener("abort", onInterrupt);
     for (const line of splitter.flush()) decode(line);
   }
 
@@ -140,6 +155,9 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const unfinished =
     stop !== undefined && OutpostError.isInstance(invokeError) && invokeError.code === "provider" ? ` ${invokeError.message}` : "";
   if (stop === "signal") throw abortError(input.signal!, `The ${agent.name} turn`);
+  // Stopped to be resumed with a steering instruction: what it said so far is kept, its exit status is not a failure.
+  if (stop === "steering")
+    return { text: joinTexts(texts), usage, conversationId, settled: false, status, durationMs, interrupted: "steering" };
   if (stop === "idle") {
     throw new OutpostError(
       "timeout",

@@ -1,0 +1,146 @@
+import { PassThrough } from "node:stream";
+import type { AgentAdapter, AgentEvent, SandboxLease } from "@outpost/core";
+import { attachSteering, type PendingInstruction, type Steering, type SteeringAttachment, type SteeringDelivery } from "./steering.js";
+
+/** What the engine is told for each delivered instruction (the `steer` event, a span event). */
+export type SteerReport = (delivery: SteeringDelivery, pass: number, text: string) => void;
+
+/** The steering of one running turn, handed to runTurn. */
+export interface TurnSteering {
+  /** Live stdin for instructions, when they are injected into this turn. */
+  readonly input?: PassThrough;
+  /** Aborted to stop the agent so that its conversation is resumed with the waiting instructions. */
+  readonly interrupt: AbortSignal;
+  /** Every event of the turn: the conversation id makes resuming possible, the final event ends live input. */
+  onEvent(event: AgentEvent): void;
+  /** The turn's process ended. */
+  close(): void;
+}
+
+/**
+ * A steering while it is attached to one dispatch: routes each instruction to the turn running now, by
+ * injection where the agent takes live input on this lease, else by stopping and resuming its conversation.
+ * Instructions sent between turns wait for the next one; once the turns are over they are refused.
+ */
+export class DispatchSteering {
+  private readonly attachment: SteeringAttachment;
+  private turn: ActiveTurn | undefined;
+  private over: string | undefined;
+
+  constructor(
+    steering: Steering,
+    readonly dispatchId: string,
+    private readonly report: SteerReport,
+  ) {
+    this.attachment = attachSteering(steering, { dispatchId, arrived: () => this.route() });
+  }
+
+  /** Starts routing instructions into one turn. `conversationId`: known already when the turn resumes one. */
+  open(agent: AgentAdapter, lease: SandboxLease, pass: number, conversationId?: string): TurnSteering {
+    const turn = new ActiveTurn(agent, lease, pass, conversationId, () => this.route());
+    this.turn = turn;
+    queueMicrotask(() => this.route());
+    return {
+      ...(turn.input ? { input: turn.input } : {}),
+      interrupt: turn.interrupter.signal,
+      onEvent: (event) => turn.onEvent(event),
+      close: () => {
+        turn.close();
+        if (this.turn === turn) this.turn = undefined;
+      },
+    };
+  }
+
+  /** Instructions that arrived during the last turn and were not injected: they resume its conversation. */
+  takeForResume(agent: AgentAdapter): PendingInstruction[] {
+    return agent.resumable === true ? this.attachment.take() : [];
+  }
+
+  /** No turn follows: waiting and later instructions are refused with `reason`. */
+  turnsOver(reason: string): void {
+    this.over = reason;
+    for (const instruction of this.attachment.take()) instruction.refuse(reason);
+  }
+
+  /** The dispatch ended: the steering can be attached again. */
+  detach(reason: string): void {
+    this.turn?.close();
+    this.attachment.detach(reason);
+  }
+
+  /** Reports an instruction that resumed a conversation. */
+  resumed(instruction: PendingInstruction, pass: number): void {
+    instruction.deliver({ delivery: "resumed", dispatchId: this.dispatchId, pass });
+    this.report("resumed", pass, instruction.text);
+  }
+
+  private route(): void {
+    if (this.over !== undefined) {
+      for (const instruction of this.attachment.take()) instruction.refuse(this.over);
+      return;
+    }
+    const turn = this.turn;
+    if (!turn || this.attachment.waiting === 0) return;
+    if (turn.injecting) {
+      for (const instruction of this.attachment.take()) {
+        turn.write(instruction.text);
+        instruction.deliver({ delivery: "injected", dispatchId: this.dispatchId, pass: turn.pass });
+        this.report("injected", turn.pass, instruction.text);
+      }
+      return;
+    }
+    if (turn.mode === "none") {
+      for (const instruction of this.attachment.take()) instruction.refuse(turn.why());
+      return;
+    }
+    // Resumed: the agent is stopped once its conversation is known; the instructions then resume it.
+    if (turn.mode === "resumed" && turn.conversationId !== undefined) turn.interrupter.abort();
+  }
+}
+
+class ActiveTurn {
+  readonly mode: "injected" | "resumed" | "none";
+  readonly input: PassThrough | undefined;
+  readonly interrupter = new AbortController();
+  private ended = false;
+
+  constructor(
+    private readonly agent: AgentAdapter,
+    lease: SandboxLease,
+    readonly pass: number,
+    public conversationId: string | undefined,
+    private readonly changed: () => void,
+  ) {
+    this.mode = agent.liveInput && lease.liveInput === true ? "injected" : agent.resumable === true ? "resumed" : "none";
+    this.input = this.mode === "injected" ? new PassThrough() : undefined;
+  }
+
+  /** Live input is open until the agent's final event: an instruction written later would start another turn. */
+  get injecting(): boolean {
+    return this.mode === "injected" && !this.ended;
+  }
+
+  write(text: string): void {
+    this.input?.write(this.agent.liveInput!.message(text));
+  }
+
+  onEvent(event: AgentEvent): void {
+    if (event.type === "conversation") {
+      this.conversationId = event.id;
+      this.changed();
+    } else if (event.type === "finished") this.close();
+  }
+
+  close(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.input?.end();
+  }
+
+  why(): string {
+    const input = this.agent.liveInput
+      ? `the sandbox provider gives no live input (lease.liveInput is not true)`
+      : `${this.agent.name} takes no instructions during a turn`;
+    return `${input}, and ${this.agent.name} cannot resume its conversation (resumable is not true), so it can be neither injected nor resumed`;
+  }
+}
