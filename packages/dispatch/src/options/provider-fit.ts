@@ -1,12 +1,12 @@
 import { OutpostError, type SandboxProvider } from "@outpost/core";
-import type { DispatchOptions } from "../dispatch-options.js";
+import type { ProvidedOptions } from "../dispatch-options.js";
 import type { BranchPolicy } from "../workspace/branch-policy.js";
 
 /**
  * The branch policy for this provider: a remote sandbox holds a copy of the repository, so its work must
  * land on a branch of its own (`named` or `integrate`, default `integrate`), never on the host checkout.
  */
-export function branchPolicyFor(options: DispatchOptions): BranchPolicy {
+export function branchPolicyFor(options: ProvidedOptions): BranchPolicy {
   const provider = options.sandboxProvider;
   if (provider.placement !== "remote") return options.branch ?? { mode: "current" };
   const branch = options.branch ?? { mode: "integrate" };
@@ -22,7 +22,7 @@ export function branchPolicyFor(options: DispatchOptions): BranchPolicy {
  * Refuses, before anything is allocated, options that the provider's declared placement and capabilities
  * cannot honour (code `configuration`).
  */
-export function assertProviderHonours(options: DispatchOptions): void {
+export function assertProviderHonours(options: ProvidedOptions): void {
   const provider: SandboxProvider = options.sandboxProvider;
   if (provider.placement !== "host" && provider.placement !== "mounted" && provider.placement !== "remote")
     throw new OutpostError(
