@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,15 +5,12 @@ import type { AgentAdapter, AgentEvent, ConversationStore, UsageMode } from "@ou
 import { localProvider } from "@outpost/provider-local";
 import { afterAll, describe, expect, it } from "vitest";
 import { dispatch } from "../src/index.js";
+import { scratchRepository } from "./support/scratch-repository.js";
 
 // Seed 003 `usage` and `transcriptUsage`, through dispatch(): a script agent prints JSON events, one per line.
 const scratch = mkdtempSync(join(tmpdir(), "outpost-usage-"));
-const repository = join(scratch, "repo");
-execFileSync("git", ["init", "-q", "-b", "main", repository]);
-writeFileSync(join(repository, "README.md"), "seed\n");
-execFileSync("git", ["-C", repository, "add", "README.md"]);
-execFileSync("git", ["-C", repository, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "seed"]);
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const repository = scratchRepository("outpost-usage-repo-");
+afterAll(() => [scratch, repository].forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
 function scriptAgent(
   events: readonly AgentEvent[],

@@ -1,6 +1,6 @@
 import { OutpostError, type SandboxProvider } from "@outpost/core";
 import type { ProvidedOptions } from "../dispatch-options.js";
-import type { BranchPolicy } from "../workspace/branch-policy.js";
+import { canonicalBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 
 /**
  * The branch policy for this provider: a remote sandbox holds a copy of the repository, so its work must
@@ -8,14 +8,14 @@ import type { BranchPolicy } from "../workspace/branch-policy.js";
  */
 export function branchPolicyFor(options: ProvidedOptions): BranchPolicy {
   const provider = options.sandboxProvider;
-  if (provider.placement !== "remote") return options.branch ?? { mode: "current" };
+  if (provider.placement !== "remote") return canonicalBranchPolicy(options.branch ?? { mode: "current" });
   const branch = options.branch ?? { mode: "integrate" };
   if (branch.mode === "current")
     throw new OutpostError(
       "configuration",
       `Provider ${provider.name} is remote: its work comes back as commits on a branch of their own, so branch mode "current" cannot be honoured. Use { mode: "integrate" } (the default) or { mode: "named", name }.`,
     );
-  return branch;
+  return canonicalBranchPolicy(branch);
 }
 
 /**
