@@ -38,6 +38,10 @@ export async function runSteered<R extends SteerableRequest>(
     const waiting = conversationId === undefined ? [] : steering.takeForResume(agent);
     if (waiting.length === 0 || conversationId === undefined) return outcome;
     for (const instruction of waiting) steering.resumed(instruction, next.pass);
-    next = resumeWith(next, conversationId, waiting.map((instruction) => instruction.text));
+    next = resumeWith(
+      next,
+      conversationId,
+      waiting.map((instruction) => instruction.text),
+    );
   }
 }
