@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { claudeAgent } from "@outpost/agent-claude";
 import { codexAgent } from "@outpost/agent-codex";
+import { geminiAgent } from "@outpost/agent-gemini";
 import { isOutpostError, type OutpostError } from "@outpost/core";
 import { createFallbackAgent, createObservationHub, dispatch, type DispatchEvent } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
@@ -17,7 +18,10 @@ const claude = (server: ModelServer) => claudeAgent({ baseUrl: server.url, apiKe
 const codex = (server: ModelServer) =>
   codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 });
 const provider = () => localProvider({ variables: { PATH: pathWithClis() } });
+const gemini = (server: ModelServer) =>
+  geminiAgent({ baseUrl: server.url, apiKey: "outpost-test-key", model: "gemini-2.5-flash", maxAttempts: 1 });
 const unavailable = missingCli("claude") ?? missingCli("codex");
+const geminiUnavailable = unavailable ?? missingCli("gemini");
 
 async function failure(promise: Promise<unknown>): Promise<OutpostError> {
   const error = await promise.then(
@@ -160,7 +164,8 @@ const claudeRefused =
           "outpost.sandbox",
           "outpost.turns",
           "outpost.turn",
-          "outpost.syncBack",
+          "outpost.sync",
+          "outpost.capture",
           "outpost.integrate",
         ]),
       );
@@ -203,3 +208,63 @@ const claudeRefused =
     });
   });
 });
+
+(geminiUnavailable ? describe.skip : describe)(
+  `fallback from Codex to Gemini with the real CLIs${geminiUnavailable ? ` (unavailable: ${geminiUnavailable})` : ""}`,
+  () => {
+    it("Codex → Gemini on 503: Gemini answers, Codex's failure is classified unavailable, both are observed", async () => {
+      const responder: Responder = (request): ScriptStep =>
+        request.api === "openai-responses" ? { error: { status: 503 } } : { text: "Gemini did it. <outpost>done</outpost>" };
+      await withServer(responder, async (server) => {
+        const observed: string[] = [];
+        const result = await dispatch({
+          agent: createFallbackAgent([codex(server), gemini(server)], { on: ["unavailable"] }),
+          brief: "Say hello.",
+          repository: scratchRepository(),
+          sandboxProvider: provider(),
+          observe: (observation) => observed.push(observation.event.type),
+        });
+        expect(result.text).toContain("Gemini did it.");
+        expect(result.fallback).toEqual({
+          agent: "gemini",
+          skipped: [expect.objectContaining({ agent: "codex", classification: "unavailable", rule: "codex-service-unavailable" })],
+        });
+        expect(result.turns.map((turn) => turn.agent)).toEqual(["gemini"]);
+        expect(server.turns("openai-responses").length).toBeGreaterThan(0);
+        // The observe callback sees the fallback between Codex's events and Gemini's.
+        expect(observed).toContain("fallback");
+      });
+    }, 240_000);
+
+    it("aborting while the fallback candidate runs stops it and rejects with the signal's reason; no later candidate runs", async () => {
+      const controller = new AbortController();
+      let geminiCalls = 0;
+      const responder: Responder = async (request): Promise<ScriptStep> => {
+        if (request.api === "anthropic-messages") return { error: { status: 429, headers: { "retry-after": "0" } } };
+        if (request.api === "openai-responses") {
+          // Codex, the fallback, is running: the caller gives up now.
+          controller.abort(new Error("the operator gave up"));
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          return { text: "too late" };
+        }
+        geminiCalls += 1;
+        return { text: "unexpected" };
+      };
+      await withServer(responder, async (server) => {
+        const error = await dispatch({
+          agent: createFallbackAgent([claude(server), codex(server), gemini(server)], { on: ["quota", "unavailable"] }),
+          brief: "Say hello.",
+          repository: scratchRepository(),
+          sandboxProvider: provider(),
+          signal: controller.signal,
+        }).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect((error as Error).message).toBe("the operator gave up");
+        expect(geminiCalls).toBe(0);
+        expect(server.turns("gemini")).toEqual([]);
+      });
+    }, 180_000);
+  },
+);

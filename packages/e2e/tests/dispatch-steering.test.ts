@@ -6,14 +6,7 @@ import { claudeAgent } from "@outpost/agent-claude";
 import { copilotAgent } from "@outpost/agent-copilot";
 import { opencodeAgent } from "@outpost/agent-opencode";
 import { isOutpostError, type AgentAdapter, type OutpostError } from "@outpost/core";
-import {
-  createObservationHub,
-  createSteering,
-  dispatch,
-  type DispatchEvent,
-  type Steering,
-  type SteeringReceipt,
-} from "@outpost/dispatch";
+import { createObservationHub, createSteering, dispatch, type DispatchEvent, type Steering, type SteeringReceipt } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { startModelServer, type ModelRequest, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
 import { scratchRepository } from "../src/index.js";
@@ -96,7 +89,12 @@ const claudeUnavailable = missingCli("claude");
         expect(result.turns).toHaveLength(1);
         expect(result.turns[0]!.interrupted).toBeUndefined();
         expect(result.text).toContain("steered=true");
-        expect(server.turns().slice(1).some((logged) => sawInstruction(logged.model!))).toBe(true);
+        expect(
+          server
+            .turns()
+            .slice(1)
+            .some((logged) => sawInstruction(logged.model!)),
+        ).toBe(true);
         expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "injected", pass: 1, text: INSTRUCTION });
         expect(server.problems).toEqual([]);
       });
@@ -165,30 +163,33 @@ const resumable: readonly { name: string; executable: string; agent: (server: Mo
 
 for (const subject of resumable) {
   const unavailable = missingCli(subject.executable);
-  (unavailable ? describe.skip : describe)(`steering the real ${subject.name} CLI${unavailable ? ` (unavailable: ${unavailable})` : ""}`, () => {
-    it(`${subject.name} resumes: the running turn is stopped (interrupted: steering), the next turn resumes its conversation with the instruction", async () => {
-      await mkdir(COPILOT_CACHE, { recursive: true });
-      const steering = createSteering();
-      const receipts: Promise<SteeringReceipt>[] = [];
-      await withServer(steeredResponder(steering, receipts, 60_000), async (server) => {
-        const hub = createObservationHub();
-        const events: DispatchEvent[] = [];
-        hub.subscribe((event) => void events.push(event));
-        const result = await dispatch({
-          agent: subject.agent(server),
-          brief: "Create hello.txt containing hi.",
-          repository: scratchRepository(),
-          sandboxProvider: provider(),
-          steering,
-          observation: hub,
+  (unavailable ? describe.skip : describe)(
+    `steering the real ${subject.name} CLI${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
+    () => {
+      it(`${subject.name} resumes: the running turn is stopped (interrupted: steering), the next turn resumes its conversation with the instruction`, async () => {
+        await mkdir(COPILOT_CACHE, { recursive: true });
+        const steering = createSteering();
+        const receipts: Promise<SteeringReceipt>[] = [];
+        await withServer(steeredResponder(steering, receipts, 60_000), async (server) => {
+          const hub = createObservationHub();
+          const events: DispatchEvent[] = [];
+          hub.subscribe((event) => void events.push(event));
+          const result = await dispatch({
+            agent: subject.agent(server),
+            brief: "Create hello.txt containing hi.",
+            repository: scratchRepository(),
+            sandboxProvider: provider(),
+            steering,
+            observation: hub,
+          });
+          expect(await receipts[0]).toEqual({ delivery: "resumed", dispatchId: result.dispatchId, pass: 1 });
+          expect(result.turns.map((turn) => turn.interrupted)).toEqual(["steering", undefined]);
+          expect(result.turns[1]!.steering).toEqual([INSTRUCTION]);
+          expect(result.turns[1]!.conversationId).toBe(result.turns[0]!.conversationId);
+          expect(result.text).toContain("steered=true");
+          expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "resumed", pass: 1, text: INSTRUCTION });
         });
-        expect(await receipts[0]).toEqual({ delivery: "resumed", dispatchId: result.dispatchId, pass: 1 });
-        expect(result.turns.map((turn) => turn.interrupted)).toEqual(["steering", undefined]);
-        expect(result.turns[1]!.steering).toEqual([INSTRUCTION]);
-        expect(result.turns[1]!.conversationId).toBe(result.turns[0]!.conversationId);
-        expect(result.text).toContain("steered=true");
-        expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "resumed", pass: 1, text: INSTRUCTION });
-      });
-    }, 240_000);
-  });
+      }, 240_000);
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import type { AgentEvent, OutpostError } from "@outpost/core";
+import type { OutpostError } from "@outpost/core";
 import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
 import type { Reporter } from "./reporter.js";
 
@@ -77,7 +77,7 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
   };
 }
 
-function describeEvent(event: AgentEvent): string | undefined {
+function describeEvent(event: AgentObservation["event"]): string | undefined {
   switch (event.type) {
     case "tool-call":
       return `→ ${event.name} ${truncate(JSON.stringify(event.input ?? {}), 100)}`;
@@ -89,6 +89,10 @@ function describeEvent(event: AgentEvent): string | undefined {
       return `conversation ${event.id}`;
     case "failure":
       return `✗ ${event.message}`;
+    case "fallback":
+      return `↪ ${event.from} failed (${event.classification}); ${event.to} runs the brief instead`;
+    case "steer":
+      return `✎ steering ${event.delivery}: ${truncate(event.text, 100)}`;
     default:
       return undefined;
   }

@@ -1,7 +1,25 @@
-import type { AgentEvent } from "@outpost/core";
+import type { AgentEvent, FailureClassification } from "@outpost/core";
 import type { DispatchEvent, ObservationHub } from "./observation-hub.js";
 
-/** One normalized agent event, with the pass it belongs to and when it was seen. */
+/** What the engine did to the agent, seen by `observe` among the agent's own events. */
+export type DispatchControlEvent =
+  | {
+      /** A fallback candidate failed with a listed classification; `to` runs the brief instead. */
+      readonly type: "fallback";
+      readonly from: string;
+      readonly to: string;
+      readonly classification: FailureClassification;
+      readonly rule?: string;
+      readonly message: string;
+    }
+  | {
+      /** A steering instruction reached the agent: injected into its turn, or by resuming its conversation. */
+      readonly type: "steer";
+      readonly delivery: "injected" | "resumed";
+      readonly text: string;
+    };
+
+/** One normalized agent event (or a fallback or steer of the engine), with the pass it belongs to and when it was seen. */
 export interface AgentObservation {
   readonly dispatchId: string;
   readonly label?: string;
@@ -9,7 +27,7 @@ export interface AgentObservation {
   readonly pass: number;
   /** ISO 8601. */
   readonly timestamp: string;
-  readonly event: AgentEvent;
+  readonly event: AgentEvent | DispatchControlEvent;
 }
 
 /** An exception thrown by an observer callback: collected, never changes the dispatch result. */
@@ -49,6 +67,12 @@ export class Observers {
       observation,
       timestamp: observation.timestamp,
     });
+  }
+
+  /** A fallback or steer: to `observe` with the pass (the hub has its own event for each). */
+  control(pass: number, event: DispatchControlEvent): void {
+    const { dispatchId, label } = this.identity;
+    this.call("observe", () => this.callbacks.observe?.({ dispatchId, label, pass, timestamp: new Date().toISOString(), event }));
   }
 
   warn(message: string): void {

@@ -8,6 +8,7 @@ export function attachDispatchSteering(state: DispatchState): void {
   state.steering = new DispatchSteering(steering, state.dispatchId, (delivery, pass, text) => {
     state.spans.event("outpost.steer", { "outpost.steer.delivery": delivery, "outpost.pass": pass });
     state.observers.diagnostic(`steering: ${delivery} into pass ${pass}`);
+    state.observers.control(pass, { type: "steer", delivery, text });
     state.observers.emit({
       type: "steer",
       dispatchId: state.dispatchId,

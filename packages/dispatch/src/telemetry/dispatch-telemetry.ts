@@ -9,6 +9,9 @@ export interface DispatchTelemetry {
 }
 
 export const DISPATCH_SPAN = "outpost.dispatch";
+
+/** Span names that differ from their stage's name: the work's way home is the `sync` span, as the reference names it. */
+const STAGE_SPANS: Readonly<Record<string, string>> = Object.freeze({ syncBack: "sync" });
 const TRACER_NAME = "@outpost/dispatch";
 
 /**
@@ -26,13 +29,14 @@ export class DispatchSpans {
       this.root = guard(() => this.tracer!.startSpan(DISPATCH_SPAN, { attributes: { ...attributes, ...telemetry?.attributes } }));
   }
 
-  /** Ends the current stage span and starts `outpost.<name>` under the dispatch span. */
+  /** Ends the current stage span and starts `outpost.<span name>` under the dispatch span. */
   enter(name: string, attributes: Attributes = {}): void {
     if (!this.root) return;
     this.endStage();
     this.stage = guard(() => {
       const parent = trace.setSpan(context.active(), this.root!);
-      return this.tracer!.startSpan(`outpost.${name}`, { attributes: { "outpost.stage": name, ...attributes } }, parent);
+      const spanName = `outpost.${STAGE_SPANS[name] ?? name}`;
+      return this.tracer!.startSpan(spanName, { attributes: { "outpost.stage": name, ...attributes } }, parent);
     });
   }
 
