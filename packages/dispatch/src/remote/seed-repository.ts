@@ -68,9 +68,14 @@ async function sendMissing(
   const target = posix.join(lease.home, ".outpost", "seed.bundle");
   await lease.upload(bundle, target, { signal });
   try {
-    await sandboxGit(lease, ["fetch", "--quiet", "--no-tags", target, `+refs/heads/${workspace.branch!}:${SEEDED_REFERENCE}`], "fetch the seed bundle", {
-      signal,
-    });
+    await sandboxGit(
+      lease,
+      ["fetch", "--quiet", "--no-tags", target, `+refs/heads/${workspace.branch!}:${SEEDED_REFERENCE}`],
+      "fetch the seed bundle",
+      {
+        signal,
+      },
+    );
   } finally {
     await lease.invoke({ executable: "rm", arguments: ["-f", target], signal });
   }
