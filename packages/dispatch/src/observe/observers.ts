@@ -19,16 +19,27 @@ export type DispatchControlEvent =
       readonly text: string;
     };
 
-/** One normalized agent event (or a fallback or steer of the engine), with the pass it belongs to and when it was seen. */
-export interface AgentObservation {
+/** Where and when an agent event was seen. */
+export interface ObservationContext {
   readonly dispatchId: string;
   readonly label?: string;
   /** 1-based pass number. */
   readonly pass: number;
   /** ISO 8601. */
   readonly timestamp: string;
+  /** The normalized event itself, or a fallback or steer of the engine (its fields are also spread on the observation). */
   readonly event: AgentEvent | DispatchControlEvent;
+  /** When it was seen, in milliseconds since the epoch (the public library's name). */
+  readonly at: number;
+  /** 1-based order of the observation within its dispatch. */
+  readonly seq: number;
 }
+
+/** One normalized agent event (or a fallback or steer): its own fields, plus the pass it belongs to, `at`, `seq` and `timestamp`. */
+export type AgentObservation = (AgentEvent | DispatchControlEvent) & ObservationContext;
+
+/** What a stage reports; the observers number it and stamp it. */
+export type ObservedEvent = Omit<ObservationContext, "at" | "seq" | "event"> & { readonly event: AgentEvent };
 
 /** An exception thrown by an observer callback: collected, never changes the dispatch result. */
 export interface ObserverError {
@@ -46,6 +57,7 @@ export interface ObserverCallbacks {
 /** Calls the user's observers, collecting what they throw. */
 export class Observers {
   readonly errors: ObserverError[] = [];
+  private seq = 0;
 
   /** This dispatch's child of the `observation` hub; its listeners' failures are collected here too. */
   private readonly hub: ObservationHub | undefined;
@@ -58,7 +70,8 @@ export class Observers {
     this.hub = parent?.child(identity.dispatchId, { onListenerError: (error) => this.collect("observation", error) });
   }
 
-  observe(observation: AgentObservation): void {
+  observe(observed: ObservedEvent): void {
+    const observation: AgentObservation = { ...observed.event, ...observed, at: Date.parse(observed.timestamp), seq: ++this.seq };
     this.call("observe", () => this.callbacks.observe?.(observation));
     this.emit({
       type: "agent-event",
@@ -72,7 +85,18 @@ export class Observers {
   /** A fallback or steer: to `observe` with the pass (the hub has its own event for each). */
   control(pass: number, event: DispatchControlEvent): void {
     const { dispatchId, label } = this.identity;
-    this.call("observe", () => this.callbacks.observe?.({ dispatchId, label, pass, timestamp: new Date().toISOString(), event }));
+    const timestamp = new Date().toISOString();
+    const observation: AgentObservation = {
+      ...event,
+      dispatchId,
+      label,
+      pass,
+      timestamp,
+      event,
+      at: Date.parse(timestamp),
+      seq: ++this.seq,
+    };
+    this.call("observe", () => this.callbacks.observe?.(observation));
   }
 
   warn(message: string): void {
