@@ -5,13 +5,14 @@ import { EXIT_CODES } from "./exit-codes.js";
 /** Runs the CLI with `argv` (as in process.argv); resolves with the exit code. */
 export async function main(
   argv: readonly string[],
-  io: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream } = {},
+  io: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream; stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean } } = {},
 ): Promise<number> {
   let exitCode: number = EXIT_CODES.success;
   const stdout = io.stdout ?? process.stdout;
   const program = buildProgram({
     stdout,
     stderr: io.stderr ?? process.stderr,
+    stdin: io.stdin ?? process.stdin,
     setExitCode: (code) => {
       exitCode = code;
     },

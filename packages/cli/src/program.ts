@@ -5,6 +5,8 @@ export interface ProgramIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly setExitCode: (code: number) => void;
+  /** Where `outpost run` reads steering lines, when it is a terminal. */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean };
 }
 
 /** Options of `outpost run`, as parsed. */
@@ -40,6 +42,8 @@ export interface RunFlags {
   /** `name=value` options handed to the provider as strings, for options without a flag of their own. */
   readonly providerOption?: string[];
   readonly copy?: string[];
+  /** Path of a JSON Schema file: the answer's `<response>` block is validated against it and printed. */
+  readonly response?: string;
 }
 
 const VERSION = "0.1.0";
@@ -79,6 +83,10 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--idle-ms <ms>", "longest accepted silence of the agent", positiveInteger)
     .option("--deadline-ms <ms>", "longest run of each agent process", positiveInteger)
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option(
+      "--response <schema.json>",
+      "typed response: validate the answer's <response> block against this JSON Schema and print the value",
+    )
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
     .option(
       "--conversation-home <dir>",

@@ -34,6 +34,19 @@ function observed(pass: number, event: AgentEvent, timestamp = new Date().toISOS
 }
 
 describe("progressReporter", () => {
+  it("shows fallbacks and steering among the agent's events", () => {
+    const out = capture();
+    const reporter = progressReporter(out.stream, capture().stream, false);
+    const at = new Date().toISOString();
+    const control = (event: AgentObservation["event"]): AgentObservation =>
+      ({ ...event, dispatchId: "d1", pass: 1, timestamp: at, event, at: Date.parse(at), seq: 1 }) as AgentObservation;
+    reporter.event(control({ type: "fallback", from: "claude", to: "codex", classification: "quota", message: "429" }));
+    reporter.event(control({ type: "steer", delivery: "injected", text: "use French" }));
+    reporter.close();
+    expect(out.text()).toContain("↪ claude failed (quota); codex runs the brief instead");
+    expect(out.text()).toContain("✎ steering injected: use French");
+  });
+
   it("on a terminal redraws a status line with agent, pass, elapsed time and tool calls", async () => {
     const out = capture();
     const err = capture();

@@ -28,6 +28,7 @@ export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
         conversation: result.conversation ?? null,
         usage: result.usage,
         turns: result.turns.length,
+        ...("value" in result ? { value: result.value ?? null } : {}),
         durationMs: result.durationMs,
         observerErrors: result.observerErrors.map((entry) => entry.message),
       }),

@@ -55,6 +55,8 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
             : `✗ no end marker after ${result.turns.length} pass(es)`,
         ),
         result.text ? `\n${result.text}\n` : "",
+        // With --response: the validated value, as JSON.
+        "value" in result ? `value: ${JSON.stringify(result.value, null, 2)}` : "",
         result.commits.length > 0
           ? `commits: ${result.commits.map((commit) => commit.slice(0, 12)).join(", ")} on ${result.branch ?? "a detached HEAD"}`
           : "commits: none",

@@ -9,6 +9,8 @@ import { progressReporter } from "../output/progress-reporter.js";
 import type { Reporter } from "../output/reporter.js";
 import { closableOutput } from "../output/closable-output.js";
 import { exitCodeForSignal, handleStopSignals } from "./stop-signals.js";
+import { responseFromSchemaFile } from "./json-schema-response.js";
+import { steerFromTerminal } from "./terminal-steering.js";
 
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
 export async function runCommand(briefText: string, flags: RunFlags, io: ProgramIo): Promise<number> {
@@ -25,8 +27,9 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
   const signals = handleStopSignals(controller, (text) => stderr.write(text));
   // An aborted dispatch rejects with the signal's reason; this finds the error (and recovery) behind it.
   let abortError: (reason: unknown) => OutpostError | undefined = () => undefined;
+  let stopSteering = (): void => undefined;
   try {
-    const [{ dispatch, dispatchAbortError }, agent, provider] = await Promise.all([
+    const [{ dispatch, dispatchAbortError, createSteering }, agent, provider, response] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({
         name: flags.agent ?? "",
@@ -36,9 +39,16 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
         executable: flags.executable,
       }),
       chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
+      flags.response === undefined ? undefined : responseFromSchemaFile(flags.response),
     ]);
     abortError = dispatchAbortError;
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
+    // On a terminal, a line typed during the run steers the agent.
+    const steering = live && io.stdin?.isTTY === true ? createSteering() : undefined;
+    if (steering && io.stdin) {
+      stopSteering = steerFromTerminal(io.stdin, steering, (message) => reporter.warn(message));
+      reporter.diagnostic("type a line and press Enter to steer the agent");
+    }
     const result = await dispatch({
       agent,
       sandboxProvider: provider,
@@ -55,16 +65,20 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       conversationHome: flags.conversationHome,
       continuation: flags.continue ? { id: flags.continue, fork: flags.fork === true } : undefined,
       signal: controller.signal,
+      ...(steering ? { steering } : {}),
+      ...(response ? { response } : {}),
       observe: (observation) => reporter.event(observation),
       warn: (message) => reporter.warn(message),
       diagnostic: (message) => {
         if (flags.verbose || flags.json) reporter.diagnostic(message);
       },
     });
+    stopSteering();
     reporter.close();
     reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`);
     return result.completed ? EXIT_CODES.success : EXIT_CODES.incomplete;
   } catch (caught) {
+    stopSteering();
     reporter.close();
     const error = OutpostError.isInstance(caught)
       ? caught
