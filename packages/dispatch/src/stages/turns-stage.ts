@@ -40,7 +40,13 @@ export async function turnsStage(state: DispatchState): Promise<void> {
       : await runRecorded(state, lease, state.agent, request);
     if (outcome.marker) break;
   }
+  await settleTypedResponse(state, lease);
   state.steering?.turnsOver("the agent's turns had ended, nothing is left to steer; send while a turn runs");
+}
+
+/** With `response`: validates the last answer, with correction turns in the same conversation while it is invalid. */
+async function settleTypedResponse(state: DispatchState, lease: SandboxLease): Promise<void> {
+  const { options, resolved } = state;
   const response = resolved.response;
   if (!response) return;
   const settled = await settleResponse({
