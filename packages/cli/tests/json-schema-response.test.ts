@@ -15,7 +15,7 @@ function schemaFile(content: string): string {
 
 async function validate(schema: unknown, value: unknown): Promise<StandardSchemaV1.Result<unknown>> {
   const spec = await responseFromSchemaFile(schemaFile(JSON.stringify(schema)));
-  return (spec.schema as StandardSchemaV1)["~standard"].validate(value) as StandardSchemaV1.Result<unknown>;
+  return (spec.schema as StandardSchemaV1)["~standard"].validate(value);
 }
 
 const task = {

@@ -38,8 +38,15 @@ describe("progressReporter", () => {
     const out = capture();
     const reporter = progressReporter(out.stream, capture().stream, false);
     const at = new Date().toISOString();
-    const control = (event: AgentObservation["event"]): AgentObservation =>
-      ({ ...event, dispatchId: "d1", pass: 1, timestamp: at, event, at: Date.parse(at), seq: 1 }) as AgentObservation;
+    const control = (event: AgentObservation["event"]): AgentObservation => ({
+      ...event,
+      dispatchId: "d1",
+      pass: 1,
+      timestamp: at,
+      event,
+      at: Date.parse(at),
+      seq: 1,
+    });
     reporter.event(control({ type: "fallback", from: "claude", to: "codex", classification: "quota", message: "429" }));
     reporter.event(control({ type: "steer", delivery: "injected", text: "use French" }));
     reporter.close();
