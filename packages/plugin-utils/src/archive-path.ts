@@ -17,7 +17,11 @@ export function normalizeTreePath(path: string, what: string): string {
 }
 
 function refused(path: string, what: string, problem: string): OutpostError {
-  return new OutpostError("workspace", `Refused ${what} ${JSON.stringify(path)}: ${problem}. Give a path relative to the tree that stays inside it.`, {
-    details: { path },
-  });
+  return new OutpostError(
+    "workspace",
+    `Refused ${what} ${JSON.stringify(path)}: ${problem}. Give a path relative to the tree that stays inside it.`,
+    {
+      details: { path },
+    },
+  );
 }

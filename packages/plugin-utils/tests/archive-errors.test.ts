@@ -11,7 +11,7 @@ describe("mapArchiveError and sandboxRefusal", () => {
   });
 
   it("a refusal status (90-99) is a workspace error carrying the script's last words", () => {
-    const error = sandboxRefusal(93, "a/b is reached through a link\n", "list \"a\"");
+    const error = sandboxRefusal(93, "a/b is reached through a link\n", 'list "a"');
     expect(error.code).toBe("workspace");
     expect(error.message).toBe('Refused to list "a": a/b is reached through a link. Use a path that exists and stays inside the tree.');
   });

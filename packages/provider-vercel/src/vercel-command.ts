@@ -20,7 +20,8 @@ export async function runCommand(lease: LeaseSandbox, command: Command): Promise
       "The Vercel provider does not attach terminals to commands (the SDK's interactive sessions are not used). Run the command without interactive/terminal.",
     );
   }
-  const directory = command.directory === undefined ? lease.root : resolveCommandDirectory(lease.root, command.directory, "command directory");
+  const directory =
+    command.directory === undefined ? lease.root : resolveCommandDirectory(lease.root, command.directory, "command directory");
   for (const [name, value] of Object.entries(command.variables ?? {})) {
     if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
       throw new OutpostError(

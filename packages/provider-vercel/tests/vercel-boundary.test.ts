@@ -113,7 +113,9 @@ describe("vercel provider: hostile host trees", () => {
 describe("vercel provider: hostile sandbox trees", () => {
   it("refuses a download whose tree holds a link that is absolute or leaves it; the host destination stays untouched", async () => {
     for (const [index, target] of ["/etc", "../../..", "../ok/../../x"].entries()) {
-      await sh(`rm -rf out-${index} && mkdir -p out-${index}/ok && echo data > out-${index}/ok/file && ln -s '${target}' out-${index}/ok/link`);
+      await sh(
+        `rm -rf out-${index} && mkdir -p out-${index}/ok && echo data > out-${index}/ok/file && ln -s '${target}' out-${index}/ok/link`,
+      );
       const destination = join(host, `from-sandbox-${index}`);
       const error = await refusal(lease.download(`out-${index}`, destination));
       expect(error.code, target).toBe("workspace");
