@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { OperationGuard } from "@outpost/plugin-utils";
 import { archiveFromSandbox } from "../src/docker-channel.js";
