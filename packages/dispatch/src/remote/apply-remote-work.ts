@@ -44,7 +44,8 @@ export async function applyRemoteWork(
     if (current !== baseline)
       throw conflict(`${workspace.branch!} moved on the host during the run (now ${current.slice(0, 12) || "deleted"})`);
     await resetPending(workspace, superseded);
-    if (superseded.length > 0) untouched = `Only the files the work supersedes were reset to the baseline (${superseded.slice(0, 5).join(", ")})`;
+    if (superseded.length > 0)
+      untouched = `Only the files the work supersedes were reset to the baseline (${superseded.slice(0, 5).join(", ")})`;
     const dry = await gitStatus(directory, ["read-tree", "-n", "-m", "-u", baseline, verified.tip]);
     if (dry.status !== 0) throw conflict(`files of the host worktree changed and would be overwritten (${dry.stderr.trim().slice(-300)})`);
     const moved = await gitStatus(root, [

@@ -17,7 +17,10 @@ export async function ignoredByCommittedRules(workspace: Workspace, entries: rea
     const listed = await git(workspace.directory, ["ls-tree", "-r", "-z", "--name-only", workspace.baseline], { signal });
     for (const path of listed.split("\0").filter((name) => name === ".gitignore" || name.endsWith("/.gitignore"))) {
       await mkdir(join(scratch, dirname(path)), { recursive: true });
-      await writeFile(join(scratch, path), await git(workspace.directory, ["cat-file", "blob", `${workspace.baseline}:${path}`], { signal }));
+      await writeFile(
+        join(scratch, path),
+        await git(workspace.directory, ["cat-file", "blob", `${workspace.baseline}:${path}`], { signal }),
+      );
     }
     const ignored: string[] = [];
     for (const entry of entries) {

@@ -28,7 +28,8 @@ export async function pendingChanges(workspace: Workspace, copies: readonly stri
   const ignored = new Set(await ignoredByCommittedRules(workspace, present, signal));
   const pendingCopies = present.filter((entry) => !ignored.has(entry));
   // Ignored on this host only, such copies are still files the sandbox does not have: they count (and travel) too.
-  for (const entry of pendingCopies) for (const path of await filesUnder(workspace.directory, entry)) files.set(path, await fingerprint(workspace.directory, path));
+  for (const entry of pendingCopies)
+    for (const path of await filesUnder(workspace.directory, entry)) files.set(path, await fingerprint(workspace.directory, path));
   return { files, copies: pendingCopies };
 }
 
@@ -55,5 +56,7 @@ export async function fingerprint(directory: string, path: string): Promise<stri
 
 /** The paths of `changed` that are pending: a pending file itself, or under a pending copies entry. */
 export function pendingTouched(pending: PendingChanges, changed: readonly string[]): string[] {
-  return changed.filter((path) => pending.files.has(path) || pending.copies.some((entry) => path === entry || path.startsWith(`${entry}/`)));
+  return changed.filter(
+    (path) => pending.files.has(path) || pending.copies.some((entry) => path === entry || path.startsWith(`${entry}/`)),
+  );
 }
