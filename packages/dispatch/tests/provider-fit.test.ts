@@ -38,7 +38,9 @@ describe("remote-only options and stage limits are checked before acquire", () =
         expect.objectContaining({ code: "configuration", message: expect.stringContaining("remote providers only") }),
       );
     expect(() => resolveOptions(options("mounted", { includeUncommitted: false }))).not.toThrow();
-    expect(() => resolveOptions(options("remote", { includeUncommitted: "yes" }))).toThrow(expect.objectContaining({ code: "configuration" }));
+    expect(() => resolveOptions(options("remote", { includeUncommitted: "yes" }))).toThrow(
+      expect.objectContaining({ code: "configuration" }),
+    );
   });
 
   it("limits: whole positive milliseconds, a positive byte count, no unknown key", () => {

@@ -23,7 +23,11 @@ export async function abandonSandbox(state: DispatchState, error: unknown): Prom
     state.conversation = rescued.record;
   }
   // Once the agent ran, its commits exist only in the remote sandbox: they are rescued before it goes.
-  if (state.options.sandboxProvider.placement === "remote" && state.workspace?.branch && (state.phase === "turns" || state.phase === "syncBack")) {
+  if (
+    state.options.sandboxProvider.placement === "remote" &&
+    state.workspace?.branch &&
+    (state.phase === "turns" || state.phase === "syncBack")
+  ) {
     const { workspace, staging, dispatchId } = state;
     state.rescued = await rescueRemoteWork(workspace, sandbox.lease, staging, state.resolved.limits.bundleBytes, dispatchId).catch(
       (rescuing: unknown) => {
