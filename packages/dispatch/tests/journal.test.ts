@@ -28,7 +28,15 @@ const turn: JournalRecord[] = [
   { kind: "event", pass: 1, atMs: 2, event: { type: "raw", line: "{}" } },
   { kind: "event", pass: 1, atMs: 3, event: { type: "text", text: `uses ${SECRET} here` } },
   { kind: "event", pass: 1, atMs: 4, event: { type: "usage", usage: { inputTokens: 3, outputTokens: 4 } } },
-  { kind: "turn-end", pass: 1, text: "done", usage: { inputTokens: 3, outputTokens: 4 }, conversationId: "c1", settled: false, durationMs: 9 },
+  {
+    kind: "turn-end",
+    pass: 1,
+    text: "done",
+    usage: { inputTokens: 3, outputTokens: 4 },
+    conversationId: "c1",
+    settled: false,
+    durationMs: 9,
+  },
 ];
 
 async function objects(transport: Transport): Promise<Map<string, string>> {
@@ -131,7 +139,9 @@ describe("journal: immutable segments and a versioned index through any transpor
     const journal = writer(transport);
     journal.append(turn[0]!);
     const reference = await journal.close("complete");
-    await expect(readJournal({ transport, reference: { key: reference.key, revision: "stale" } })).rejects.toMatchObject({ code: "replay" });
+    await expect(readJournal({ transport, reference: { key: reference.key, revision: "stale" } })).rejects.toMatchObject({
+      code: "replay",
+    });
     await expect(readJournal({ transport, reference: "missing" })).rejects.toMatchObject({ code: "replay" });
     const hostile = createJournalWriter({ transport, journalId: "j2", agent: "x", source: "agent", verbose: true, replayable: true });
     hostile.append({ kind: "event", pass: 1, atMs: 0, event: { type: "explode" } as never });

@@ -12,7 +12,9 @@ export function boundEventRecord(record: EventRecord, maxBytes: number): EventRe
   if (size <= maxBytes) return record;
   const keep = Math.max(256, Math.floor(maxBytes / 2));
   const cut = (text: string): string =>
-    text.length <= keep ? text : `${text.slice(0, keep)}… [${Buffer.byteLength(text) - Buffer.byteLength(text.slice(0, keep))} bytes left out of the journal]`;
+    text.length <= keep
+      ? text
+      : `${text.slice(0, keep)}… [${Buffer.byteLength(text) - Buffer.byteLength(text.slice(0, keep))} bytes left out of the journal]`;
   const event = record.event;
   const bounded: AgentEvent = (() => {
     switch (event.type) {

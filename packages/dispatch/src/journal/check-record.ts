@@ -1,13 +1,25 @@
 import { OutpostError, type AgentEvent } from "@outpost/core";
 import type { JournalRecord } from "./journal-format.js";
 
-const EVENT_TYPES = new Set<AgentEvent["type"]>(["prompt", "text", "tool-call", "tool-result", "usage", "conversation", "finished", "failure", "raw"]);
+const EVENT_TYPES = new Set<AgentEvent["type"]>([
+  "prompt",
+  "text",
+  "tool-call",
+  "tool-result",
+  "usage",
+  "conversation",
+  "finished",
+  "failure",
+  "raw",
+]);
 
 /** Checks the shape of one record read from a journal: a journal is data from elsewhere, never trusted. */
 export function checkRecord(value: unknown, where: string): JournalRecord {
   const record = value as Record<string, unknown> | null;
   const fail = (problem: string): never => {
-    throw new OutpostError("replay", `The journal record at ${where} is malformed: ${problem}. Record the run again.`, { details: { where } });
+    throw new OutpostError("replay", `The journal record at ${where} is malformed: ${problem}. Record the run again.`, {
+      details: { where },
+    });
   };
   if (!record || typeof record !== "object") return fail("not an object");
   if (typeof record.pass !== "number" || !Number.isInteger(record.pass) || record.pass < 1) fail("no pass number");

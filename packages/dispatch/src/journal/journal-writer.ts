@@ -92,7 +92,13 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
     const text = redact(JSON.stringify({ format: JOURNAL_SEGMENT_FORMAT, journalId: options.journalId, sequence, records }));
     const bytes = encoder.encode(text);
     await options.transport.write(key, bytes, { ifRevision: null });
-    segments.push({ key, sequence, records: records.length, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") });
+    segments.push({
+      key,
+      sequence,
+      records: records.length,
+      bytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    });
   };
 
   // Splits the buffer so that no segment grows past the limit (one record always fits: events are bounded,

@@ -47,7 +47,12 @@ export function localJournalTransport(root: string): Transport {
   const entryOf = async (key: string, path: string): Promise<TransportEntry | undefined> => {
     const info = await stat(path, { bigint: true }).catch(() => undefined);
     if (!info?.isFile()) return undefined;
-    return { key, revision: `${info.ino}-${info.mtimeNs}`, size: Number(info.size), modifiedAt: new Date(Number(info.mtimeMs)).toISOString() };
+    return {
+      key,
+      revision: `${info.ino}-${info.mtimeNs}`,
+      size: Number(info.size),
+      modifiedAt: new Date(Number(info.mtimeMs)).toISOString(),
+    };
   };
   const readObject = async (key: string, maxBytes?: number): Promise<TransportObject | undefined> => {
     const path = pathOf(key);

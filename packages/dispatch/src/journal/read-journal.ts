@@ -37,7 +37,11 @@ export async function readJournal(options: ReadJournalOptions): Promise<Journal>
   const { transport, signal } = options;
   const wanted = typeof options.reference === "string" ? { key: keyOf(options.reference) } : options.reference;
   const object = await transport.read(wanted.key, { signal, maxBytes: limits.maxIndexBytes });
-  if (!object) throw replayError(`No journal index at ${wanted.key} in transport ${transport.name}. Check the reference printed when the run was recorded.`, wanted.key);
+  if (!object)
+    throw replayError(
+      `No journal index at ${wanted.key} in transport ${transport.name}. Check the reference printed when the run was recorded.`,
+      wanted.key,
+    );
   if ("revision" in wanted && wanted.revision && wanted.revision !== object.revision)
     throw replayError(
       `The journal index ${wanted.key} changed since the reference was taken (revision ${object.revision}, expected ${wanted.revision}). Use the reference of the current revision.`,
@@ -119,7 +123,10 @@ function parseJson(bytes: Uint8Array, key: string): unknown {
   try {
     return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (error) {
-    throw replayError(`${key} is not valid JSON (${(error as Error).message}): the journal is truncated or damaged. Record the run again.`, key);
+    throw replayError(
+      `${key} is not valid JSON (${(error as Error).message}): the journal is truncated or damaged. Record the run again.`,
+      key,
+    );
   }
 }
 
