@@ -32,3 +32,6 @@ export type { JournalIndex, JournalRecord, JournalSegmentEntry, JournalState } f
 export { DEFAULT_JOURNAL_LIMITS } from "./journal/journal-limits.js";
 export type { JournalLimits } from "./journal/journal-limits.js";
 export { localJournalTransport } from "./journal/local-transport.js";
+export type { ResponseSpec, ResponseIssue, ResponseAttempt, ResponseValidator } from "./response/response-spec.js";
+export { DEFAULT_RESPONSE_TAG, DEFAULT_RESPONSE_REPAIRS } from "./response/response-spec.js";
+export type { StandardSchemaV1 } from "./response/standard-schema.js";
