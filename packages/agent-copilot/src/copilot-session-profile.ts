@@ -24,7 +24,7 @@ export const copilotSessionProfile: SessionBundleProfile = {
   required: ["events.jsonl", "workspace.yaml"],
   relocated: ["events.jsonl", "workspace.yaml", "rewind-file-snapshots/index.json", "checkpoints/index.md", "plan.md"],
   validate(files, id) {
-    const yaml = files["workspace.yaml"] ?? "";
+    const yaml = files.text("workspace.yaml") ?? "";
     const recorded = /^id:\s*["']?([^"'\s]+)["']?\s*$/m.exec(yaml)?.[1];
     if (recorded !== undefined && recorded !== id) return `workspace.yaml belongs to session ${recorded}, not ${id}`;
     if (!/^cwd:\s*\S/m.test(yaml)) return "workspace.yaml has no cwd, so the session cannot be moved to another workspace";

@@ -28,7 +28,7 @@ export const kimiSessionProfile: SessionBundleProfile = {
   validate(files, id) {
     let state: { version?: unknown; id?: unknown; cwd?: unknown; agents?: unknown };
     try {
-      state = JSON.parse(files["state.json"] ?? "") as typeof state;
+      state = JSON.parse(files.text("state.json") ?? "") as typeof state;
     } catch {
       return "state.json is not valid JSON";
     }

@@ -1,4 +1,4 @@
-import { CommanderError } from "commander";
+import { CommanderError } from "./commander.js";
 import { buildProgram } from "./program.js";
 import { EXIT_CODES } from "./exit-codes.js";
 

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError } from "./commander.js";
 import { findPlugins } from "./plugins/find-plugins.js";
 
 export interface ProgramIo {

@@ -31,7 +31,7 @@ export type { SandboxLibrary } from "./sandbox/sandbox-library.js";
 
 export { assertConversationId } from "./conversation-id.js";
 export { conversationDirectory } from "./host/conversation-directory.js";
-export { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES } from "./limits.js";
+export { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_BUNDLE_MAX_FILES, DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES } from "./limits.js";
 export type { CaptureLimits } from "./limits.js";
 export { removeSandboxPath } from "./sandbox/remove-sandbox-path.js";
 export { packDirectory, unpackDirectory } from "./archive/file-pack.js";

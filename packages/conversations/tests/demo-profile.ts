@@ -11,7 +11,7 @@ export const demoProfile: SessionBundleProfile = {
   required: ["state.json", "log.jsonl"],
   relocated: ["state.json", "log.jsonl", "notes/readme.md"],
   validate(files) {
-    const state = JSON.parse(files["state.json"] ?? "{}") as { version?: number };
+    const state = JSON.parse(files.text("state.json") ?? "{}") as { version?: number };
     return state.version === 2 ? undefined : `state.json version ${String(state.version)} is not supported`;
   },
   relocate(path, text, relocation) {

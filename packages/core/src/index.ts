@@ -6,7 +6,7 @@ export { DEFAULT_RETAIN_BYTES } from "./sandbox/command.js";
 export type { Command, CommandChannel, CommandResult } from "./sandbox/command.js";
 export type { FileManifestEntry, FileTransfers, TransferOptions } from "./sandbox/file-transfers.js";
 export type { SandboxLease } from "./sandbox/sandbox-lease.js";
-export type { SandboxContext, SandboxGit, SandboxPlacement, SandboxProvider } from "./sandbox/sandbox-provider.js";
+export type { SandboxCapabilities, SandboxContext, SandboxGit, SandboxPlacement, SandboxProvider } from "./sandbox/sandbox-provider.js";
 
 export type { ConversationRecord } from "./conversation/conversation-record.js";
 export type { ConversationContext, ConversationStore, NativeConversationStore } from "./conversation/conversation-store.js";

@@ -116,7 +116,7 @@ describe("dispatch timers and abort", () => {
     expect(warnings.filter((message) => message.includes("no output")).length).toBeGreaterThanOrEqual(2);
     expect(await gone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
     const recovery = recoveryOf(error);
-    expect(recovery.phase).toBe("turn 1");
+    expect(recovery.phase).toBe("turns");
     expect(existsSync(recovery.directory)).toBe(true);
     expect(gitIn(repository, "branch", "--list", recovery.branch!)).toContain(recovery.branch);
   });

@@ -260,7 +260,7 @@ describe("dispatch activity record", () => {
         dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport }),
       );
       const recovery = error.details.recovery as DispatchRecovery;
-      expect(recovery.phase).toBe("turn 1");
+      expect(recovery.phase).toBe("turns");
       expect(existsSync(join(repository, ".outpost", "storage", "activity", `${recovery.dispatchId}.json`))).toBe(false);
       expect(await transport.read(`activity/${recovery.dispatchId}.json`)).toBeUndefined();
     }
@@ -289,8 +289,8 @@ describe("dispatch activity record", () => {
       },
     };
     for (const [behaviour, phase, code] of [
-      [{ EXIT: "2" }, "turn 1", "process"],
-      [{}, "release", "provider"],
+      [{ EXIT: "2" }, "turns", "process"],
+      [{}, "syncBack", "provider"],
     ] as const) {
       const error = await failure(dispatch({ agent: agentWith(behaviour), brief: "work", repository, sandboxProvider: failingRelease }));
       const recovery = error.details.recovery as DispatchRecovery;

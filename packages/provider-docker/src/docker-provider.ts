@@ -36,6 +36,7 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
     specificationVersion: "v1",
     name: isolated ? "docker-isolated" : "docker",
     placement,
+    capabilities: { liveInput: DOCKER_CAPABILITIES.liveInput, fileTransfers: DOCKER_CAPABILITIES.fileTransfers },
     ...(config.variables === undefined ? {} : { variables: config.variables }),
     acquire: async (context) => acquire(docker, config, context, await cpus()),
   };

@@ -37,6 +37,7 @@ export function localProvider(config: LocalProviderConfig = {}): SandboxProvider
     specificationVersion: "v1",
     name: LOCAL_PROVIDER_NAME,
     placement: "host",
+    capabilities: { liveInput: true, fileTransfers: true },
     ...(config.variables === undefined ? {} : { variables: config.variables }),
     async acquire(context: SandboxContext): Promise<SandboxLease> {
       throwIfAborted(context.signal, "Acquiring a local lease");

@@ -18,22 +18,38 @@ export interface InstalledPlugin {
 /**
  * Plugins installed beside the CLI, then in the node_modules folders above `cwd`: every package whose
  * package.json declares `"outpost": { "kind": "agent" | "provider", "descriptor": "<export path>" }`.
- * The first package of a name wins.
+ * The first package of a name wins. The folders are read once per process and working directory (a
+ * repository's node_modules holds hundreds of packages, and help, run and doctor each ask more than once).
  */
 export function findPlugins(kind: "agent" | "provider", cwd = process.cwd()): InstalledPlugin[] {
+  return installedPlugins(cwd).filter((plugin) => plugin.kind === kind);
+}
+
+const scans = new Map<string, readonly InstalledPlugin[]>();
+
+function installedPlugins(cwd: string): readonly InstalledPlugin[] {
+  const cached = scans.get(cwd);
+  if (cached !== undefined) return cached;
   const found = new Map<string, InstalledPlugin>();
   const cliRoots = nodeModulesAbove(realpathSync(dirname(fileURLToPath(import.meta.url))));
   const roots = [
     ...cliRoots.map((root) => ({ root, besideCli: true })),
     ...nodeModulesAbove(cwd).map((root) => ({ root, besideCli: false })),
   ];
+  // A folder both beside the CLI and above cwd (outpost run inside its own project) is read once, as beside the CLI.
+  const read = new Set<string>();
   for (const { root, besideCli } of roots) {
+    if (read.has(root)) continue;
+    read.add(root);
     for (const directory of packageDirectories(root)) {
       const plugin = readPlugin(directory, besideCli);
-      if (plugin?.kind === kind && !found.has(plugin.name)) found.set(plugin.name, plugin);
+      const key = `${plugin?.kind}:${plugin?.name}`;
+      if (plugin !== undefined && !found.has(key)) found.set(key, plugin);
     }
   }
-  return [...found.values()].sort((left, right) => left.name.localeCompare(right.name));
+  const plugins = [...found.values()].sort((left, right) => left.name.localeCompare(right.name));
+  scans.set(cwd, plugins);
+  return plugins;
 }
 
 function nodeModulesAbove(start: string): string[] {
@@ -66,7 +82,10 @@ function safeList(directory: string): string[] {
 function readPlugin(directory: string, besideCli: boolean): InstalledPlugin | undefined {
   let manifest: { name?: unknown; outpost?: { kind?: unknown; name?: unknown; descriptor?: unknown } };
   try {
-    manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as typeof manifest;
+    const text = readFileSync(join(directory, "package.json"), "utf8");
+    // Most packages are not plugins: only a manifest naming the "outpost" key is worth parsing.
+    if (!text.includes('"outpost"')) return undefined;
+    manifest = JSON.parse(text) as typeof manifest;
   } catch {
     return undefined;
   }

@@ -1,11 +1,13 @@
 import type { SessionBundleFiles, SessionBundleHelpers, SessionBundleRelocation } from "@outpost/core";
 import type { SandboxLibrary } from "../sandbox/sandbox-library.js";
 import type { bundleProblem as BundleProblem } from "./bundle-checks.js";
+import type { bundleFiles as BundleFiles } from "./bundle-files.js";
 import type { SerializedPattern, SessionBundle, SessionBundleEntry } from "./session-bundle.js";
 
 // Provided by the script prelude (see runSandboxScript and hookPrelude); these functions run in the sandbox.
 declare const lib: SandboxLibrary;
 declare const bundleProblem: typeof BundleProblem;
+declare const bundleFiles: typeof BundleFiles;
 declare const hooks: {
   validate?: (files: SessionBundleFiles, id: string) => string | undefined;
   bucket?: (cwd: string, helpers: SessionBundleHelpers) => string;
@@ -108,7 +110,7 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
     files.push({ path: file.path, mode: file.mode, encoding: utf8 ? "utf8" : "base64", data: utf8 ? text : bytes.toString("base64") });
   }
   if (hooks.validate) {
-    const problem = callHook("validate", () => hooks.validate!(Object.freeze(texts), input.id));
+    const problem = callHook("validate", () => hooks.validate!(bundleFiles(texts), input.id));
     if (typeof problem === "string") {
       throw fail(
         "session",
@@ -199,6 +201,8 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     ]);
     const relocation: SessionBundleRelocation = Object.freeze({
       id: input.id,
+      cwd: input.to.workspace,
+      target: destination,
       from: Object.freeze({ ...bundle.origin }),
       to: Object.freeze({ ...input.to }),
       ...(bucket === undefined ? {} : { bucket }),

@@ -9,7 +9,8 @@ export function checkProfile(profile: SessionBundleProfile): void {
     new OutpostError("configuration", `The session-bundle profile ${JSON.stringify(format)} is invalid: ${problem}. Fix the profile.`, {
       details: { format },
     });
-  if (typeof format !== "string" || !/^[a-z0-9][a-z0-9._-]*$/.test(format)) throw fail('format must be a lowercase name such as "copilot"');
+  const formatProblem = formatNameProblem(format);
+  if (formatProblem) throw fail(`format ${formatProblem}; use a single folder name such as "copilot"`);
   if (!profile.root || typeof profile.root.directory !== "string") throw fail("root.directory is missing");
   const relative = (path: unknown) => {
     try {
@@ -34,4 +35,17 @@ export function checkProfile(profile: SessionBundleProfile): void {
     if (relative(path) !== path || path === "") throw fail(`${JSON.stringify(path)} is not a normalized bundle-relative path`);
   }
   if (profile.buckets && typeof profile.bucket !== "function") throw fail("buckets is true but no bucket hook is given");
+}
+
+/**
+ * Why a format name cannot name the host folder `.outpost/conversations/<format>` and a transport key
+ * segment, or undefined: any single safe path segment is accepted.
+ */
+export function formatNameProblem(format: unknown): string | undefined {
+  if (typeof format !== "string" || format === "") return "is empty or not a string";
+  if (Buffer.byteLength(format) > 200) return "is longer than 200 bytes";
+  if (format === "." || format === ".." || format === ".git") return `is ${JSON.stringify(format)}, which is not a folder name of its own`;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[/\\\u0000-\u001f\u007f]/.test(format)) return "contains a slash, a backslash or a control character";
+  return undefined;
 }

@@ -32,7 +32,9 @@ export function hookPrelude(format: string, sources: Readonly<Record<string, str
   const entries = Object.entries(sources)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, source]) => `${JSON.stringify(name)}: (${source})`);
+  // The format is data: embedded as a JSON string, never spliced into the code (it may hold quotes).
   return `const hooks = { ${entries.join(", ")} };
+const profileFormat = ${JSON.stringify(format)};
 const callHook = (name, call) => {
   try {
     return call();
@@ -41,8 +43,8 @@ const callHook = (name, call) => {
     const reference = !!error && error.name === "ReferenceError";
     const message = error && error.message ? error.message : String(error);
     throw Object.assign(new Error(reference
-      ? "The " + name + " hook of the ${format} profile is not self-contained: " + message + ". Hooks run inside the sandbox, so they may use only their arguments and the helpers they are given."
-      : "The " + name + " hook of the ${format} profile threw: " + message + ". The existing session was left untouched; fix the hook or the session files."),
+      ? "The " + name + " hook of the " + profileFormat + " profile is not self-contained: " + message + ". Hooks run inside the sandbox, so they may use only their arguments and the helpers they are given."
+      : "The " + name + " hook of the " + profileFormat + " profile threw: " + message + ". The existing session was left untouched; fix the hook or the session files."),
       { outpostCode: reference ? "configuration" : "session", details: { hook: name } });
   }
 };`;

@@ -5,11 +5,12 @@ import type { ConversationContext, ConversationRecord, SandboxLease, SessionBund
 import { OutpostError } from "@outpost/core";
 import { assertConversationId } from "../conversation-id.js";
 import { conversationDirectory } from "../host/conversation-directory.js";
-import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_MAX_FILES, type CaptureLimits } from "../limits.js";
+import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_BUNDLE_MAX_FILES, type CaptureLimits } from "../limits.js";
 import { assertRelocatablePath } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
 import { functionSource } from "../sandbox/transpiler-helpers.js";
 import { bundleProblem } from "./bundle-checks.js";
+import { bundleFiles } from "./bundle-files.js";
 import { captureBundleProgram, removeCapturedBundleProgram, restoreBundleProgram } from "./bundle-programs.js";
 import { checkProfile } from "./check-profile.js";
 import { hookPrelude, hookSource } from "./hook-source.js";
@@ -35,8 +36,8 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     bucket: hookSource("bucket", profile.bucket, format),
     relocate: hookSource("relocate", profile.relocate, format),
   };
-  const prelude = `const bundleProblem = (${functionSource(bundleProblem)});\n${hookPrelude(format, sources)}`;
-  const limits = { maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_MAX_BYTES, maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES };
+  const prelude = `const bundleProblem = (${functionSource(bundleProblem)});\nconst bundleFiles = (${functionSource(bundleFiles)});\n${hookPrelude(format, sources)}`;
+  const limits = { maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_MAX_BYTES, maxFiles: options.maxFiles ?? DEFAULT_BUNDLE_MAX_FILES };
   const patterns = {
     include: serializePattern(profile.include),
     ...(profile.exclude ? { exclude: serializePattern(profile.exclude) } : {}),
@@ -67,7 +68,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
       const texts: Record<string, string> = {};
       for (const entry of bundle.files)
         texts[entry.path] = entry.encoding === "utf8" ? entry.data : Buffer.from(entry.data, "base64").toString("utf8");
-      const problem = runHostHook<unknown>("validate", format, sources.validate, [Object.freeze(texts), id]);
+      const problem = runHostHook<unknown>("validate", format, sources.validate, [bundleFiles(texts), id]);
       if (typeof problem === "string") {
         throw new OutpostError(
           "session",
@@ -177,6 +178,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
 }
 
 const hostHelpers = {
+  join: (...segments: string[]) => posix.join(...segments),
   sha256: (text: string) => createHash("sha256").update(text, "utf8").digest("hex"),
   normalize: (value: string) => {
     const normalized = posix.normalize(value);

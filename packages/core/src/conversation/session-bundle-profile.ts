@@ -1,8 +1,18 @@
-/** Bundle-relative path → UTF-8 text of each captured file, as handed to `validate`. */
-export type SessionBundleFiles = Readonly<Record<string, string>>;
+/**
+ * The captured files as handed to `validate`. `text(path)` is the public library's spelling; each file's
+ * text is also a property named by its bundle-relative path (today's spelling), except a file named `text`,
+ * which only `text("text")` reaches.
+ */
+export interface SessionBundleFiles {
+  /** UTF-8 text of a bundled file by bundle-relative path, or undefined when the bundle does not hold it. */
+  text(path: string): string | undefined;
+  readonly [path: string]: string | ((path: string) => string | undefined) | undefined;
+}
 
 /** Pure helpers available to a profile's `bucket` hook inside the sandbox. */
 export interface SessionBundleHelpers {
+  /** Joins sandbox path segments with the sandbox's separator (`/`). */
+  join(...segments: string[]): string;
   /** Hex SHA-256 of UTF-8 text. */
   sha256(text: string): string;
   /** Absolute path with `.`/`..` segments and trailing separators removed. */
@@ -14,6 +24,10 @@ export interface SessionBundleHelpers {
 /** What a `relocate` hook is told about the move. */
 export interface SessionBundleRelocation {
   readonly id: string;
+  /** Sandbox workspace the restored session must point to (same as `to.workspace`). */
+  readonly cwd: string;
+  /** Sandbox folder the session is restored into. */
+  readonly target: string;
   readonly from: { readonly workspace: string; readonly home: string };
   readonly to: { readonly workspace: string; readonly home: string };
   /** Bucket of the destination workspace (bucketed profiles). */

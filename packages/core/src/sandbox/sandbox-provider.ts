@@ -28,10 +28,23 @@ export interface SandboxContext {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * What every lease of a provider can do, declared before `acquire` so that options the provider cannot
+ * honour are refused before anything is allocated. Each flag matches the lease member of the same name.
+ */
+export interface SandboxCapabilities {
+  /** Every lease's `invoke` passes `Command.input` to the running process. */
+  readonly liveInput: boolean;
+  /** Every lease has `fileTransfers` (manifest and SHA-256 checked batches). */
+  readonly fileTransfers: boolean;
+}
+
 export interface SandboxProvider {
   readonly specificationVersion: "v1";
   readonly name: string;
   readonly placement: SandboxPlacement;
+  /** Known before `acquire`; a provider that omits it is assumed to have none of the optional capabilities. */
+  readonly capabilities?: SandboxCapabilities;
   /** Variables added to every command of every lease. */
   readonly variables?: Readonly<Record<string, string>>;
   acquire(context: SandboxContext): Promise<SandboxLease>;

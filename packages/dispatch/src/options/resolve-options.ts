@@ -2,6 +2,7 @@ import { OutpostError, assertSpecificationVersion } from "@outpost/core";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
+import { assertProviderHonours, branchPolicyFor } from "./provider-fit.js";
 import { resolveMarkers } from "../turn/markers.js";
 import type { TurnTimerSettings } from "../timers/turn-timers.js";
 import { checkMilliseconds } from "../timers/timer-limit.js";
@@ -41,11 +42,7 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (agent.storage) assertSpecificationVersion(agent.storage, "conversation store");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
-  if (sandboxProvider.placement === "remote") {
-    throw configuration(
-      `Provider ${sandboxProvider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`,
-    );
-  }
+  assertProviderHonours(options);
   const passes = positiveInteger("passes", options.passes ?? DISPATCH_DEFAULTS.passes);
   const timers: TurnTimerSettings = {
     idleMs: checkMilliseconds("idleMs", options.idleMs ?? DISPATCH_DEFAULTS.idleMs, 1),
@@ -89,8 +86,8 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
         `${agent.name} has no conversation storage, so conversation ${continuation.id} cannot be restored into a new sandbox. Give the agent a storage (a ConversationStore) or drop continuation.`,
       );
   }
-  const branch: BranchPolicy = options.branch ?? { mode: "current" };
-  assertBranchPolicy(branch);
+  if (options.branch !== undefined) assertBranchPolicy(options.branch);
+  const branch: BranchPolicy = branchPolicyFor(options);
   const copies = validateCopies(options.copies ?? [], branch.mode);
   return { passes, markers, timers, expansionMs, branch, copies, repository: options.repository ?? process.cwd() };
 }

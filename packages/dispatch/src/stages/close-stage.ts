@@ -1,0 +1,19 @@
+import { finishWorkspace } from "../workspace/finish-workspace.js";
+import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
+
+/**
+ * Stage `close`: the workspace keeps or removes itself; a kept worktree stays listed (`outpost ps`) until it
+ * is recovered or cleaned, otherwise the activity record goes.
+ */
+export async function closeStage(state: DispatchState): Promise<void> {
+  const workspace = workspaceOf(state);
+  state.cleanupFailed = true;
+  const closed = await finishWorkspace(workspace).close();
+  state.closed = closed;
+  state.cleanupFailed = false;
+  if (closed.kept && workspace.created && closed.reason)
+    state.observers.warn(`Kept the worktree ${workspace.directory}: ${closed.reason}.`);
+  await (closed.kept && workspace.created
+    ? note(state, state.activity.update({ state: "finished", phase: "close" }))
+    : state.activity.remove().catch((error: unknown) => state.observers.warn(`Could not remove the activity record: ${String(error)}.`)));
+}

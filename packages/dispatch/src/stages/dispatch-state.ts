@@ -1,0 +1,80 @@
+import { OutpostError, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
+import type { DispatchOptions, DispatchTurn } from "../dispatch-options.js";
+import type { ResolvedOptions } from "../options/resolve-options.js";
+import type { Observers } from "../observe/observers.js";
+import type { Repository } from "../git/repository.js";
+import type { GitIdentity } from "../git/git-identity.js";
+import type { GitBoundary } from "../git/git-boundary.js";
+import type { ActivityLog } from "../activity/activity-log.js";
+import type { StorageReservation } from "../quota/storage-quota.js";
+import type { FileLock } from "../workspace/file-lock.js";
+import type { Workspace } from "../workspace/workspace.js";
+import type { ClosedWorkspace } from "../workspace/close-workspace.js";
+import type { locateContinuation } from "../conversation/continuation.js";
+
+/** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
+export type StageName = "prepare" | "workspace" | "sandbox" | "seed" | "turns" | "syncBack" | "collect" | "integrate" | "close";
+
+/** The sandbox while it is held: released by the sync-back stage, or by the failure path. */
+export interface HeldSandbox {
+  readonly lease: SandboxLease;
+  readonly boundary: GitBoundary;
+  readonly context: ConversationContext;
+}
+
+/**
+ * Everything the stages of one dispatch share. `prepare` fills the fixed part before anything is allocated;
+ * each later stage adds what it produced.
+ */
+export interface DispatchState {
+  readonly options: DispatchOptions;
+  readonly resolved: ResolvedOptions;
+  readonly dispatchId: string;
+  readonly started: number;
+  readonly observers: Observers;
+  readonly repository: Repository;
+  readonly prompt: string;
+  readonly continued: Awaited<ReturnType<typeof locateContinuation>> | undefined;
+  readonly identity: GitIdentity;
+  /** Variables of every agent process. */
+  readonly variables: Readonly<Record<string, string>>;
+  /** Host scratch directory, removed when the dispatch ends. */
+  readonly staging: string;
+  readonly reservation?: StorageReservation;
+  readonly activity: ActivityLog;
+  /** The stage running now: the phase a failure names. */
+  phase: StageName;
+  phaseStarted: number;
+  claim?: FileLock;
+  workspace?: Workspace;
+  sandbox?: HeldSandbox;
+  /** Bookkeeping writes that must be on disk before the agent starts. */
+  readonly recorded: Promise<void>[];
+  conversation?: ConversationRecord;
+  conversationId?: string;
+  readonly turns: DispatchTurn[];
+  commits: readonly string[];
+  /** The branch the result names: the target after an integration, else the work branch. */
+  resultBranch?: string;
+  closed?: ClosedWorkspace;
+  /** Set while a clean-up step runs whose failure may leave something for `outpost clean`. */
+  cleanupFailed: boolean;
+}
+
+/** Writes to the activity record never fail a dispatch: a failure is a warning. */
+export function note(state: Pick<DispatchState, "observers">, write: Promise<void>): Promise<void> {
+  return write.catch((error: unknown) => state.observers.warn(`Could not write the activity record: ${String(error)}.`));
+}
+
+/** The workspace, for stages that run after the workspace stage. */
+export function workspaceOf(state: DispatchState): Workspace {
+  if (!state.workspace)
+    throw new OutpostError("workspace", `Stage ${state.phase} ran before the workspace stage; this is a bug in the engine.`);
+  return state.workspace;
+}
+
+/** The held sandbox, for stages that run while it is held. */
+export function sandboxOf(state: DispatchState): HeldSandbox {
+  if (!state.sandbox) throw new OutpostError("provider", `Stage ${state.phase} ran without a sandbox; this is a bug in the engine.`);
+  return state.sandbox;
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { throwIfAborted } from "@outpost/core";
+import type { DispatchOptions } from "../dispatch-options.js";
+import { resolveOptions } from "../options/resolve-options.js";
+import { Observers } from "../observe/observers.js";
+import { findRepository } from "../git/repository.js";
+import { FALLBACK_IDENTITY, resolveIdentity } from "../git/git-identity.js";
+import { resolveBrief } from "../brief/resolve-brief.js";
+import { locateContinuation } from "../conversation/continuation.js";
+import { reserveStorage, type StorageReservation } from "../quota/storage-quota.js";
+import { createActivityLog } from "../activity/activity-log.js";
+import { DISPATCH_ID_VARIABLE } from "../activity/activity-record.js";
+import { currentProcess } from "../ownership/process-identity.js";
+import { assertArgumentsFit } from "../turn/argument-limit.js";
+import { agentVariables } from "../turn/agent-variables.js";
+import { readEnvFile } from "../turn/env-file.js";
+import { note, type DispatchState } from "./dispatch-state.js";
+
+/**
+ * Stage `prepare`: checks the options, expands the brief, locates a continuation and reserves storage,
+ * all before anything is allocated; then opens the activity record. A failure here leaves nothing behind.
+ */
+export async function prepare(options: DispatchOptions): Promise<DispatchState> {
+  const started = Date.now();
+  const resolved = resolveOptions(options);
+  const { agent, sandboxProvider: provider, signal } = options;
+  throwIfAborted(signal, "The dispatch");
+  const dispatchId = randomUUID();
+  const observers = new Observers(options);
+  if (resolved.timers.idleWarningMs >= resolved.timers.idleMs)
+    observers.warn(
+      `No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) is not below idleMs (${resolved.timers.idleMs}). Set idleWarningMs below idleMs to be warned before a silent agent is stopped.`,
+    );
+  // The identity is read where the caller pointed, in parallel with finding the checkout root.
+  const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);
+  const repository = await findRepository(resolved.repository);
+  const root = repository.root;
+  const [prompt, continued, identity, envFile] = await Promise.all([
+    resolveBrief({
+      brief: options.brief,
+      root,
+      expansionMs: resolved.expansionMs,
+      signal,
+      diagnostic: (message) => observers.diagnostic(message),
+    }),
+    options.continuation ? locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined,
+    identityLookup,
+    readEnvFile(root),
+  ]);
+  // Every agent process carries the dispatch's id, so `outpost clean` finds its orphans after a crash.
+  const variables = { ...agentVariables(agent, provider, identity, envFile), [DISPATCH_ID_VARIABLE]: dispatchId };
+  assertArgumentsFit(agent, prompt);
+  throwIfAborted(signal, "The dispatch");
+
+  const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
+  const reservation: StorageReservation | undefined = options.storageQuota
+    ? await reserveStorage(root, options.storageQuota, dispatchId, (message) => observers.warn(message)).catch(async (error: unknown) => {
+        await rm(staging, { recursive: true, force: true });
+        throw error;
+      })
+    : undefined;
+  const activity = createActivityLog(root, dispatchId, options.activityTransport);
+  const state: DispatchState = {
+    options,
+    resolved,
+    dispatchId,
+    started,
+    observers,
+    repository,
+    prompt,
+    continued,
+    identity,
+    variables,
+    staging,
+    ...(reservation ? { reservation } : {}),
+    activity,
+    phase: "prepare",
+    phaseStarted: started,
+    recorded: [],
+    conversationId: options.continuation?.id,
+    turns: [],
+    commits: [],
+    cleanupFailed: false,
+  };
+  await note(
+    state,
+    activity.start({
+      dispatchId,
+      label: options.label,
+      agent: agent.name,
+      provider: provider.name,
+      repository: root,
+      directory: root,
+      pid: process.pid,
+      runner: currentProcess(),
+      startedAt: new Date(started).toISOString(),
+      state: "running",
+      phase: "prepare",
+      mode: resolved.branch.mode,
+      staging,
+    }),
+  );
+  return state;
+}

@@ -1,0 +1,51 @@
+import { basename } from "node:path";
+import { assertSpecificationVersion, throwIfAborted, type ConversationContext } from "@outpost/core";
+import { openGitBoundary } from "../git/git-boundary.js";
+import { runHostHooks, runSandboxHooks } from "../hooks/run-hooks.js";
+import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
+
+/**
+ * Stage `sandbox`: acquires the lease behind a git boundary (the sandbox never writes the host's git
+ * directory), records it, and runs the `hostReady` and `sandboxReady` hooks.
+ */
+export async function sandboxStage(state: DispatchState): Promise<void> {
+  const { options, observers } = state;
+  const { sandboxProvider: provider, signal } = options;
+  const workspace = workspaceOf(state);
+  throwIfAborted(signal, "The dispatch");
+  const boundary = await openGitBoundary(workspace, provider.placement);
+  const lease = await provider
+    .acquire({ repository: state.repository.root, directory: workspace.directory, ...boundary.context, variables: {}, signal })
+    .catch(async (error: unknown) => {
+      await boundary.dispose();
+      throw error;
+    });
+  const context: ConversationContext = {
+    repository: state.repository.root,
+    sandbox: lease,
+    staging: state.staging,
+    home: options.conversationHome,
+    local: provider.placement === "host",
+    warn: (message) => observers.warn(message),
+    signal,
+  };
+  state.sandbox = { lease, boundary, context };
+  assertSpecificationVersion(lease, "sandbox lease");
+  const container = (lease as { containerId?: unknown }).containerId;
+  state.recorded.push(
+    note(
+      state,
+      state.activity.update({
+        phase: "sandbox",
+        ...(typeof container === "string" ? { container } : {}),
+        ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
+        ...(provider.placement === "host" && /^outpost-home-/.test(basename(lease.home)) ? { home: lease.home } : {}),
+      }),
+    ),
+  );
+  await Promise.all([
+    runHostHooks("hostReady", options.hooks?.hostReady ?? [], workspace.directory, signal),
+    runSandboxHooks(options.hooks?.sandboxReady ?? [], lease, signal),
+    ...state.recorded,
+  ]);
+}

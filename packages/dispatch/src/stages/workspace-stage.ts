@@ -1,0 +1,35 @@
+import { openWorkspace } from "../workspace/open-workspace.js";
+import { claimNamedBranch } from "../workspace/named-claim.js";
+import { applyCopies } from "../workspace/copies.js";
+import { runHostHooks } from "../hooks/run-hooks.js";
+import { note, type DispatchState } from "./dispatch-state.js";
+
+/**
+ * Stage `workspace`: claims a named branch, opens the worktree, applies `copies` and runs the
+ * `workspaceReady` hooks. A failure here discards what this dispatch created (see `dispatch()`).
+ */
+export async function workspaceStage(state: DispatchState): Promise<void> {
+  const { resolved, repository, dispatchId, options } = state;
+  if (resolved.branch.mode === "named") state.claim = await claimNamedBranch(repository.root, resolved.branch.name, dispatchId);
+  let workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal: options.signal });
+  state.workspace = workspace;
+  // Bookkeeping writes overlap the next steps; all of them are on disk before the agent starts.
+  state.recorded.push(
+    note(
+      state,
+      state.activity.update({
+        directory: workspace.directory,
+        branch: workspace.branch,
+        worktreeCreated: workspace.created,
+        branchCreated: workspace.branchCreated === true,
+        baseline: workspace.baseline,
+        ...(workspace.target ? { target: workspace.target } : {}),
+      }),
+    ),
+  );
+  if (workspace.created && resolved.copies.length > 0) {
+    workspace = { ...workspace, untrackedCopies: await applyCopies(repository.root, workspace.directory, resolved.copies) };
+    state.workspace = workspace;
+  }
+  if (workspace.created) await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], workspace.directory, options.signal);
+}
