@@ -1,4 +1,14 @@
-import type { AgentAdapter, ConversationRecord, SandboxProvider, Transport, Usage } from "@outpost/core";
+import type {
+  AgentAdapter,
+  ConversationRecord,
+  ReplayAgent,
+  ReplayDivergence,
+  SandboxProvider,
+  Transport,
+  TransportReference,
+  Usage,
+} from "@outpost/core";
+import type { Logging } from "./journal/logging.js";
 import type { Brief } from "./brief/brief.js";
 import type { BranchPolicy } from "./workspace/branch-policy.js";
 import type { LifecycleHooks } from "./hooks/lifecycle-hooks.js";
@@ -7,8 +17,13 @@ import type { AgentObservation, ObserverError } from "./observe/observers.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
-  /** The agent that runs the brief. */
-  readonly agent: AgentAdapter;
+  /** The agent that runs the brief: a CLI agent adapter, or a replay agent from createReplayAgent(). */
+  readonly agent: AgentAdapter | ReplayAgent;
+  /**
+   * The journal: default, a journal through a local transport under `.outpost/storage`; `false` for none;
+   * `"stdout"` for JSON lines on stdout; `{ transport, verbose, replayable }` to choose.
+   */
+  readonly logging?: Logging;
   readonly brief: Brief;
   /** Name shown for this dispatch in progress reports. */
   readonly label?: string;
@@ -97,6 +112,10 @@ export interface DispatchResult {
   readonly conversationId?: string;
   readonly observerErrors: readonly ObserverError[];
   readonly durationMs: number;
+  /** The journal's reference (its index key and revision), unless logging was false or "stdout". */
+  readonly journal?: TransportReference;
+  /** What a replay agent reported under `divergence: "warn"`; empty otherwise. */
+  readonly divergences?: readonly ReplayDivergence[];
 }
 
 /** What a failed dispatch leaves behind; attached as `details.recovery` to its error. */

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { addUsage, type Usage } from "@outpost/core";
+import { addUsage, type TransportReference, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult } from "./dispatch-options.js";
 import { commitsSince } from "./git/repository.js";
 import { discardWorkspace } from "./workspace/discard-workspace.js";
@@ -51,9 +51,16 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
       await stage(state);
     }
     state.observers.diagnostic(`timing: ${state.phase} ${Date.now() - state.phaseStarted} ms`);
-    return result(state);
+    const journal = await state.journal
+      ?.close("complete")
+      .catch((closing: unknown) => state.observers.warn(`The journal is incomplete: ${closing instanceof Error ? closing.message : String(closing)}`));
+    return result(state, journal ?? undefined);
   } catch (error) {
     await abandonSandbox(state, error);
+    // What was journaled stays readable; a journal that cannot be closed is a warning, never the failure.
+    await state.journal
+      ?.close("failed")
+      .catch((closing: unknown) => state.observers.warn(`Could not close the journal: ${closing instanceof Error ? closing.message : String(closing)}`));
     throw await failed(state, error);
   } finally {
     // Independent clean-ups: each runs even when another fails.
@@ -98,7 +105,7 @@ async function failed(state: DispatchState, error: unknown): Promise<unknown> {
   });
 }
 
-function result(state: DispatchState): DispatchResult {
+function result(state: DispatchState, journal: TransportReference | undefined): DispatchResult {
   const workspace = state.workspace!;
   const last = state.turns[state.turns.length - 1];
   return {
@@ -117,6 +124,8 @@ function result(state: DispatchState): DispatchResult {
     conversationId: state.conversationId,
     observerErrors: state.observers.errors,
     durationMs: Date.now() - state.started,
+    ...(journal ? { journal } : {}),
+    divergences: [...state.divergences],
   };
 }
 

@@ -35,3 +35,6 @@ export { localJournalTransport } from "./journal/local-transport.js";
 export type { ResponseSpec, ResponseIssue, ResponseAttempt, ResponseValidator } from "./response/response-spec.js";
 export { DEFAULT_RESPONSE_TAG, DEFAULT_RESPONSE_REPAIRS } from "./response/response-spec.js";
 export type { StandardSchemaV1 } from "./response/standard-schema.js";
+export type { Logging } from "./journal/logging.js";
+export { createReplayAgent } from "./replay/create-replay-agent.js";
+export type { CreateReplayAgentOptions } from "./replay/create-replay-agent.js";

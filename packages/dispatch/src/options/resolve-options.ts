@@ -1,4 +1,5 @@
 import { OutpostError, assertSpecificationVersion } from "@outpost/core";
+import { checkLogging } from "../journal/logging.js";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
@@ -31,14 +32,18 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   if (!options || typeof options !== "object")
     throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
   const { agent, sandboxProvider } = options;
-  if (!agent || agent.kind !== "cli" || typeof agent.command !== "function" || typeof agent.createDecoder !== "function") {
-    throw configuration("agent must be an AgentAdapter (for example claudeAgent()). Pass the agent that should run the brief.");
+  const replay = agent?.kind === "replay" && typeof agent.nextTurn === "function";
+  if (!replay && (!agent || agent.kind !== "cli" || typeof agent.command !== "function" || typeof agent.createDecoder !== "function")) {
+    throw configuration(
+      "agent must be an AgentAdapter (for example claudeAgent()) or a replay agent (createReplayAgent()). Pass the agent that should run the brief.",
+    );
   }
   if (!sandboxProvider || typeof sandboxProvider.acquire !== "function") {
     throw configuration("sandboxProvider is required: pass localProvider() or dockerProvider().");
   }
   // Contract versions are checked in one place, before anything is allocated.
-  assertSpecificationVersion(agent, "agent adapter");
+  if (agent.kind === "cli") assertSpecificationVersion(agent, "agent adapter");
+  checkLogging(options.logging);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (agent.storage) assertSpecificationVersion(agent.storage, "conversation store");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
@@ -75,11 +80,11 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
     // The agent names the CLI version that can, when its own version cannot.
     if (agent.resumable === false)
       throw configuration(
-        agent.unsupported?.("continuation") ??
+        (agent.kind === "cli" ? agent.unsupported?.("continuation") : undefined) ??
           `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`,
       );
     if (continuation.fork && agent.forkable === false)
-      throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+      throw configuration((agent.kind === "cli" ? agent.unsupported?.("fork") : undefined) ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
     // Every sandbox starts without the conversation, so continuing means restoring it from storage.
     if (!agent.storage)
       throw configuration(

@@ -1,4 +1,4 @@
-import { OutpostError, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
+import { OutpostError, type ReplayDivergence, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
 import type { DispatchOptions, DispatchTurn } from "../dispatch-options.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";
@@ -11,6 +11,7 @@ import type { FileLock } from "../workspace/file-lock.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { ClosedWorkspace } from "../workspace/close-workspace.js";
 import type { locateContinuation } from "../conversation/continuation.js";
+import type { JournalSink } from "../journal/logging.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
 export type StageName = "prepare" | "workspace" | "sandbox" | "seed" | "turns" | "syncBack" | "collect" | "integrate" | "close";
@@ -59,6 +60,10 @@ export interface DispatchState {
   closed?: ClosedWorkspace;
   /** Set while a clean-up step runs whose failure may leave something for `outpost clean`. */
   cleanupFailed: boolean;
+  /** Where this dispatch's records go (the `logging` option); absent with `logging: false`. */
+  readonly journal?: JournalSink;
+  /** Divergences a replay agent reported under `divergence: "warn"`. */
+  readonly divergences: ReplayDivergence[];
 }
 
 /** Writes to the activity record never fail a dispatch: a failure is a warning. */

@@ -18,6 +18,7 @@ import { assertArgumentsFit } from "../turn/argument-limit.js";
 import { agentVariables } from "../turn/agent-variables.js";
 import { readEnvFile } from "../turn/env-file.js";
 import { note, type DispatchState } from "./dispatch-state.js";
+import { openJournal, secretValues } from "../journal/logging.js";
 
 /**
  * Stage `prepare`: checks the options, expands the brief, locates a continuation and reserves storage,
@@ -63,6 +64,15 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
       })
     : undefined;
   const activity = createActivityLog(root, dispatchId, options.activityTransport);
+  // The journal is named after the dispatch; credentials among the agent's variables never reach it.
+  const journal = openJournal({
+    logging: options.logging,
+    root,
+    journalId: dispatchId,
+    agent: agent.name,
+    source: agent.kind === "replay" ? agent.source : "agent",
+    secrets: secretValues(variables),
+  });
   const state: DispatchState = {
     options,
     resolved,
@@ -84,6 +94,8 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
     turns: [],
     commits: [],
     cleanupFailed: false,
+    ...(journal ? { journal } : {}),
+    divergences: [],
   };
   await note(
     state,
