@@ -4,10 +4,14 @@ import { defineProject, type UserWorkspaceConfig } from "vitest/config";
 // so a test run never depends on a stale dist/ of another package.
 const conditions = ["outpost-source", "node", "import", "module", "default"];
 
+// Test code runs in Node, so it resolves packages as Node does, without the bundlers' "module" condition:
+// @opentelemetry/api's "module" build uses extensionless imports that Node cannot load.
+const nodeConditions = conditions.filter((condition) => condition !== "module");
+
 export function outpostProject(name: string, test: UserWorkspaceConfig["test"] = {}) {
   return defineProject({
     resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: conditions } },
+    ssr: { resolve: { conditions: nodeConditions, externalConditions: nodeConditions } },
     test: { name, include: ["tests/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000, ...test },
   });
 }

@@ -122,13 +122,18 @@ describe.each(LAYOUTS)("restore of a $name", (layout) => {
           await make(at);
           const before = await snapshot(outside);
           // A link inside the old session is replaced with it; a link on the way, or in its place, is refused.
-          const outcome = await layout.store.restore(record, { ...target.context(), local }).then(
+          // In a live home (host placement) a session already there is kept as it is, links included.
+          const kept: string[] = [];
+          const outcome = await layout.store.restore(record, { ...target.context(), local, warn: (message) => kept.push(message) }).then(
             () => undefined,
             (error: unknown) => error,
           );
           if (outcome !== undefined) {
             expect(isOutpostError(outcome) && outcome.code, `${kind} at ${at}: ${String(outcome)}`).toBe("workspace");
             expect((outcome as Error).message).toMatch(/symbolic link/);
+          } else if (kept.length > 0) {
+            expect(local).toBe(true);
+            expect(kept.join("\n")).toMatch(/already in the sandbox home/);
           } else {
             expect(await readFile(layout.restored(target, "agent-2.jsonl"), "utf8")).toBe("note agent-2.jsonl");
           }

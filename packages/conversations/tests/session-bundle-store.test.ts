@@ -106,6 +106,8 @@ describe("sessionBundleStore through the local provider", () => {
       cwd: target.lease.root,
       restoredFrom: source.lease.root,
     });
+    // A live home keeps the session it holds: the leaky hook runs only once it is gone.
+    await rm(sessionOf(target), { recursive: true });
     const leaky = sessionBundleStore({ ...demoProfile, relocate: (_path, text) => text + String(ID) });
     await expectCode(leaky.restore(record, { ...target.context(), local: true }), "configuration", /not self-contained: ID is not defined/);
     await symlink("/etc/passwd", join(sessionOf(source), "notes", "passwd"));

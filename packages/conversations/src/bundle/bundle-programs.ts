@@ -145,10 +145,12 @@ export interface RestoreBundleInput extends BundleLocation {
   readonly upload: string;
   readonly relocated: readonly string[];
   readonly to: { readonly workspace: string; readonly home: string };
+  /** Leave a session already at the destination as it is (a live home: host placement). */
+  readonly keepPresent: boolean;
 }
 
 /** Builds the session beside its destination from the uploaded bundle, then swaps it in. */
-export function restoreBundleProgram(input: RestoreBundleInput): { destination: string } {
+export function restoreBundleProgram(input: RestoreBundleInput): { destination: string; kept?: true } {
   const { fs, path, fail } = lib;
   const what = `${input.format} session ${input.id}`;
   try {
@@ -195,6 +197,8 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     lib.makeFolders(base, path.dirname(destination), `restore ${what}`);
     const journal = path.join(path.dirname(destination), `.${input.id}.outpost-replace.json`);
     lib.recoverReplacement(journal, base);
+    // A live home (host placement) already holding the session is where the CLI continues from: never replaced.
+    if (input.keepPresent && lib.lstat(destination)) return { destination, kept: true };
     const rewrite = lib.createPathRewriter([
       { from: bundle.origin.workspace, to: input.to.workspace },
       { from: bundle.origin.home, to: input.to.home },
@@ -231,7 +235,14 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
         lib.makeFolders(staged, path.dirname(target), `restore ${what}`);
         fs.writeFileSync(target, contents[index]!, { mode: file.mode & 0o777, flag: "wx" });
       });
-      lib.replaceTogether(journal, base, [{ staged, target: destination }]);
+      // The session this replaces is kept in the CLI home's .outpost-recovery, under a name of its own.
+      const stamp = `${new Date().toISOString().replace(/[:.]/g, "-")}-${lib.crypto.randomBytes(3).toString("hex")}`;
+      const recovery = path.join(
+        lib.cliRoot(input.home, input.root),
+        ".outpost-recovery",
+        `${bucket ? `${bucket}-` : ""}${input.id}-${stamp}`,
+      );
+      lib.replaceTogether(journal, base, [{ staged, target: destination, recovery }]);
     } catch (error) {
       fs.rmSync(staged, { recursive: true, force: true });
       throw error;

@@ -130,12 +130,16 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     try {
       await copyFile(record.file, join(stage, "bundle.json"));
       await lease.upload(stage, upload, signal ? { signal } : {});
-      await runSandboxScript(
+      const restored = await runSandboxScript<{ destination: string; kept?: true }>(
         lease,
         restoreBundleProgram,
-        { ...location(id, lease), upload, relocated: profile.relocated ?? [], to },
+        { ...location(id, lease), upload, relocated: profile.relocated ?? [], to, keepPresent: context.local === true },
         { prelude, what: `restore ${format} session ${id}`, ...placement(context) },
       );
+      if (restored.kept)
+        context.warn?.(
+          `The ${format} session ${id} is already in the sandbox home (${restored.destination}); the agent continues from it and the captured copy was not restored over it.`,
+        );
     } finally {
       await rm(stage, { recursive: true, force: true });
     }

@@ -2,6 +2,11 @@
 export interface Replacement {
   readonly staged: string;
   readonly target: string;
+  /**
+   * Where the replaced entry is kept once the new one is in place: a new name in a `.outpost-recovery`
+   * folder inside the scope. Omitted, the replaced entry is removed.
+   */
+  readonly recovery?: string;
 }
 
 /** Test seam: called after each step of a replacement, so a test can kill the process exactly there. */
@@ -25,6 +30,9 @@ export function sandboxReplace(
   fail: Fail,
   lstat: (file: string) => import("node:fs").Stats | undefined,
 ) {
+  /** Name of the folder that keeps replaced sessions, in the CLI home. */
+  const RECOVERY = ".outpost-recovery";
+
   /** `target` relative to `base`, refused when it leaves it. */
   function below(base: string, target: string): string[] {
     const relative = path.relative(base, target);
@@ -152,6 +160,7 @@ export function sandboxReplace(
           entry.backup === backupOf(entry.target!) &&
           path.dirname(entry.staged!) === path.dirname(entry.target!) &&
           path.basename(entry.staged!).includes(".outpost-new-") &&
+          (entry.recovery === undefined || (inside(entry.recovery) && path.basename(path.dirname(entry.recovery)) === RECOVERY)) &&
           typeof entry.existed === "boolean",
       );
     const crossesLink =
@@ -180,7 +189,7 @@ export function sandboxReplace(
     const record = readJournal(journal, scope);
     if (!record) return;
     if (record.phase === "committed") {
-      for (const entry of record.entries) fs.rmSync(entry.backup, { recursive: true, force: true });
+      for (const entry of record.entries) retire(entry, scope);
     } else {
       for (const entry of [...record.entries].reverse()) {
         const backup = lstat(entry.backup);
@@ -208,11 +217,11 @@ export function sandboxReplace(
     step: ReplacementStep = () => undefined,
   ): void {
     recoverReplacement(journal, scope);
-    const entries: JournalEntry[] = replacements.map(({ staged, target }) => {
+    const entries: JournalEntry[] = replacements.map(({ staged, target, recovery }) => {
       const found = lstat(target);
       if (found?.isSymbolicLink())
         throw fail("workspace", `Refused to replace ${target}: it is a symbolic link. Remove the link first.`, { path: target });
-      return { staged, target, backup: backupOf(target), existed: found !== undefined };
+      return { staged, target, backup: backupOf(target), existed: found !== undefined, ...(recovery === undefined ? {} : { recovery }) };
     });
     createJournal(journal, entries);
     // Only now, holding the journal: a stray backup (no journal of ours made it) must not be renamed back.
@@ -234,11 +243,23 @@ export function sandboxReplace(
     commitJournal(journal, entries);
     step("committed");
     entries.forEach((entry, index) => {
-      fs.rmSync(entry.backup, { recursive: true, force: true });
+      retire(entry, scope);
       step(`removed ${index}`);
     });
     fs.rmSync(journal, { force: true });
     step("done");
+  }
+
+  /** After a committed replacement: the replaced entry moves to its recovery name, or is removed. */
+  function retire(entry: JournalEntry, scope: string): void {
+    if (entry.recovery !== undefined && lstat(entry.backup)) {
+      makeFolders(scope, path.dirname(entry.recovery), "keep the replaced session");
+      if (!lstat(entry.recovery)) {
+        fs.renameSync(entry.backup, entry.recovery);
+        return;
+      }
+    }
+    fs.rmSync(entry.backup, { recursive: true, force: true });
   }
 
   /** The folder below which nothing is trusted: the home, or the CLI home when a variable puts it elsewhere. */

@@ -160,6 +160,17 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     try {
       const base = { id, original: origin.transcript, workspace: to.workspace, probes: prepared.probes };
       const destination = format.destination(base);
+      // A live home (host placement) already holding the conversation is where the CLI continues from.
+      const present = join(prepared.sessionsDirectory, destination);
+      if (local && (await lstat(present).catch(() => undefined))) {
+        context.warn?.(
+          `Conversation ${id} is already in the sandbox home (${present}); the agent continues from it and the captured copy was not restored over it.`,
+        );
+        await runSandboxScript(lease, removeProgram, { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(
+          () => undefined,
+        );
+        return;
+      }
       const plan = format.plan?.({ ...base, origin, home: to.home, destination }) ?? {};
       const pairs = [...relocationPairs({ from, to }), ...(plan.pairs ?? [])];
       const files = join(folder, "files");

@@ -184,6 +184,8 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         details: {
           ...details,
           stderr: stderr.slice(-4000),
+          // What the failed turn consumed, so a fallback chain can add it to the dispatch's usage.
+          usage: finished?.usage ?? usage,
           ...(classified ? { classification: classified.classification, rule: classified.rule.id } : {}),
         },
       },
