@@ -53,14 +53,18 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
     state.observers.diagnostic(`timing: ${state.phase} ${Date.now() - state.phaseStarted} ms`);
     const journal = await state.journal
       ?.close("complete")
-      .catch((closing: unknown) => state.observers.warn(`The journal is incomplete: ${closing instanceof Error ? closing.message : String(closing)}`));
+      .catch((closing: unknown) =>
+        state.observers.warn(`The journal is incomplete: ${closing instanceof Error ? closing.message : String(closing)}`),
+      );
     return result(state, journal ?? undefined);
   } catch (error) {
     await abandonSandbox(state, error);
     // What was journaled stays readable; a journal that cannot be closed is a warning, never the failure.
     await state.journal
       ?.close("failed")
-      .catch((closing: unknown) => state.observers.warn(`Could not close the journal: ${closing instanceof Error ? closing.message : String(closing)}`));
+      .catch((closing: unknown) =>
+        state.observers.warn(`Could not close the journal: ${closing instanceof Error ? closing.message : String(closing)}`),
+      );
     throw await failed(state, error);
   } finally {
     // Independent clean-ups: each runs even when another fails.

@@ -47,13 +47,19 @@ export function checkLogging(logging: unknown): void {
   if (logging === undefined || logging === false || logging === "stdout") return;
   const value = logging as Record<string, unknown> | null;
   if (!value || typeof value !== "object" || Array.isArray(value))
-    throw new OutpostError("configuration", `logging must be false, "stdout" or { transport, verbose, replayable }, got ${JSON.stringify(logging)}.`);
+    throw new OutpostError(
+      "configuration",
+      `logging must be false, "stdout" or { transport, verbose, replayable }, got ${JSON.stringify(logging)}.`,
+    );
   if (value.transport !== undefined) assertSpecificationVersion(value.transport as Transport, "transport");
   for (const flag of ["verbose", "replayable"] as const)
     if (value[flag] !== undefined && typeof value[flag] !== "boolean")
       throw new OutpostError("configuration", `logging.${flag} must be a boolean, got ${JSON.stringify(value[flag])}.`);
   const limit = value.maxPatchBytes;
-  if (limit !== undefined && !(typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0 && limit <= DEFAULT_JOURNAL_LIMITS.maxSegmentBytes / 2))
+  if (
+    limit !== undefined &&
+    !(typeof limit === "number" && Number.isSafeInteger(limit) && limit > 0 && limit <= DEFAULT_JOURNAL_LIMITS.maxSegmentBytes / 2)
+  )
     throw new OutpostError(
       "configuration",
       `logging.maxPatchBytes must be a positive integer up to ${DEFAULT_JOURNAL_LIMITS.maxSegmentBytes / 2}, got ${JSON.stringify(limit)}.`,

@@ -27,18 +27,30 @@ export async function recordCommits(
   }
 }
 
-async function recordCommit(directory: string, id: string, indexFile: string, maxPatchBytes: number, signal?: AbortSignal): Promise<RecordedCommit> {
+async function recordCommit(
+  directory: string,
+  id: string,
+  indexFile: string,
+  maxPatchBytes: number,
+  signal?: AbortSignal,
+): Promise<RecordedCommit> {
   const refuse = (why: string): never => {
     throw new OutpostError("replay", `Commit ${id} cannot be recorded for replay: ${why}.`, { details: { commit: id } });
   };
   const object = await gitStatus(directory, ["cat-file", "commit", id], { signal });
   if (object.status !== 0) refuse(`git cat-file failed (${object.stderr.trim()})`);
-  const fields = parseCommitObject(object.stdout) ?? refuse("it carries a signature or another header a rebuild cannot reproduce; turn commit signing off for the agent");
+  const fields =
+    parseCommitObject(object.stdout) ??
+    refuse("it carries a signature or another header a rebuild cannot reproduce; turn commit signing off for the agent");
   if (commitObject(fields) !== object.stdout) refuse("its object does not round-trip through its fields");
   const parent = fields.parents[0] ?? EMPTY_TREE;
-  const diff = await gitStatus(directory, ["diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", parent, id], {
-    signal,
-  });
+  const diff = await gitStatus(
+    directory,
+    ["diff", "--binary", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", parent, id],
+    {
+      signal,
+    },
+  );
   if (diff.status !== 0) refuse(`git diff failed (${diff.stderr.trim()})`);
   const patch = diff.stdout;
   const bytes = Buffer.byteLength(patch);

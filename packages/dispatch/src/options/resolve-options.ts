@@ -84,7 +84,10 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
           `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`,
       );
     if (continuation.fork && agent.forkable === false)
-      throw configuration((agent.kind === "cli" ? agent.unsupported?.("fork") : undefined) ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+      throw configuration(
+        (agent.kind === "cli" ? agent.unsupported?.("fork") : undefined) ??
+          `${agent.name} cannot fork a conversation. Continue it without fork: true.`,
+      );
     // Every sandbox starts without the conversation, so continuing means restoring it from storage.
     if (!agent.storage)
       throw configuration(

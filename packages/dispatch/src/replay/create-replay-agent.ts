@@ -1,4 +1,11 @@
-import { OutpostError, type RecordedCommit, type ReplayAgent, type ReplayDivergencePolicy, type ReplayEvent, type ReplayTurn } from "@outpost/core";
+import {
+  OutpostError,
+  type RecordedCommit,
+  type ReplayAgent,
+  type ReplayDivergencePolicy,
+  type ReplayEvent,
+  type ReplayTurn,
+} from "@outpost/core";
 import type { Journal } from "../journal/read-journal.js";
 
 export interface CreateReplayAgentOptions {
@@ -74,7 +81,13 @@ function turnsOf(journal: Journal): ReplayTurn[] {
   const building: Building[] = [];
   for (const record of journal.records) {
     if (record.kind === "turn-start") {
-      building.push({ pass: record.pass, prompt: record.prompt, ...(record.steering ? { steering: record.steering } : {}), events: [], commits: [] });
+      building.push({
+        pass: record.pass,
+        prompt: record.prompt,
+        ...(record.steering ? { steering: record.steering } : {}),
+        events: [],
+        commits: [],
+      });
       continue;
     }
     const current = [...building].reverse().find((turn) => turn.pass === record.pass);
