@@ -33,7 +33,8 @@ export interface JournalSink {
 }
 
 // Variables whose names say they carry a credential; their values never reach a journal.
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION/i;
+// Matched on whole `_`-separated words: GIT_AUTHOR_NAME is no credential, ANTHROPIC_API_KEY is.
+const SECRET_NAME = /(^|_)(KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH|AUTHORIZATION|COOKIE)(_|$)/i;
 
 /** The values of the credential-like variables among `variables`. */
 export function secretValues(variables: Readonly<Record<string, string>>): string[] {
@@ -51,7 +52,7 @@ export function checkLogging(logging: unknown): void {
       "configuration",
       `logging must be false, "stdout" or { transport, verbose, replayable }, got ${JSON.stringify(logging)}.`,
     );
-  if (value.transport !== undefined) assertSpecificationVersion(value.transport as Transport, "transport");
+  if (value.transport !== undefined) assertSpecificationVersion(value.transport, "transport");
   for (const flag of ["verbose", "replayable"] as const)
     if (value[flag] !== undefined && typeof value[flag] !== "boolean")
       throw new OutpostError("configuration", `logging.${flag} must be a boolean, got ${JSON.stringify(value[flag])}.`);
@@ -104,12 +105,17 @@ export function openJournal(options: OpenJournalOptions): JournalSink | undefine
     secrets: options.secrets,
     limits: { maxPatchBytes },
   });
+  // A dispatch that failed before its first turn leaves nothing behind, no journal either.
+  let appended = false;
   return {
     replayable: settings.replayable === true,
     maxPatchBytes,
     redact,
     describe: (change) => writer.describe(change),
-    append: (record) => writer.append(record),
-    close: (state) => writer.close(state),
+    append: (record) => {
+      appended = true;
+      writer.append(record);
+    },
+    close: async (state) => (appended || state === "complete" ? writer.close(state) : undefined),
   };
 }
