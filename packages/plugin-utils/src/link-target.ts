@@ -1,7 +1,11 @@
 import { posix } from "node:path";
 import { OutpostError } from "@outpost/core";
 
-/** Refuses a link (at `path` in the transferred tree) whose target is absolute or leaves the tree. */
+/**
+ * Rule: a symbolic link inside a transferred tree is kept only when its target is relative and lands
+ * inside the tree. `path` is the link's place in the tree (relative to its top, `/`-separated); an
+ * absolute target, or one that climbs out, is refused with a `workspace` error.
+ */
 export function assertLinkStaysInside(path: string, target: string): void {
   const landing = posix.normalize(posix.join(posix.dirname(path), target));
   if (posix.isAbsolute(target) || landing === ".." || landing.startsWith("../")) {
