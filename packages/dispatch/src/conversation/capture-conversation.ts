@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { AgentAdapter, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
+import type { AgentFeatures, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
 
 export interface CapturedConversation {
   readonly record?: ConversationRecord;
@@ -9,7 +9,7 @@ export interface CapturedConversation {
 
 /** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
 export async function captureConversation(
-  agent: AgentAdapter,
+  agent: AgentFeatures,
   id: string | undefined,
   context: ConversationContext,
   warn: (message: string) => void,
