@@ -1,12 +1,17 @@
 // Which of our packages each package's shipped code (src/) may import. Dependencies point inward:
-// plugins → core (agents also → conversations), the engine → core, the CLI composes.
+// plugins → core and plugin-utils (agents also → conversations), the engine → core and plugin-utils, queues → core
+// and the engine, the CLI composes.
 export const RULES = [
   { match: /^core$/, allowed: [], noRuntimeDependencies: true },
+  { match: /^plugin-utils$/, allowed: ["core"] },
   { match: /^testkit$/, allowed: ["core"] },
-  { match: /^(provider|transport)-/, allowed: ["core"] },
-  { match: /^conversations$/, allowed: ["core"] },
-  { match: /^agent-/, allowed: ["core", "conversations"] },
-  { match: /^dispatch$/, allowed: ["core"] },
+  // Helpers two plugins need live once, in @outpost/plugin-utils: the one edge besides core (and conversations).
+  { match: /^(provider|transport)-/, allowed: ["core", "plugin-utils"] },
+  { match: /^conversations$/, allowed: ["core", "plugin-utils"] },
+  { match: /^agent-/, allowed: ["core", "conversations", "plugin-utils"] },
+  { match: /^dispatch$/, allowed: ["core", "plugin-utils"] },
+  // Queues run the engine on remote workers: core and the engine's public API, never a plugin.
+  { match: /^queue-/, allowed: ["core", "dispatch"] },
   { match: /^(cli|e2e)$/, allowed: "any" },
 ];
 

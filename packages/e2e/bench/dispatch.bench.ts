@@ -1,4 +1,5 @@
-// Speed of dispatch() against shell floors doing the same work, measured in the same run.
+// Speed of dispatch() against shell floors doing the same work, measured in the same run, with the phase
+// medians (`timing:` diagnostics) beside each ratio so a regression points at its phase.
 // Run: npx tsx packages/e2e/bench/dispatch.bench.ts   (or npm run bench -w @outpost/e2e)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,6 +9,7 @@ import { dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { dockerProvider } from "@outpost/provider-docker";
 import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from "../src/index.js";
+import { createAgent as shellAgent, SHELL_AGENT_LINE } from "./shell-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-bench-agent-"));
@@ -36,7 +38,7 @@ function floorScript(repository: string, round: number, runAgent: (worktree: str
     "set -e",
     `cd '${repository}'`,
     `git worktree add --quiet -b floor/${round} '${worktree}' main`,
-    `(cd '${worktree}' && export ${IDENTITY} SCRIPT_AGENT_FILE=floor-${round}.txt HOME='${agentDirectory}' && ${runAgent(worktree)} >/dev/null)`,
+    `(cd '${worktree}' && export ${IDENTITY} SCRIPT_AGENT_FILE=floor-${round}.txt SHELL_AGENT_FILE=floor-${round}.txt HOME='${agentDirectory}' && ${runAgent(worktree)} >/dev/null)`,
     `${IDENTITY.split(" ")
       .map((pair) => `export ${pair}`)
       .join("; ")}; git merge --quiet --no-edit floor/${round}`,
@@ -45,22 +47,34 @@ function floorScript(repository: string, round: number, runAgent: (worktree: str
   ].join("\n");
 }
 
+/** Phase durations of one dispatch, from its `timing: <phase> <ms> ms` diagnostics. */
+type Phases = Map<string, number[]>;
+
+function phaseRecorder(phases: Phases): (message: string) => void {
+  return (message) => {
+    const match = /^timing: (.+) (\d+) ms$/.exec(message);
+    if (match) phases.set(match[1]!, [...(phases.get(match[1]!) ?? []), Number(match[2])]);
+  };
+}
+
 async function compare(
   name: string,
+  goal: number,
   floor: (repository: string, round: number) => void,
-  outpost: (repository: string, round: number) => Promise<void>,
+  outpost: (repository: string, round: number, diagnostic: (message: string) => void) => Promise<void>,
 ): Promise<void> {
   const repository = scratchRepository("outpost-bench-");
   const floors: number[] = [];
   const outposts: number[] = [];
+  const phases: Phases = new Map();
   try {
     execFileSync("sh", ["-c", `printf '.floor/\\n' > '${repository}/.git/info/exclude'`]);
     // One warm-up each, then alternate so both see the same machine load.
     floor(repository, 0);
-    await outpost(repository, 0);
+    await outpost(repository, 0, () => undefined);
     for (let round = 1; round <= ROUNDS; round += 1) {
       floors.push(await timed(() => floor(repository, round)));
-      outposts.push(await timed(() => outpost(repository, round)));
+      outposts.push(await timed(() => outpost(repository, round, phaseRecorder(phases))));
     }
   } finally {
     rmSync(repository, { recursive: true, force: true });
@@ -69,24 +83,44 @@ async function compare(
   // The best run of each shows the intrinsic cost when the shared machine is busy.
   const best = Math.min(...outposts) / Math.min(...floors);
   console.log(
-    `${name.padEnd(30)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ 1.30×)`,
+    `${name.padEnd(40)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ ${goal.toFixed(2)}×)`,
   );
+  const phaseText = [...phases].map(([phase, values]) => `${phase} ${median(values)}`).join(", ");
+  console.log(`${"".padEnd(40)} phase medians (ms): ${phaseText}`);
 }
 
 const local = localProvider();
 await compare(
-  "local, dispatch() in-process",
+  "local, dispatch() in-process, script agent",
+  1.3,
   (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => `'${process.execPath}' '${script}' brief`)]),
-  async (repository, round) => {
+  async (repository, round, diagnostic) => {
     const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: `outpost-${round}.txt` } });
-    const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: local, branch: { mode: "integrate" } });
+    const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: local, branch: { mode: "integrate" }, diagnostic });
+    if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
+  },
+);
+await compare(
+  "local, dispatch() in-process, shell agent",
+  1.2,
+  (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => SHELL_AGENT_LINE)]),
+  async (repository, round, diagnostic) => {
+    process.env.SHELL_AGENT_FILE = `outpost-${round}.txt`;
+    const result = await dispatch({
+      agent: shellAgent(),
+      brief: "brief",
+      repository,
+      sandboxProvider: local,
+      branch: { mode: "integrate" },
+      diagnostic,
+    });
     if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
   },
 );
 
 const gate = dockerGate();
 if (gate.unavailable) {
-  console.log(`docker                         skipped: ${gate.unavailable.reason}`);
+  console.log(`docker                                   skipped: ${gate.unavailable.reason}`);
 } else {
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
@@ -96,24 +130,42 @@ if (gate.unavailable) {
     user: { uid, gid },
     volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
   });
-  await compare(
-    "docker, dispatch() in-process",
-    (repository, round) =>
-      execFileSync("sh", [
-        "-c",
-        floorScript(
+  const dockerFloor = (repository: string, round: number) =>
+    execFileSync("sh", [
+      "-c",
+      floorScript(
+        repository,
+        round,
+        (worktree) =>
+          `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL -v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`,
+      ),
+    ]);
+  // Mounted worktree; the agent's home file goes in and its conversation is captured, as in a real run.
+  for (const capture of [true, false]) {
+    await compare(
+      `docker mounted, capture ${capture ? "on" : "off"}`,
+      capture ? 1.15 : 1.1,
+      dockerFloor,
+      async (repository, round, diagnostic) => {
+        const agent = scriptAgent({
+          directory: agentDirectory,
+          executable: "node",
+          storage: capture,
+          behaviour: { FILE: `outpost-${round}.txt` },
+        });
+        const result = await dispatch({
+          agent,
+          brief: "brief",
           repository,
-          round,
-          (worktree) =>
-            `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL -v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`,
-        ),
-      ]),
-    async (repository, round) => {
-      const agent = scriptAgent({ directory: agentDirectory, executable: "node", behaviour: { FILE: `outpost-${round}.txt` } });
-      const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: docker, branch: { mode: "integrate" } });
-      if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
-    },
-  );
+          sandboxProvider: docker,
+          branch: { mode: "integrate" },
+          diagnostic,
+        });
+        if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
+        if (capture && result.conversation === undefined) throw new Error("the conversation was not captured");
+      },
+    );
+  }
 }
 
-// Fresh processes (`outpost run`, a script importing the library, `outpost --help`): fresh-process.bench.ts.
+// Fresh processes (`outpost run`, a script importing the library, `outpost --help`, peak RSS): fresh-process.bench.ts.

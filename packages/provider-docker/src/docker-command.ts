@@ -6,8 +6,7 @@ import type { LeaseSandbox } from "./lease-sandbox.js";
 import { OperationGuard } from "./operation-guard.js";
 import { runExec } from "./run-exec.js";
 import { containerGone } from "./container-gone.js";
-import { commandDirectory } from "./sandbox-path.js";
-import { TailBuffer } from "./tail-buffer.js";
+import { resolveCommandDirectory, TailBuffer } from "@outpost/plugin-utils";
 
 /** Runs one Command through exec: stdin then live input, demuxed output, exact status, retained tails. */
 export async function runCommand(sandbox: LeaseSandbox, command: Command): Promise<CommandResult> {
@@ -24,7 +23,8 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
       "The Docker provider does not attach terminals to commands. Run the command without interactive/terminal.",
     );
   }
-  const directory = command.directory === undefined ? sandbox.root : commandDirectory(sandbox.root, command.directory, "command directory");
+  const directory =
+    command.directory === undefined ? sandbox.root : resolveCommandDirectory(sandbox.root, command.directory, "command directory");
   const environment = Object.entries(command.variables ?? {}).map(([name, value]) => {
     if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
       throw new OutpostError(

@@ -8,14 +8,11 @@ import { CREATE_TAR_OF_LIST, MANIFEST } from "./container-scripts.js";
 import { containerRefusal } from "./container-refusal.js";
 import { archiveFromSandbox, extractInSandbox } from "./docker-transfers.js";
 import { commitStagedDirectory, createStaging } from "./host-commit.js";
-import type { HostEntry } from "./host-tree.js";
+import { type HostTreeEntry, assertLinkStaysInside, resolveTransferPath, TailBuffer } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
-import { assertLinkStaysInside } from "./link-target.js";
 import { parseManifestOutput } from "./manifest-output.js";
 import { OperationGuard } from "./operation-guard.js";
 import { runExec } from "./run-exec.js";
-import { sandboxPath } from "./sandbox-path.js";
-import { TailBuffer } from "./tail-buffer.js";
 
 /** Manifest (SHA-256 computed inside the container, one exec) and batches moving only listed entries. */
 export class DockerFileTransfers implements FileTransfers {
@@ -25,7 +22,7 @@ export class DockerFileTransfers implements FileTransfers {
     this.sandbox.assertUsable("list a manifest");
     const guard = new OperationGuard(options ?? {}, "Building the manifest");
     try {
-      const origin = sandboxPath(this.sandbox.root, this.sandbox.home, source, "manifest source");
+      const origin = resolveTransferPath(this.sandbox, source, "manifest source");
       const relative = paths.map((path) => {
         const clean = normalizeRelativePath(path, "manifest path");
         return clean === "" ? "." : `./${clean}`;
@@ -73,7 +70,7 @@ export class DockerFileTransfers implements FileTransfers {
     const guard = new OperationGuard(options ?? {}, "The batch download");
     let staging: string | undefined;
     try {
-      const origin = sandboxPath(this.sandbox.root, this.sandbox.home, source, "download source");
+      const origin = resolveTransferPath(this.sandbox, source, "download source");
       staging = await createStaging(destination);
       const staged = [];
       // Paths travel as arguments; large batches are split to stay far below the kernel's ARG_MAX.
@@ -113,8 +110,8 @@ export class DockerFileTransfers implements FileTransfers {
     if (paths.length === 0) return;
     const guard = new OperationGuard(options ?? {}, "The batch upload");
     try {
-      const target = sandboxPath(this.sandbox.root, this.sandbox.home, destination, "upload destination");
-      const hostEntries: HostEntry[] = [];
+      const target = resolveTransferPath(this.sandbox, destination, "upload destination");
+      const hostEntries: HostTreeEntry[] = [];
       for (const [index, entry] of entries.entries()) {
         guard.check();
         hostEntries.push(await hostEntry(source, paths[index]!, entry));
@@ -178,7 +175,7 @@ function checkEntries(entries: readonly FileManifestEntry[]): string[] {
 }
 
 /** The host side of one batch entry, checked against the manifest before anything is sent. */
-async function hostEntry(source: string, path: string, entry: FileManifestEntry): Promise<HostEntry> {
+async function hostEntry(source: string, path: string, entry: FileManifestEntry): Promise<HostTreeEntry> {
   const parts = path.split("/");
   for (let index = 1; index < parts.length; index++) {
     const info = await lstat(join(source, ...parts.slice(0, index))).catch(() => undefined);

@@ -7,12 +7,10 @@ import { CREATE_TAR, EXTRACT_TAR } from "./container-scripts.js";
 import { containerRefusal } from "./container-refusal.js";
 import { mapArchiveError } from "./map-archive-error.js";
 import { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";
-import { scanHostTree, type HostEntry } from "./host-tree.js";
+import { scanHostTree, type HostTreeEntry, resolveTransferPath, TailBuffer } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { OperationGuard } from "./operation-guard.js";
 import { runExec } from "./run-exec.js";
-import { sandboxPath } from "./sandbox-path.js";
-import { TailBuffer } from "./tail-buffer.js";
 import { packHostEntries } from "./tar-pack.js";
 import { unpackToStaging, type StagedEntry } from "./tar-unpack.js";
 
@@ -22,8 +20,8 @@ export interface ExtractRequest {
   /** Sandbox directory the archive is extracted in, and the directory it may not leave through a link. */
   readonly directory: string;
   readonly anchor: string;
-  readonly entries: readonly HostEntry[];
-  readonly name: (entry: HostEntry) => string;
+  readonly entries: readonly HostTreeEntry[];
+  readonly name: (entry: HostTreeEntry) => string;
   /** Archive paths whose SHA-256 the container prints after extraction, in this order. */
   readonly verify?: readonly string[];
   readonly guard: OperationGuard;
@@ -83,7 +81,7 @@ export async function uploadToSandbox(
   sandbox.assertUsable("upload files");
   const guard = new OperationGuard(options ?? {}, `The upload of ${JSON.stringify(source)}`);
   try {
-    const target = sandboxPath(sandbox.root, sandbox.home, destination, "upload destination");
+    const target = resolveTransferPath(sandbox, destination, "upload destination");
     const tree = await scanHostTree(source, guard.check);
     const single = posix.basename(target.path);
     await extractInSandbox(sandbox, {
@@ -166,7 +164,7 @@ export async function downloadFromSandbox(
   const guard = new OperationGuard(options ?? {}, `The download of ${JSON.stringify(source)}`);
   let staging: string | undefined;
   try {
-    const origin = sandboxPath(sandbox.root, sandbox.home, source, "download source");
+    const origin = resolveTransferPath(sandbox, source, "download source");
     staging = await createStaging(destination);
     const { prefix, entries } = await archiveFromSandbox(sandbox, {
       script: CREATE_TAR,

@@ -1,6 +1,6 @@
-import { chmod, lstat, mkdir, mkdtemp, realpath, rename, rm, utimes } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, rename, rm, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { OutpostError, isInside } from "@outpost/core";
+import { assertNoLinkLeavesDestination } from "@outpost/plugin-utils";
 import type { StagedEntry } from "./tar-unpack.js";
 
 /** A fresh staging directory beside `destination`, so committing is a rename on the same file system. */
@@ -16,29 +16,12 @@ export async function createStaging(destination: string): Promise<string> {
  */
 export async function commitStagedDirectory(staging: string, entries: readonly StagedEntry[], destination: string): Promise<void> {
   await mkdir(destination, { recursive: true });
-  const base = await realpath(destination);
-  const checked = new Set<string>();
-  for (const entry of entries) {
-    const parts = entry.path.split("/");
-    const walked = entry.kind === "directory" ? parts.length : parts.length - 1;
-    for (let index = 1; index <= walked; index++) {
-      const prefix = parts.slice(0, index).join("/");
-      if (checked.has(prefix)) continue;
-      checked.add(prefix);
-      const full = join(destination, prefix);
-      const info = await lstat(full).catch(() => undefined);
-      if (info === undefined) break;
-      if (!info.isSymbolicLink()) continue;
-      const landing = await realpath(full).catch(() => undefined);
-      if (landing === undefined || !isInside(base, landing)) {
-        throw new OutpostError(
-          "workspace",
-          `Refused to write ${JSON.stringify(entry.path)}: ${JSON.stringify(prefix)} in ${JSON.stringify(destination)} is a symbolic link that leads outside it. Remove the link or choose another destination.`,
-          { details: { path: entry.path, link: prefix } },
-        );
-      }
-    }
-  }
+  const directories = new Set(entries.filter((entry) => entry.kind === "directory").map((entry) => entry.path));
+  await assertNoLinkLeavesDestination(
+    destination,
+    entries.map((entry) => entry.path),
+    directories,
+  );
   const ordered = [...entries].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   for (const entry of ordered) {
     const target = join(destination, entry.path);

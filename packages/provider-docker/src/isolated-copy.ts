@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type Docker from "dockerode";
 import type { SandboxContext } from "@outpost/core";
-import { scanHostTree, type HostEntry } from "./host-tree.js";
+import { scanHostTree, type HostTreeEntry } from "@outpost/plugin-utils";
 import { packHostEntries } from "./tar-pack.js";
 
 /**
@@ -16,13 +16,13 @@ export async function copyWorktreeIn(
   owner: { uid: number; gid: number },
   check: () => void,
 ): Promise<void> {
-  const entries: HostEntry[] = [];
-  const names = new Map<HostEntry, string>();
+  const entries: HostTreeEntry[] = [];
+  const names = new Map<HostTreeEntry, string>();
   const place = async (hostDirectory: string, sandboxDirectory: string, skipDotGit = false) => {
     const inside = sandboxDirectory.replace(/^\/+/, "");
     // Only the directory itself is given to the user: missing parents are created by the engine (root,
     // 0755), and existing ones such as /tmp keep their owner and mode.
-    const directory: HostEntry = { path: inside, kind: "directory", mode: 0o755, size: 0, mtime: new Date(), source: "" };
+    const directory: HostTreeEntry = { path: inside, kind: "directory", mode: 0o755, size: 0, mtime: new Date(), source: "" };
     entries.push(directory);
     names.set(directory, `${inside}/`);
     const tree = await scanHostTree(hostDirectory, check);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { OutpostError, type FileManifestEntry } from "@outpost/core";
-import { assertLinkStaysInside } from "./link-target.js";
+import { assertLinkStaysInside } from "@outpost/plugin-utils";
 
 /** Parses the MANIFEST script's output (see container-scripts.ts) into sorted, unique entries. */
 export function parseManifestOutput(output: string): FileManifestEntry[] {

@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { OutpostError, normalizeRelativePath } from "@outpost/core";
 import { extract as createExtract } from "tar-stream";
-import { assertLinkStaysInside } from "./link-target.js";
+import { assertLinkStaysInside } from "@outpost/plugin-utils";
 
 /** One entry written to the staging directory. */
 export interface StagedEntry {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FrameDemuxer } from "../src/frame-demuxer.js";
-import { TailBuffer } from "../src/tail-buffer.js";
+import { TailBuffer } from "@outpost/plugin-utils";
 
 function frame(kind: number, payload: Buffer): Buffer {
   const header = Buffer.alloc(8);

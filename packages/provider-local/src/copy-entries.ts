@@ -7,9 +7,8 @@ import { OutpostError, normalizeRelativePath } from "@outpost/core";
 import type { FileManifestEntry } from "@outpost/core";
 import { placeLink } from "./copy-tree.js";
 import { textSha256 } from "./file-sha256.js";
-import { assertLinkStaysInside } from "./link-target.js";
 import { assertNoLinkOnTheWay } from "./no-link-on-the-way.js";
-import { assertSafeDestination } from "./safe-destination.js";
+import { assertLinkStaysInside, assertNoLinkLeavesDestination } from "@outpost/plugin-utils";
 
 /**
  * Copies exactly `entries` from `source` to `destination`. Every path is checked and every file is
@@ -35,7 +34,7 @@ export async function copyEntries(
     return path;
   });
   for (const path of paths) await assertNoLinkOnTheWay(source, path);
-  await assertSafeDestination(destination, paths, new Set());
+  await assertNoLinkLeavesDestination(destination, paths, new Set());
   const staged: { from: string; to: string; mode: number }[] = [];
   await mkdir(dirname(destination), { recursive: true });
   const staging = await mkdtemp(join(dirname(destination), ".outpost-batch-"));

@@ -3,18 +3,17 @@ import { chmod, copyFile, lstat, mkdir, rename, rm, symlink } from "node:fs/prom
 import { dirname, join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { FILE_CONCURRENCY, inParallel } from "./in-parallel.js";
-import { assertSafeDestination } from "./safe-destination.js";
-import { scanTree } from "./scan-tree.js";
+import { assertNoLinkLeavesDestination, scanHostTree } from "@outpost/plugin-utils";
 
 /**
  * Copies a file to `destination`, or a directory's contents into `destination`, keeping modes, relative
  * links and empty directories. Everything is checked before the first write.
  */
 export async function copyTree(source: string, destination: string, check: () => void): Promise<void> {
-  const tree = await scanTree(source, check);
+  const tree = await scanHostTree(source, check);
   const directories = new Set(tree.entries.filter((entry) => entry.kind === "directory").map((entry) => entry.path));
   if (tree.kind === "directory") {
-    await assertSafeDestination(
+    await assertNoLinkLeavesDestination(
       destination,
       tree.entries.map((entry) => entry.path),
       directories,

@@ -9,7 +9,7 @@ import { LEASE_MARK_VARIABLE, killMarkedProcesses } from "./lease-stragglers.js"
 import { LocalProcess } from "./local-process.js";
 import { asOutpostFailure } from "./map-file-error.js";
 import type { LeaseHome } from "./private-home.js";
-import { commandDirectory, transferPath } from "./sandbox-path.js";
+import { commandDirectory, transferPath } from "./lease-paths.js";
 import { transferGuard } from "./transfer-guard.js";
 
 export interface LocalLeaseSettings {

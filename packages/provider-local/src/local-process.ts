@@ -7,7 +7,7 @@ import { DEFAULT_RETAIN_BYTES, OutpostError, abortError } from "@outpost/core";
 import type { Command, CommandChannel, CommandResult } from "@outpost/core";
 import { processTree } from "./process-tree.js";
 import { stopProcessTree } from "./stop-process-tree.js";
-import { TailBuffer } from "./tail-buffer.js";
+import { TailBuffer } from "@outpost/plugin-utils";
 
 export interface ProcessLaunch {
   readonly command: Command;

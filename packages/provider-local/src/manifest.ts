@@ -4,7 +4,7 @@ import { OutpostError, normalizeRelativePath } from "@outpost/core";
 import type { FileManifestEntry } from "@outpost/core";
 import { fileSha256, textSha256 } from "./file-sha256.js";
 import { FILE_CONCURRENCY, inParallel } from "./in-parallel.js";
-import { assertLinkStaysInside } from "./link-target.js";
+import { assertLinkStaysInside } from "@outpost/plugin-utils";
 import { assertNoLinkOnTheWay } from "./no-link-on-the-way.js";
 
 /** Lists `paths` under `source` (directories expand) as manifest entries, sorted and without duplicates. */

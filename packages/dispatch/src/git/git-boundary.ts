@@ -22,6 +22,9 @@ export interface GitBoundary {
  * process) can only be checked afterwards: the control files are snapshotted and restored when changed.
  */
 export async function openGitBoundary(workspace: Workspace, placement: SandboxPlacement): Promise<GitBoundary> {
+  // A remote sandbox gets a bundle of the work branch (seed stage) and nothing of the host's git directory.
+  if (placement === "remote")
+    return { context: { gitDirectories: [] }, close: async () => ({ restored: [] }), dispose: async () => undefined };
   const snapshot = await snapshotControlFiles(workspace);
   const sandbox: SandboxGitDirectory | undefined = placement === "mounted" ? await createSandboxGit(workspace) : undefined;
   return {

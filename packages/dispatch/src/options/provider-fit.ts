@@ -29,10 +29,4 @@ export function assertProviderHonours(options: DispatchOptions): void {
       "configuration",
       `Provider ${provider.name} declares an unknown placement ${JSON.stringify(provider.placement)}. A provider is "host", "mounted" or "remote".`,
     );
-  if (provider.placement === "remote") {
-    throw new OutpostError(
-      "configuration",
-      `Provider ${provider.name} is remote; this engine supports host and mounted providers. Use localProvider() or dockerProvider().`,
-    );
-  }
 }

@@ -54,6 +54,8 @@ export interface DispatchState {
   conversationId?: string;
   readonly turns: DispatchTurn[];
   commits: readonly string[];
+  /** Remote placement: bytes of the git bundle the seed stage sent. */
+  seededBytes?: number;
   /** The branch the result names: the target after an integration, else the work branch. */
   resultBranch?: string;
   closed?: ClosedWorkspace;

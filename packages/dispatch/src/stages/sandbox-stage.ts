@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { assertSpecificationVersion, throwIfAborted, type ConversationContext } from "@outpost/core";
 import { openGitBoundary } from "../git/git-boundary.js";
 import { runHostHooks, runSandboxHooks } from "../hooks/run-hooks.js";
@@ -14,8 +15,13 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
   throwIfAborted(signal, "The dispatch");
   const boundary = await openGitBoundary(workspace, provider.placement);
+  // A remote sandbox starts from an empty root: the repository arrives as a bundle in the seed stage.
+  const directory =
+    provider.placement === "remote"
+      ? await mkdir(join(state.staging, "remote-root"), { recursive: true }).then(() => join(state.staging, "remote-root"))
+      : workspace.directory;
   const lease = await provider
-    .acquire({ repository: state.repository.root, directory: workspace.directory, ...boundary.context, variables: {}, signal })
+    .acquire({ repository: state.repository.root, directory, ...boundary.context, variables: {}, signal })
     .catch(async (error: unknown) => {
       await boundary.dispose();
       throw error;

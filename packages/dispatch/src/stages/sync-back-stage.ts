@@ -1,5 +1,9 @@
-import type { DispatchState, HeldSandbox } from "./dispatch-state.js";
-import { sandboxOf } from "./dispatch-state.js";
+import { rm } from "node:fs/promises";
+import { bundleWork } from "../remote/bundle-work.js";
+import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
+import { backUpBeforeApplying } from "../remote/recovery-backup.js";
+import { applyRemoteWork } from "../remote/apply-remote-work.js";
+import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
 
 /**
  * Stage `syncBack`: brings the agent's work home and ends the sandbox. The lease is released first, so
@@ -7,6 +11,7 @@ import { sandboxOf } from "./dispatch-state.js";
  */
 export async function syncBackStage(state: DispatchState): Promise<void> {
   const sandbox = sandboxOf(state);
+  if (state.options.sandboxProvider.placement === "remote") return syncBackRemote(state, sandbox);
   state.cleanupFailed = true;
   // Released once: a release that fails is not retried by the failure path, and is left for `outpost clean`.
   state.sandbox = undefined;
@@ -22,4 +27,27 @@ export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox):
     state.observers.warn(
       `The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`,
     );
+}
+
+/**
+ * Remote placement: the agent's commits come back as a bundle made in the sandbox; once it is on the host
+ * the sandbox is released, and the bundle is verified in a temporary repository, backed up, and applied.
+ */
+async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
+  const workspace = workspaceOf(state);
+  const bundle = await bundleWork(workspace, sandbox.lease, state.staging, state.options.signal);
+  state.cleanupFailed = true;
+  state.sandbox = undefined;
+  await sandbox.lease.release();
+  state.cleanupFailed = false;
+  if (!bundle) return;
+  const verified = await verifyWorkBundle(workspace, bundle);
+  try {
+    const backup = await backUpBeforeApplying(workspace, bundle, state.dispatchId);
+    await applyRemoteWork(workspace, verified, backup, state.dispatchId);
+    // Applied: the work is on the branch now, so the backup has served its purpose.
+    await rm(backup.location, { recursive: true, force: true });
+  } finally {
+    await verified.repository.dispose();
+  }
 }

@@ -8,3 +8,6 @@ export type { DockerGateOptions } from "./docker-gate.js";
 export { s3Gate } from "./s3-gate.js";
 export { startMotoServer, MOTO_CREDENTIALS } from "./moto-server.js";
 export type { MotoClientSettings, MotoServer } from "./moto-server.js";
+export { redisGate } from "./redis-gate.js";
+export { startRedisServer } from "./redis-server.js";
+export type { RedisServer, RedisServerOptions } from "./redis-server.js";

@@ -1,4 +1,7 @@
-/** Keeps the last `limit` bytes of a stream without holding the rest. */
+/**
+ * Rule: keeps the last `limit` bytes of a stream without holding the rest; `text()` drops a UTF-8
+ * sequence that the limit cut in two rather than decoding it as garbage. A limit of 0 keeps nothing.
+ */
 export class TailBuffer {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -6,7 +9,7 @@ export class TailBuffer {
   constructor(private readonly limit: number) {}
 
   push(chunk: Buffer): void {
-    if (this.limit <= 0) return;
+    if (this.limit <= 0 || chunk.length === 0) return;
     this.chunks.push(chunk);
     this.size += chunk.length;
     while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.limit) {
@@ -14,7 +17,7 @@ export class TailBuffer {
     }
   }
 
-  /** The retained tail as text; a UTF-8 sequence cut by the limit is dropped rather than garbled. */
+  /** The retained tail as text. */
   text(): string {
     const all = Buffer.concat(this.chunks, this.size);
     if (all.length <= this.limit) return all.toString("utf8");

@@ -1,13 +1,14 @@
 import { realpath } from "node:fs/promises";
-import { dirname, isAbsolute, normalize } from "node:path";
-import { OutpostError, isInside, resolveInside, resolveSandboxPath, type SandboxAnchors } from "@outpost/core";
+import { dirname, isAbsolute } from "node:path";
+import { OutpostError, isInside, type SandboxAnchors } from "@outpost/core";
+import { resolveCommandDirectory, resolveTransferPath } from "@outpost/plugin-utils";
 
 /**
  * Resolves a transfer's sandbox path with core's rule (relative inside root, or absolute under root or
  * home), then refuses it when a link on the way leads outside the root or home it belongs to.
  */
 export async function transferPath(lease: SandboxAnchors, path: string, what: string): Promise<string> {
-  const { path: full, anchor } = resolveSandboxPath(lease, path, what);
+  const { path: full, anchor } = resolveTransferPath(lease, path, what);
   await assertNoEscapingLink(anchor, full, path, what);
   return full;
 }
@@ -17,8 +18,8 @@ export async function transferPath(lease: SandboxAnchors, path: string, what: st
  * `root`, where it must stay inside the root, also after following the links on the way.
  */
 export async function commandDirectory(root: string, path: string, what: string): Promise<string> {
-  if (isAbsolute(path)) return normalize(path);
-  const full = resolveInside(root, path, what);
+  const full = resolveCommandDirectory(root, path, what);
+  if (isAbsolute(path)) return full;
   await assertNoEscapingLink(root, full, path, what);
   return full;
 }

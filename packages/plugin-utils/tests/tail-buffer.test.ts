@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TailBuffer } from "../src/tail-buffer.js";
+import { TailBuffer } from "../src/index.js";
 
 describe("TailBuffer", () => {
   it("keeps everything under the limit and exactly the last bytes over it", () => {

@@ -3,14 +3,19 @@ import { join } from "node:path";
 import { OutpostError, isInside } from "@outpost/core";
 
 /**
- * Refuses, before anything is written, a destination where an existing link on the way to any of
- * `paths` (relative, `/`-separated) would carry the write outside `base`. `directories` lists the paths
- * that will receive children, so a link there counts too; the last part of any other path is replaced,
- * never followed.
+ * Rule: no symbolic link on the way. Before anything is written under the host directory `base`, every
+ * existing link on the way to one of `paths` (relative, `/`-separated) must resolve inside `base`;
+ * otherwise the whole write is refused. `directories` names the paths that will receive children, so a
+ * link standing there counts too; the last part of any other path is replaced by the write, never
+ * followed. A `base` that does not exist yet passes: nothing can redirect the writes.
  */
-export async function assertSafeDestination(base: string, paths: readonly string[], directories: ReadonlySet<string>): Promise<void> {
+export async function assertNoLinkLeavesDestination(
+  base: string,
+  paths: readonly string[],
+  directories: ReadonlySet<string>,
+): Promise<void> {
   const realBase = await realpath(base).catch(() => undefined);
-  if (realBase === undefined) return; // nothing exists yet, so nothing can redirect the writes
+  if (realBase === undefined) return;
   const checked = new Set<string>();
   for (const path of paths) {
     const parts = path.split("/").filter((part) => part !== "");
@@ -27,10 +32,8 @@ export async function assertSafeDestination(base: string, paths: readonly string
       if (landing === undefined || !isInside(realBase, landing)) {
         throw new OutpostError(
           "workspace",
-          `Refused to write ${JSON.stringify(path)}: ${JSON.stringify(prefix)} in the destination is a symbolic link that leads outside it. Remove the link or choose another destination.`,
-          {
-            details: { path, link: prefix },
-          },
+          `Refused to write ${JSON.stringify(path)}: ${JSON.stringify(prefix)} in ${JSON.stringify(base)} is a symbolic link that leads outside it. Remove the link or choose another destination.`,
+          { details: { path, link: prefix } },
         );
       }
     }

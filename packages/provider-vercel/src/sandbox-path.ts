@@ -1,12 +1,12 @@
 import { posix } from "node:path";
 import { OutpostError, resolveInside, resolveSandboxPath, type LegalSandboxPath } from "@outpost/core";
 
-/** A sandbox path plus the directory (lease root or home) the container must not leave through a link on the way. */
+/** A sandbox path plus the directory (lease root or home) the sandbox must not leave through a link on the way. */
 export type SandboxPath = LegalSandboxPath;
 
 /**
  * A transfer's sandbox path, by core's rule: relative inside root, or absolute under root or home.
- * The anchor is checked again inside the container, where links are resolved.
+ * The anchor is checked again inside the sandbox, where links are resolved.
  */
 export function sandboxPath(root: string, home: string, path: string, what: string): SandboxPath {
   assertPlain(path, what);

@@ -1,0 +1,35 @@
+import { OutpostError, type SandboxLease } from "@outpost/core";
+
+/**
+ * Runs git in a remote sandbox for the engine's own bookkeeping (seed, bundle back). Nothing it prints is
+ * trusted beyond what the caller checks. Identity and hooks travel as per-command configuration: the
+ * engine never writes a global git config in a sandbox.
+ */
+export async function sandboxGit(
+  lease: SandboxLease,
+  args: readonly string[],
+  what: string,
+  options: { readonly signal?: AbortSignal; readonly config?: Readonly<Record<string, string>> } = {},
+): Promise<string> {
+  const config = Object.entries({ ...options.config, "core.hooksPath": "/dev/null" }).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const result = await lease.invoke({
+    executable: "git",
+    arguments: [...config, ...args],
+    directory: lease.root,
+    signal: options.signal,
+    deadlineMs: 600_000,
+    retain: 64 * 1024,
+  });
+  if (result.status !== 0)
+    throw new OutpostError(
+      "workspace",
+      `Could not ${what} in the sandbox (git exit ${result.status}): ${(result.stderr || result.stdout).trim().slice(-500)}. Check that git is installed in the sandbox image.`,
+      { details: { status: result.status } },
+    );
+  return result.stdout.trim();
+}
+
+/** A full object id, or nothing: sandbox output is hostile. */
+export function objectId(text: string): string | undefined {
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(text) ? text : undefined;
+}

@@ -1,0 +1,140 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dispatch } from "@outpost/dispatch";
+import { dockerProvider } from "@outpost/provider-docker";
+import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+
+const gate = dockerGate();
+const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+// Remote placement: nothing of the repository is mounted; only the agent script is, read-only.
+const provider = () =>
+  dockerProvider({
+    image: DOCKER_TEST_IMAGE,
+    mode: "isolated",
+    network: "none",
+    user: { uid: 0, gid: 0 },
+    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
+  });
+const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
+const failure = (run: Promise<unknown>) =>
+  run.then(
+    () => {
+      throw new Error("the dispatch succeeded");
+    },
+    (caught: unknown) => caught as { code: string; message: string; details: Record<string, unknown> },
+  );
+const hostState = (repository: string) => ({
+  refs: gitIn(repository, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/outpost"),
+  status: gitIn(repository, "status", "--porcelain"),
+});
+
+(gate.unavailable ? describe.skip : describe)(
+  `dispatch on Docker isolated (remote placement)${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("defaults to integrate: the repository is seeded as a bundle, the commit comes back verified and integrates", async () => {
+      const repository = scratchRepository();
+      const diagnostics: string[] = [];
+      const seen: string[] = [];
+      // Planted in the host's git directory: a remote sandbox must never see any of it.
+      writeFileSync(join(repository, ".git", "hooks", "post-checkout"), "#!/bin/sh\necho host hook\n", { mode: 0o755 });
+      const result = await dispatch({
+        agent: agentWith({ FILE: "remote.txt", SHELL: "ls .git/hooks; git config --list --local" }),
+        observe: ({ event }) => {
+          if (event.type === "text") seen.push(event.text);
+        },
+        brief: "write remote.txt",
+        repository,
+        sandboxProvider: provider(),
+        diagnostic: (message) => diagnostics.push(message),
+      });
+      expect(result.commits).toHaveLength(1);
+      expect(result.branch).toBe("main");
+      expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);
+      expect(readFileSync(join(repository, "remote.txt"), "utf8")).toContain("script agent");
+      expect(diagnostics.some((message) => /^seed: \d+ bytes of git bundle sent$/.test(message))).toBe(true);
+      expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
+      expect(seen.join("\n")).toContain("core.repositoryformatversion");
+      expect(seen.join("\n")).not.toContain("post-checkout");
+      // The backup taken before applying goes once the work is applied.
+      expect(existsSync(join(repository, ".outpost", "recovery", result.dispatchId))).toBe(false);
+    }, 120_000);
+
+    it("refuses branch mode current before anything is allocated", async () => {
+      const repository = scratchRepository();
+      const error = await failure(
+        dispatch({ agent: agentWith({}), brief: "x", repository, sandboxProvider: provider(), branch: { mode: "current" } }),
+      );
+      expect(error.code).toBe("configuration");
+    });
+
+    it("a truncated bundle from the sandbox is refused before the host is touched", async () => {
+      const repository = scratchRepository();
+      const before = hostState(repository);
+      // A hostile agent shadows git in the sandbox so the engine's bundle comes out truncated.
+      const shim = [
+        "mkdir -p /usr/local/bin",
+        `printf '%s\\n' '#!/bin/sh' '/usr/bin/git "$@"; status=$?' 'case "$*" in *"bundle create"*) for f in "$HOME"/.outpost/work.bundle; do head -c 120 "$f" > "$f.cut" && mv "$f.cut" "$f"; done;; esac' 'exit $status' > /usr/local/bin/git`,
+        "chmod +x /usr/local/bin/git",
+      ].join(" && ");
+      const error = await failure(
+        dispatch({ agent: agentWith({ SHELL: shim, FILE: "evil.txt" }), brief: "x", repository, sandboxProvider: provider() }),
+      );
+      expect(error.code).toBe("workspace");
+      expect(error.message).toMatch(
+        /refused before the host was touched: (the bundle is unreadable|its objects are incomplete or corrupt)/,
+      );
+      const after = hostState(repository);
+      expect(after.refs.split("\n").filter((line) => line.startsWith("refs/heads/main"))).toEqual(
+        before.refs.split("\n").filter((line) => line.startsWith("refs/heads/main")),
+      );
+      expect(existsSync(join(repository, "evil.txt"))).toBe(false);
+    }, 120_000);
+
+    it("a sandbox that rewrote history below the baseline is refused", async () => {
+      const repository = scratchRepository();
+      const main = gitIn(repository, "rev-parse", "main");
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ SHELL: "git -c user.name=x -c user.email=x@x commit --quiet --amend -m rewritten" }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+        }),
+      );
+      expect(error.code).toBe("workspace");
+      expect(error.message).toContain("does not descend from the baseline");
+      expect(gitIn(repository, "rev-parse", "main")).toBe(main);
+    }, 120_000);
+
+    it("named: a host branch that moved during the run is a conflict; nothing applied, the work restorable from the backup", async () => {
+      const repository = scratchRepository();
+      let moved = "";
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ FILE: "remote.txt", DELAY_MS: "1500" }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          branch: { mode: "named", name: "feature/remote" },
+          observe: () => {
+            if (moved) return;
+            const tree = gitIn(repository, "rev-parse", "feature/remote^{tree}");
+            moved = gitIn(repository, "commit-tree", tree, "-p", "feature/remote", "-m", "moved on the host");
+            gitIn(repository, "update-ref", "refs/heads/feature/remote", moved);
+          },
+        }),
+      );
+      expect(error.code).toBe("conflict");
+      expect(gitIn(repository, "rev-parse", "feature/remote")).toBe(moved);
+      const recovery = error.details.recoveryLocation as string;
+      const manifest = JSON.parse(readFileSync(join(recovery, "manifest.json"), "utf8")) as { restore: string; files: { path: string }[] };
+      expect(manifest.files.map((file) => file.path)).toContain("work.bundle");
+      // The documented command restores the work as a branch of its own.
+      gitIn(repository, ...manifest.restore.replace(/^git /, "").split(" "));
+      const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
+      expect(gitIn(repository, "show", `${restored}:remote.txt`)).toContain("script agent");
+    }, 120_000);
+  },
+);

@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** A refusal the double answers with the API's error body `{ error: { code, message } }`. */
+export class DoubleRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The JSON object body, or a 400 like the API's for anything else. */
+export async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = (await readBody(request)).toString("utf8");
+  if (text === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DoubleRefusal(400, "bad_request", "The request body is not valid JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new DoubleRefusal(400, "bad_request", "The request body must be a JSON object.");
+  return value as Record<string, unknown>;
+}
+
+export function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new DoubleRefusal(400, "bad_request", `\`${key}\` must be a string.`);
+  return value;
+}
+
+export function optionalNumber(body: Record<string, unknown>, key: string): number | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw new DoubleRefusal(400, "bad_request", `\`${key}\` must be a non-negative number.`);
+  return value;
+}
+
+export function stringArray(body: Record<string, unknown>, key: string): string[] {
+  const value = body[key] ?? [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string"))
+    throw new DoubleRefusal(400, "bad_request", `\`${key}\` must be an array of strings.`);
+  return value as string[];
+}
+
+export function stringRecord(body: Record<string, unknown>, key: string): Record<string, string> {
+  const value = body[key] ?? {};
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    Array.isArray(value) ||
+    Object.values(value).some((item) => typeof item !== "string")
+  ) {
+    throw new DoubleRefusal(400, "bad_request", `\`${key}\` must be an object of strings.`);
+  }
+  return value as Record<string, string>;
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  response.end(text);
+}

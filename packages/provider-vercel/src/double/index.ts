@@ -1,0 +1,3 @@
+export { startVercelDouble } from "./vercel-double.js";
+export type { VercelDouble, VercelDoubleOptions } from "./vercel-double.js";
+export type { VercelFault } from "./double-faults.js";

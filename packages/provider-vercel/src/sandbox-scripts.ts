@@ -1,0 +1,161 @@
+// POSIX sh scripts run inside the sandbox. They only use sh builtins and tools that both busybox and
+// GNU coreutils/tar/findutils provide, so the provider works on any image with a shell and tar.
+// Exit codes 90-99 are refusals the host turns into `workspace` errors (the reason is on stderr).
+
+/**
+ * Runs every command: `$1` directory, `$2` input directory (`-`: no stdin), `$3…` the command. Prints a
+ * header on stdout before anything else — `P` + 10-digit pid, `D` when the directory is missing, `X` when
+ * the executable is not found. Vercel commands have no stdin channel: the host writes stdin as numbered
+ * frames into the input directory (`<n>` then its marker `<n>.ok`, `end` after the last), and a reader
+ * feeds them in order through a FIFO. Without input the wrapper replaces itself with the command.
+ */
+export const COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { printf D; exit 126; }
+input=$2
+shift 2
+command -v -- "$1" >/dev/null 2>&1 || { printf X; exit 127; }
+printf 'P%010d' "$$"
+[ "$input" = - ] && exec "$@" </dev/null
+mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exit 125
+(
+  n=0
+  while :; do
+    if [ -e "$input/$n.ok" ]; then
+      cat -- "$input/$n" || exit 0
+      rm -f -- "$input/$n" "$input/$n.ok"
+      n=$((n+1))
+    elif [ -e "$input/end" ]; then
+      [ -e "$input/$n.ok" ] || break
+    else
+      sleep 0.02 2>/dev/null || sleep 1
+    fi
+  done
+) >"$input/fifo" &
+reader=$!
+"$@" <"$input/fifo"
+status=$?
+kill "$reader" 2>/dev/null
+rm -rf -- "$input"
+exit "$status"`;
+
+/** Header bytes COMMAND_WRAPPER prints on success. */
+export const HEADER_BYTES = 11;
+
+/**
+ * Kills the tree of process group \`$1\`: stops the group and every descendant (found through
+ * /proc/<pid>/stat, so children that left the group are caught) until the set stops growing, then SIGKILLs.
+ */
+export const KILL_TREE = `leader=$1
+kill -STOP -"$leader" 2>/dev/null
+found=" $leader "
+grew=1
+while [ "$grew" = 1 ]; do
+  grew=0
+  for stat in /proc/[0-9]*/stat; do
+    { read -r line < "$stat"; } 2>/dev/null || continue
+    pid=\${stat#/proc/}; pid=\${pid%/stat}
+    case "$found" in *" $pid "*) continue ;; esac
+    rest=\${line##*) }
+    set -- $rest
+    case "$found" in *" $2 "*) ;; *) [ "$3" = "$leader" ] || continue ;; esac
+    found="$found$pid "
+    kill -STOP "$pid" 2>/dev/null
+    grew=1
+  done
+done
+kill -KILL -"$leader" 2>/dev/null
+kill -KILL $found 2>/dev/null
+exit 0`;
+
+/**
+ * Shared check: refuses (exit 90) when the existing part of path \`$1\` resolves outside anchor \`$2\`
+ * through a link. "/" as anchor accepts anything.
+ */
+const CHECK_ANCHOR = `check_anchor() {
+  [ "$2" = / ] && return 0
+  probe=$1
+  while [ ! -e "$probe" ] && [ ! -L "$probe" ]; do probe=$(dirname -- "$probe"); done
+  real=$(readlink -f -- "$probe") || real=
+  anchor=$(readlink -f -- "$2") || anchor=$2
+  case "$real/" in "$anchor"/*) return 0 ;; esac
+  echo "$1 is reached through a link that leaves $2" >&2
+  exit 90
+}`;
+
+/**
+ * Upload: \`$1\` destination directory, \`$2\` anchor. stdin: lines \`D<path>\` (directories of the
+ * archive, refused when an existing link there leads outside the destination), \`V<path>\` (files whose SHA-256 is printed after
+ * extraction), an empty line, then the tar stream.
+ */
+export const EXTRACT_TAR = `${CHECK_ANCHOR}
+umask 0
+check_anchor "$1" "$2"
+mkdir -p -- "$1" || exit 95
+cd -- "$1" || exit 95
+base=$(pwd -P)
+verify=
+while IFS= read -r line; do
+  [ -z "$line" ] && break
+  path=\${line#?}
+  case "$line" in
+    D*) if [ -L "$path" ]; then
+          real=$(readlink -f -- "$path") || real=
+          case "$real/" in "$base"/*) ;; *) echo "$1/$path is a link that leads outside the destination" >&2; exit 91 ;; esac
+        fi ;;
+    V*) verify="$verify$path
+" ;;
+  esac
+done
+tar -x -f - || exit 96
+[ -z "$verify" ] && exit 0
+printf %s "$verify" | tr '\\n' '\\0' | xargs -0 sha256sum --`;
+
+/**
+ * Download: \`$1\` source, \`$2\` anchor, \`$3\` archive file. Prints \`d\` or \`f\` (the source's kind)
+ * and writes a tar of the directory's contents or of the single file to the archive file, which the host
+ * then reads through the file API (command output is text, a tar is not).
+ */
+export const CREATE_TAR = `${CHECK_ANCHOR}
+[ -e "$1" ] || { echo "$1 does not exist" >&2; exit 92; }
+check_anchor "$1" "$2"
+if [ -d "$1" ]; then
+  cd -- "$1" || exit 92
+  printf d
+  exec tar -c -f "$3" .
+fi
+cd -- "$(dirname -- "$1")" || exit 92
+printf f
+exec tar -c -f "$3" -- "./$(basename -- "$1")"`;
+
+/** Batch download: \`$1\` source directory, \`$2\` archive file, \`$3…\` the \`./<path>\` entries. */
+export const CREATE_TAR_OF_LIST = `cd -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
+archive=$2
+shift 2
+exec tar -c -f "$archive" -- "$@"`;
+
+/**
+ * Manifest: \`$1\` source, \`$2…\` relative paths. Refuses missing paths (92), paths reached through a
+ * link (93), and special files or names with a newline (94). Prints \`S|<mode>|<size>|<path>\` for
+ * files, \`L|<path>\` + a line with the target for links, then \`--\` and one sha256sum line per file.
+ */
+export const MANIFEST = `cd -P -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
+shift
+root=$PWD
+newline='
+'
+# Builtins only in this loop (cd -P sets PWD to the physical path): no process per named path.
+for path in "$@"; do
+  [ -e "$path" ] || [ -L "$path" ] || { echo "$path does not exist" >&2; exit 92; }
+  parent=\${path%/*}
+  [ "$parent" = "$path" ] && parent=.
+  cd -P -- "$parent" 2>/dev/null || { echo "$path is reached through a link" >&2; exit 93; }
+  parent=\${parent#.}; parent=\${parent#/}
+  [ -z "$parent" ] && expect=$root || expect=$root/$parent
+  [ "$PWD" = "$expect" ] || { echo "$path is reached through a link" >&2; exit 93; }
+  cd -- "$root" || exit 92
+done
+odd=$(find "$@" \\( ! -type f ! -type l ! -type d \\) -o -name "*$newline*")
+[ -z "$odd" ] || { echo "$odd: special files (socket, pipe, device) and names with a newline cannot be listed" >&2; exit 94; }
+find "$@" -type f -exec stat -c 'S|%a|%s|%n' -- {} +
+find "$@" -type l -exec sh -c 'for link; do printf "L|%s\\n" "$link"; readlink -- "$link"; done' sh {} +
+echo --
+find "$@" -type f -exec sha256sum -- {} +`;

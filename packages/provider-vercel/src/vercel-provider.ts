@@ -1,0 +1,91 @@
+import { isAbsolute, posix } from "node:path";
+import { OutpostError, throwIfAborted } from "@outpost/core";
+import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
+import { Sandbox } from "@vercel/sandbox";
+import { mapVercelError } from "./map-vercel-error.js";
+import { OperationGuard } from "./operation-guard.js";
+import { vercelCredentials, type VercelProviderConfig } from "./vercel-provider-config.js";
+import { VercelLease } from "./vercel-lease.js";
+import { uploadToSandbox } from "./vercel-transfers.js";
+
+/** Capabilities every Vercel lease has. */
+export const VERCEL_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
+
+/** Reports the sandbox user's HOME and makes sure root and the lease's scratch directory exist. */
+const SETUP_SCRIPT = `mkdir -p -- "$1" "$2" && chmod 700 "$2" && printf %s "$HOME"`;
+
+/** A SandboxProvider that runs each lease in its own Vercel Sandbox (a Firecracker microVM) through @vercel/sandbox. */
+export function vercelProvider(config: VercelProviderConfig = {}): SandboxProvider {
+  return {
+    specificationVersion: "v1",
+    name: "vercel",
+    placement: "remote",
+    capabilities: { liveInput: VERCEL_CAPABILITIES.liveInput, fileTransfers: VERCEL_CAPABILITIES.fileTransfers },
+    ...(config.variables === undefined ? {} : { variables: config.variables }),
+    acquire: (context) => acquire(config, context),
+  };
+}
+
+async function acquire(config: VercelProviderConfig, context: SandboxContext): Promise<SandboxLease> {
+  throwIfAborted(context.signal, "Acquiring a Vercel lease");
+  if (typeof context.directory !== "string" || !isAbsolute(context.directory)) {
+    throw new OutpostError(
+      "configuration",
+      `The sandbox context directory ${JSON.stringify(context.directory)} is not absolute. Pass an absolute host path.`,
+    );
+  }
+  const guard = new OperationGuard({ signal: context.signal }, "Acquiring a Vercel lease");
+  let sandbox: Sandbox | undefined;
+  let created = false;
+  try {
+    sandbox = await open(config, guard.signal);
+    created = config.sandbox === undefined;
+    guard.check();
+    const root = config.root ?? sandbox.cwd;
+    const scratch = posix.join("/tmp", `outpost-${sandbox.name}-${Date.now().toString(36)}`);
+    const setup = await sandbox.runCommand({
+      cmd: "/bin/sh",
+      args: ["-c", SETUP_SCRIPT, "outpost-setup", root, scratch],
+      signal: guard.signal,
+    });
+    if (setup.exitCode !== 0) {
+      throw new OutpostError(
+        "provider",
+        `Could not prepare the Vercel sandbox ${sandbox.name}: creating ${root} failed (${(await setup.stderr()).trim()}). Choose a writable root.`,
+        { details: { root } },
+      );
+    }
+    const home = (await setup.stdout()).trim() || "/home/vercel-sandbox";
+    const variables = { ...config.variables, ...context.variables, HOME: home };
+    const lease = new VercelLease({ sandbox, root, home, scratch, variables, retain: config.retain === true });
+    // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
+    await uploadToSandbox(lease, context.directory, root, { signal: guard.signal });
+    guard.check();
+    return lease;
+  } catch (error) {
+    if (sandbox !== undefined && created) await sandbox.delete().catch(() => undefined);
+    throw guard.error ?? mapVercelError(error, "acquire a Vercel sandbox");
+  } finally {
+    guard.dispose();
+  }
+}
+
+/** A new sandbox from the create parameters, or the named existing one (resumed when stopped). */
+async function open(config: VercelProviderConfig, signal: AbortSignal): Promise<Sandbox> {
+  const credentials = vercelCredentials(config);
+  const common = { ...credentials, ...(config.fetch === undefined ? {} : { fetch: config.fetch }), signal };
+  if (config.sandbox !== undefined) {
+    return Sandbox.get({ ...common, name: config.sandbox, resume: true }).catch((error: unknown) => {
+      throw mapVercelError(error, `reuse the Vercel sandbox ${JSON.stringify(config.sandbox)}`);
+    });
+  }
+  const parameters = {
+    ...config.create,
+    ...(config.networkPolicy === undefined ? {} : { networkPolicy: config.networkPolicy }),
+    ...(config.retain === true ? { persistent: true } : {}),
+    ...common,
+  };
+  return Sandbox.create(parameters as Parameters<typeof Sandbox.create>[0]).catch((error: unknown) => {
+    throw mapVercelError(error, "create a Vercel sandbox");
+  });
+}

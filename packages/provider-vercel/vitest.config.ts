@@ -1,0 +1,3 @@
+import { outpostProject } from "../../vitest.shared.js";
+
+export default outpostProject("provider-vercel");

@@ -1,0 +1,32 @@
+/** What a completed job returns through the queue (the full record is in the result transport). */
+export interface DispatchJobResult {
+  readonly dispatchId: string;
+  /** The branch pushed to the remote with the agent's commits. */
+  readonly branch: string;
+  readonly commits: readonly string[];
+  readonly completed: boolean;
+  readonly text: string;
+  readonly conversationId?: string;
+  /** Key of the stored record in the result transport. */
+  readonly resultKey: string;
+  /** The fence token of the attempt that won. */
+  readonly fence: number;
+  /** The worker that ran the attempt. */
+  readonly worker: string;
+}
+
+/** The record stored in the result transport: the result plus the conversation, for continuations elsewhere. */
+export interface StoredDispatchResult extends DispatchJobResult {
+  readonly job: string;
+  readonly conversation?: unknown;
+  readonly turns: readonly { readonly pass: number; readonly text: string; readonly conversationId?: string }[];
+  readonly journal: readonly JournalLine[];
+  readonly durationMs: number;
+}
+
+/** One line of the job's journal: progress as the worker saw it. */
+export interface JournalLine {
+  readonly at: string;
+  readonly event: string;
+  readonly detail?: string;
+}

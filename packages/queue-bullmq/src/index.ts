@@ -1,0 +1,10 @@
+export { openDispatchQueue, DEFAULT_QUEUE_NAME } from "./dispatch-queue.js";
+export type { DispatchQueue, DispatchQueueOptions, QueuedDispatch } from "./dispatch-queue.js";
+export { assertDispatchJob } from "./dispatch-job.js";
+export type { DispatchJob, PluginChoice, JsonValue } from "./dispatch-job.js";
+export type { DispatchJobResult, StoredDispatchResult, JournalLine } from "./dispatch-job-result.js";
+export { enqueueDispatch } from "./enqueue-dispatch.js";
+export type { EnqueueOptions, EnqueuedDispatch } from "./enqueue-dispatch.js";
+export { assertNoEviction } from "./assert-noeviction.js";
+export { acquireFence, committedResultKey } from "./fence.js";
+export type { Fence } from "./fence.js";
