@@ -30,6 +30,8 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
     repository: state.repository.root,
     sandbox: lease,
     staging: state.staging,
+    // The CLI runs with these: a CLI home they set (COPILOT_HOME...) is where its sessions are.
+    variables: state.variables,
     home: options.conversationHome,
     local: provider.placement === "host",
     warn: (message) => observers.warn(message),
