@@ -1,4 +1,12 @@
-import { OutpostError, type AgentAdapter, type ReplayAgent, type ReplayDivergence, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
+import {
+  OutpostError,
+  type AgentAdapter,
+  type ReplayAgent,
+  type ReplayDivergence,
+  type ConversationContext,
+  type ConversationRecord,
+  type SandboxLease,
+} from "@outpost/core";
 import type { DispatchOptions, DispatchTurn } from "../dispatch-options.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";

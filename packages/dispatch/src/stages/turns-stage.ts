@@ -120,7 +120,13 @@ async function runRecorded(
   const onEvent = (event: AgentEvent): void => {
     journal?.append({ kind: "event", pass: request.pass, atMs: Date.now() - started, event });
     if (event.type === "conversation") state.conversationId = event.id;
-    observers.observe({ dispatchId: state.dispatchId, label: options.label, pass: request.pass, timestamp: new Date().toISOString(), event });
+    observers.observe({
+      dispatchId: state.dispatchId,
+      label: options.label,
+      pass: request.pass,
+      timestamp: new Date().toISOString(),
+      event,
+    });
   };
   let outcome: TurnOutcome;
   try {
