@@ -46,7 +46,7 @@ export async function turnsStage(state: DispatchState): Promise<void> {
       throwIfAborted(options.signal, "The dispatch");
       if (!state.conversationId) throw new Error("unreachable: a correction turn needs the conversation id");
       if (options.agent.kind === "replay") throw new Error("unreachable: a replay agent has no typed response to repair");
-      const outcome = await runRecorded(state, lease, state.agent as AgentAdapter, {
+      const outcome = await runRecorded(state, lease, state.agent, {
         pass: 1,
         prompt,
         resume: { id: state.conversationId },
