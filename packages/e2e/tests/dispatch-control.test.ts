@@ -7,7 +7,7 @@ import { codexAgent } from "@outpost/agent-codex";
 import { isOutpostError, type OutpostError } from "@outpost/core";
 import { createFallbackAgent, createObservationHub, dispatch, type DispatchEvent } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { startModelServer, type ModelServer, type Responder } from "@outpost/testkit/model-server";
+import { startModelServer, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
 import { scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
 
@@ -112,10 +112,12 @@ const task = z.object({ title: z.string(), count: z.number().int() });
 /** Claude's calls are refused with `status`; Codex answers. */
 const claudeRefused =
   (status: number): Responder =>
-  (request) =>
-    request.api === "anthropic-messages"
-      ? { error: { status, headers: status === 429 ? { "retry-after": "0" } : {} } }
+  (request): ScriptStep => {
+    const headers: Record<string, string> = status === 429 ? { "retry-after": "0" } : {};
+    return request.api === "anthropic-messages"
+      ? { error: { status, headers } }
       : { text: "Codex did it. <outpost>done</outpost>", usage: { inputTokens: 30, outputTokens: 5 } };
+  };
 
 (unavailable ? describe.skip : describe)(`fallback agents with the real CLIs${unavailable ? ` (unavailable: ${unavailable})` : ""}`, () => {
   it("Claude → Codex on 429: Codex answers, the fallback is reported to the hub and in one trace, usage combined", async () => {

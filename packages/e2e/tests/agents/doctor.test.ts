@@ -34,7 +34,11 @@ describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
       });
     }
     expect(agents.find((report) => report["agent"] === "kimi")).toMatchObject({ status: "untracked" });
-    expect(reports.filter((report) => report["type"] === "provider").map((report) => report["provider"])).toEqual(["docker", "local"]);
+    expect(reports.filter((report) => report["type"] === "provider").map((report) => report["provider"])).toEqual([
+      "docker",
+      "local",
+      "vercel",
+    ]);
   }, 120_000);
 
   it.skipIf(codex?.missing !== undefined)(
