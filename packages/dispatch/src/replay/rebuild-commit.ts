@@ -1,5 +1,6 @@
 import { OutpostError, type RecordedCommit, type SandboxLease } from "@outpost/core";
 import { commitObject } from "../journal/commit-object.js";
+import { sandboxGit } from "../remote/sandbox-git-command.js";
 
 /** What rebuilding one recorded commit gave. */
 export interface RebuiltCommit {
@@ -13,22 +14,16 @@ export interface RebuiltCommit {
  * From the same parent with the same tree, the object and so the commit id are identical.
  */
 export async function rebuildCommit(lease: SandboxLease, commit: RecordedCommit, signal?: AbortSignal): Promise<RebuiltCommit> {
-  const run = async (args: readonly string[], stdin?: string): Promise<string> => {
-    const result = await lease.invoke({
-      executable: "git",
-      arguments: ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", ...args],
-      ...(stdin !== undefined ? { stdin } : {}),
-      variables: { GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1" },
-      ...(signal ? { signal } : {}),
-    });
-    if (result.status !== 0)
-      throw new OutpostError(
-        "replay",
-        `Rebuilding commit ${commit.id} failed: git ${args[0]} exited with ${result.status} (${result.stderr.trim() || result.stdout.trim()}). The sandbox's repository is not where the recording left it.`,
-        { details: { commit: commit.id, status: result.status } },
-      );
-    return result.stdout.trim();
-  };
+  const run = (args: readonly string[], stdin?: string): Promise<string> =>
+    sandboxGit(lease, args, `run git ${args[0]}`, { ...(signal ? { signal } : {}), ...(stdin !== undefined ? { stdin } : {}) }).catch(
+      (error: unknown) => {
+        throw new OutpostError(
+          "replay",
+          `Rebuilding commit ${commit.id} failed (${error instanceof Error ? error.message : String(error)}). The sandbox's repository is not where the recording left it.`,
+          { details: { commit: commit.id }, cause: error },
+        );
+      },
+    );
   const head = await run(["rev-parse", "--verify", "HEAD^{commit}"]);
   if (commit.patch.length > 0) await run(["apply", "--binary", "--index", "--whitespace=nowarn", "-"], commit.patch);
   const tree = await run(["write-tree"]);

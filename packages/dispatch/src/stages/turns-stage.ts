@@ -151,7 +151,8 @@ async function runRecorded(
   span.end();
   state.conversationId = outcome.conversationId ?? state.conversationId;
   const capture = state.spans.nested("outpost.capture", { "outpost.pass": request.pass });
-  const captured = await captureConversation(agent, outcome.conversationId, sandboxOf(state).context, (message) => observers.warn(message));
+  const context = { ...sandboxOf(state).context, variables: state.variables.get(agent) ?? {} };
+  const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
   capture.end();
   state.conversation = captured.record ?? state.conversation;
   const turn = {
