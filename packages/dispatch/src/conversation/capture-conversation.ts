@@ -1,5 +1,8 @@
 import { readFile } from "node:fs/promises";
-import type { AgentFeatures, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
+import type { AgentAdapter, AgentFeatures, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
+
+/** An agent adapter, or a replay agent (which captures nothing and reads no transcript). */
+type CapturingAgent = AgentFeatures & Partial<Pick<AgentAdapter, "transcriptUsage">>;
 
 export interface CapturedConversation {
   readonly record?: ConversationRecord;
@@ -9,7 +12,7 @@ export interface CapturedConversation {
 
 /** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
 export async function captureConversation(
-  agent: AgentFeatures,
+  agent: CapturingAgent,
   id: string | undefined,
   context: ConversationContext,
   warn: (message: string) => void,
@@ -19,14 +22,35 @@ export async function captureConversation(
     warn(`${agent.name} reported no conversation id, so its conversation was not captured and cannot be continued.`);
     return {};
   }
+  let record: ConversationRecord;
   try {
-    const record = await agent.storage.capture(id, context);
-    const usage = agent.transcriptUsage ? agent.transcriptUsage(await readFile(record.file, "utf8")) : undefined;
-    return { record, usage };
+    record = await agent.storage.capture(id, context);
   } catch (error) {
     warn(
-      `Could not capture ${agent.name} conversation ${id}: ${error instanceof Error ? error.message : String(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
+      `Could not capture ${agent.name} conversation ${id}: ${message(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
     );
     return {};
   }
+  return { record, usage: await transcriptUsage(agent, record, warn) };
+}
+
+/** A reader that fails costs the usage it would have read, never the captured conversation. */
+async function transcriptUsage(
+  agent: CapturingAgent,
+  record: ConversationRecord,
+  warn: (message: string) => void,
+): Promise<Usage | undefined> {
+  if (!agent.transcriptUsage) return undefined;
+  try {
+    return agent.transcriptUsage(await readFile(record.file, "utf8"));
+  } catch (error) {
+    warn(
+      `Could not read ${agent.name} usage from its captured transcript ${record.file}: ${message(error)}. The conversation is kept; the turn's usage is what its events reported.`,
+    );
+    return undefined;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

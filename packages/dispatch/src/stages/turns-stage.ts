@@ -1,4 +1,5 @@
 import { addUsage, throwIfAborted, type AgentAdapter, type AgentEvent, type ReplayAgent, type SandboxLease } from "@outpost/core";
+import { turnUsage } from "../turn/turn-usage.js";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
 import { writeHomeFiles } from "../turn/home-files.js";
@@ -158,7 +159,8 @@ async function runRecorded(
   const turn = {
     pass: request.pass,
     text: outcome.text,
-    usage: captured.usage ?? outcome.usage,
+    // A replay gives back the usage the recording settled on, whatever mode the recorded agent declared.
+    usage: agent.kind === "replay" ? outcome.usage : turnUsage(agent, outcome.usage, captured),
     conversationId: outcome.conversationId,
     marker: outcome.marker,
     settled: outcome.settled,
