@@ -11,7 +11,9 @@ export async function seedStage(state: DispatchState): Promise<void> {
   if (state.options.sandboxProvider.placement === "remote") {
     const seeded = await seedRepository(workspaceOf(state), lease, state.staging, state.options.signal);
     state.seededBytes = seeded.bytes;
-    state.observers.diagnostic(`seed: ${seeded.bytes} bytes of git bundle sent`);
+    state.observers.diagnostic(
+      `seed: ${seeded.bytes} bytes of git bundle sent${seeded.delta ? " (delta over commits the sandbox held)" : ""}`,
+    );
   }
   if (state.continued) await state.agent.storage!.restore(state.continued, context);
 }
