@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,6 +24,26 @@ const provider = (root?: string) =>
     ],
   });
 const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
+const failure = (run: Promise<unknown>) =>
+  run.then(
+    () => {
+      throw new Error("the dispatch succeeded");
+    },
+    (caught: unknown) => caught as { code: string; message: string; details: Record<string, unknown> },
+  );
+/** A repository whose committed .gitignore ignores `local.secret`, with host-only files to copy. */
+const repositoryWithCopies = () => {
+  const repository = scratchRepository();
+  writeFileSync(join(repository, ".gitignore"), "local.secret\n");
+  gitIn(repository, "add", ".gitignore");
+  gitIn(repository, "commit", "--quiet", "-m", "ignore local.secret");
+  writeFileSync(join(repository, ".env"), "TOKEN=host\n");
+  writeFileSync(join(repository, "local.secret"), "secret\n");
+  // Ignored on this host only: the sandbox, which gets commits, does not ignore it.
+  writeFileSync(join(repository, ".git", "info", "exclude"), ".env\n");
+  return repository;
+};
+const commitAll = "git add -A && git commit --quiet -m 'agent edits'";
 
 afterAll(() => {
   for (const volume of volumes) execFileSync("docker", ["volume", "rm", "--force", volume], { stdio: "ignore" });
@@ -100,5 +120,116 @@ afterAll(() => {
       expect(diagnostics.find((message) => message.startsWith("seed: "))).not.toContain("delta");
       expect(gitIn(repository, "show", "main:two.txt")).toContain("script agent");
     }, 180_000);
+
+    it("without includeUncommitted: work touching a copy no committed .gitignore ignores fails with workspace, host untouched", async () => {
+      const repository = repositoryWithCopies();
+      const main = gitIn(repository, "rev-parse", "main");
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ SHELL: `test ! -e .env && test ! -e local.secret && echo TOKEN=agent > .env && ${commitAll}` }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          copies: [".env", "local.secret"],
+        }),
+      );
+      expect(error.code).toBe("workspace");
+      expect(error.message).toContain('".env"');
+      expect(error.details.paths).toEqual([".env"]);
+      expect(gitIn(repository, "rev-parse", "main")).toBe(main);
+      expect(readFileSync(join(repository, ".env"), "utf8")).toBe("TOKEN=host\n");
+      // The work is rescued in the recovery location.
+      expect(existsSync(join(error.details.recoveryLocation as string, "work.bundle"))).toBe(true);
+    }, 120_000);
+
+    it("without includeUncommitted: work touching a file the worktree changed before the run fails with workspace", async () => {
+      const repository = repositoryWithCopies();
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ SHELL: `grep -vq hook README.md && echo agent >> README.md && ${commitAll}` }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          hooks: { workspaceReady: ["echo hook >> README.md"] },
+        }),
+      );
+      expect(error.code).toBe("workspace");
+      expect(error.details.paths).toEqual(["README.md"]);
+    }, 120_000);
+
+    it("without includeUncommitted: work beside untouched copies and uncommitted files applies", async () => {
+      const repository = repositoryWithCopies();
+      const result = await dispatch({
+        agent: agentWith({ FILE: "other.txt" }),
+        brief: "x",
+        repository,
+        sandboxProvider: provider(),
+        copies: [".env", "local.secret"],
+        hooks: { workspaceReady: ["echo hook >> README.md"] },
+      });
+      expect(result.commits).toHaveLength(1);
+      expect(gitIn(repository, "show", "main:other.txt")).toContain("script agent");
+    }, 120_000);
+
+    it("includeUncommitted: uncommitted and untracked files are sent, and the work building on them applies", async () => {
+      const repository = repositoryWithCopies();
+      const seen: string[] = [];
+      const result = await dispatch({
+        agent: agentWith({ SHELL: `cat .env README.md && test ! -e .gitignore && echo agent >> README.md && ${commitAll}` }),
+        brief: "x",
+        repository,
+        sandboxProvider: provider(),
+        includeUncommitted: true,
+        copies: [".env", "local.secret"],
+        hooks: { workspaceReady: ["echo hook >> README.md", "rm .gitignore"] },
+        observe: ({ event }) => {
+          if (event.type === "text") seen.push(event.text);
+        },
+      });
+      expect(seen.join("\n")).toContain("TOKEN=host");
+      expect(result.commits).toHaveLength(1);
+      expect(gitIn(repository, "show", "main:README.md")).toBe("# scratch\nhook\nagent");
+      expect(gitIn(repository, "show", "main:.env")).toBe("TOKEN=host");
+      // The deletion travelled too, and with .gitignore gone local.secret was an untracked, non-ignored file.
+      expect(gitIn(repository, "ls-tree", "--name-only", "main").split("\n")).toEqual([".env", "README.md", "local.secret"]);
+    }, 120_000);
+
+    it("includeUncommitted: a sent file changed on the host during the run is a conflict, the host's version kept", async () => {
+      const repository = repositoryWithCopies();
+      let worktree = "";
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ DELAY_MS: "1500", SHELL: `echo agent >> README.md && ${commitAll}` }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          includeUncommitted: true,
+          hooks: { workspaceReady: ["echo hook >> README.md"] },
+          observe: () => {
+            if (worktree) return;
+            const workspaces = join(repository, ".outpost", "workspaces");
+            worktree = join(workspaces, readdirSync(workspaces)[0]!);
+            writeFileSync(join(worktree, "README.md"), "edited on the host meanwhile\n");
+          },
+        }),
+      );
+      expect(error.code).toBe("conflict");
+      expect(error.details.paths).toEqual(["README.md"]);
+      expect(readFileSync(join(worktree, "README.md"), "utf8")).toBe("edited on the host meanwhile\n");
+    }, 120_000);
+
+    it("includeUncommitted is refused for a provider that is not remote", async () => {
+      const repository = scratchRepository();
+      const error = await failure(
+        dispatch({
+          agent: agentWith({}),
+          brief: "x",
+          repository,
+          sandboxProvider: dockerProvider({ image: DOCKER_TEST_IMAGE }),
+          includeUncommitted: true,
+        }),
+      );
+      expect(error.code).toBe("configuration");
+    });
   },
 );
