@@ -70,6 +70,10 @@ describe("limits: each bounded stage fails past its limit", () => {
     );
     expect(error.code).toBe("timeout");
     expect(error.message).toContain("limits.copyMs");
-    expect(existsSync(join(repository, ".outpost", "workspaces")) ? execFileSync("ls", [join(repository, ".outpost", "workspaces")]).toString() : "").toBe("");
+    expect(
+      existsSync(join(repository, ".outpost", "workspaces"))
+        ? execFileSync("ls", [join(repository, ".outpost", "workspaces")]).toString()
+        : "",
+    ).toBe("");
   });
 });

@@ -16,6 +16,7 @@ export async function workspaceStage(state: DispatchState): Promise<void> {
     openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal }),
   );
   state.workspace = workspace;
+  state.journal?.describe({ baseline: workspace.baseline });
   // Bookkeeping writes overlap the next steps; all of them are on disk before the agent starts.
   state.recorded.push(
     note(
@@ -32,7 +33,12 @@ export async function workspaceStage(state: DispatchState): Promise<void> {
   );
   if (workspace.created && resolved.copies.length > 0) {
     const opened = workspace;
-    workspace = { ...workspace, untrackedCopies: await withinLimit(state, "copyMs", (signal) => applyCopies(repository.root, opened.directory, resolved.copies, signal)) };
+    workspace = {
+      ...workspace,
+      untrackedCopies: await withinLimit(state, "copyMs", (signal) =>
+        applyCopies(repository.root, opened.directory, resolved.copies, signal),
+      ),
+    };
     state.workspace = workspace;
   }
   if (workspace.created) await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], workspace.directory, options.signal);
