@@ -8,3 +8,6 @@ export type { EnqueueOptions, EnqueuedDispatch } from "./enqueue-dispatch.js";
 export { assertNoEviction } from "./assert-noeviction.js";
 export { acquireFence, committedResultKey } from "./fence.js";
 export type { Fence } from "./fence.js";
+export { runDispatchWorker } from "./run-dispatch-worker.js";
+export type { DispatchWorker, DispatchWorkerEvent, DispatchWorkerOptions } from "./run-dispatch-worker.js";
+export type { DispatchJobProgress } from "./job-journal.js";
