@@ -33,7 +33,9 @@ export interface DispatchWorkerOptions {
 }
 
 export type DispatchWorkerEvent =
+  | { readonly type: "reaped"; readonly actions: readonly string[] }
   | { readonly type: "job-start"; readonly job: string; readonly attempt: number }
+  | { readonly type: "lock-lost"; readonly job: string }
   | { readonly type: "job-complete"; readonly job: string; readonly result: DispatchJobResult }
   | { readonly type: "job-fail"; readonly job: string; readonly code: string; readonly message: string; readonly retry: boolean };
 
@@ -49,8 +51,6 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
   const { queue } = options;
   await assertNoEviction(queue.redis, queue.url);
   const cache = new RepositoryCache(options.cacheDirectory);
-  // What this worker left when it was killed: orphaned agents, sandboxes and worktrees of dead dispatches.
-  await cache.reap();
   const name = options.name ?? `${hostname()}-${process.pid}`;
   const emit = (event: DispatchWorkerEvent) => {
     try {
@@ -59,6 +59,9 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
       // an observer's failure never changes a job
     }
   };
+  // What this worker left when it was killed: orphaned agents, sandboxes and worktrees of dead attempts.
+  const reaped = await cache.reap();
+  if (reaped.length > 0) emit({ type: "reaped", actions: reaped });
   const context = {
     queue,
     worker: name,
@@ -95,6 +98,14 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
   );
   // Only after BullMQ recorded the completion under this worker's lock: a stalled worker's late return is not one.
   worker.on("completed", (job, result) => emit({ type: "job-complete", job: job.id!, result }));
+  // A lock this worker could not renew belongs to another worker by now: stop the attempt (its agent and
+  // sandbox); the fence refuses whatever it would still try to publish.
+  worker.on("lockRenewalFailed", (jobIds) => {
+    for (const job of jobIds) {
+      emit({ type: "lock-lost", job });
+      worker.cancelJob(job, "this worker lost the job's lock");
+    }
+  });
   worker.on("error", () => undefined); // connection errors while Redis restarts: ioredis reconnects
   await worker.waitUntilReady();
   return { name, worker, close: (force = false) => worker.close(force) };

@@ -101,3 +101,12 @@ export function bareRemote(): string {
   git(seed, "push", "--quiet", remote, "main");
   return remote;
 }
+
+/** Polls `condition` until it holds; past `timeoutMs` throws with `explain()`. */
+export async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, explain?: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms${explain ? `: ${await explain()}` : ""}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

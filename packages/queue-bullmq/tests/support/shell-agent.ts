@@ -10,7 +10,7 @@ const LINE = [
   'printf "%s\\n" "$1" > "$1"',
   'git add -- "$1"',
   'git commit -q -m "agent: $1"',
-  `printf '%s\\n' '{"type":"text","text":"<outpost>done</outpost>"}' '{"type":"finished","text":"done"}'`,
+  `printf '%s\\n' '{"type":"text","text":"<outpost>done</outpost>"}' '{"type":"finished","text":"<outpost>done</outpost>"}'`,
 ].join("\n");
 
 export const shellAgentDescriptor: AgentDescriptor = {
