@@ -9,7 +9,8 @@ export const RULES = [
   { match: /^(provider|transport)-/, allowed: ["core", "plugin-utils"] },
   { match: /^conversations$/, allowed: ["core", "plugin-utils"] },
   { match: /^agent-/, allowed: ["core", "conversations", "plugin-utils"] },
-  { match: /^dispatch$/, allowed: ["core", "plugin-utils"] },
+  // The reference default provider is an optional peer: declared optional, reached only by a lazy import().
+  { match: /^dispatch$/, allowed: ["core", "plugin-utils"], optionalLazy: ["provider-docker"] },
   // Queues run the engine on remote workers: core and the engine's public API, never a plugin.
   { match: /^queue-/, allowed: ["core", "dispatch"] },
   { match: /^(cli|e2e)$/, allowed: "any" },

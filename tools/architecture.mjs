@@ -44,8 +44,9 @@ function checkManifest(folder, packageDir, rule) {
     for (const name of Object.keys(manifest[field] ?? {})) {
       if (!name.startsWith(SCOPE)) continue;
       const target = name.slice(SCOPE.length);
-      if (!allowedTarget(rule, target, folder))
-        found.push(`packages/${folder}/package.json: ${field} names ${name}, which ${folder} may not depend on`);
+      if (allowedTarget(rule, target, folder)) continue;
+      if (field === "peerDependencies" && optionalLazy(rule, target) && manifest.peerDependenciesMeta?.[name]?.optional === true) continue;
+      found.push(`packages/${folder}/package.json: ${field} names ${name}, which ${folder} may not depend on`);
     }
   }
   return found;
@@ -61,7 +62,9 @@ function checkSources(folder, packageDir, rule) {
       const where = `packages/${folder}/${relative(packageDir, file)}`;
       if (specifier.startsWith(SCOPE)) {
         const target = specifier.slice(SCOPE.length).split("/")[0];
-        if (!allowedTarget(rule, target, folder)) found.push(`${where}: imports ${specifier}; ${folder} may import only ${describe(rule)}`);
+        const lazy = optionalLazy(rule, target) && /\bimport\s*\(/.test(match[0]);
+        if (!allowedTarget(rule, target, folder) && !lazy)
+          found.push(`${where}: imports ${specifier}; ${folder} may import only ${describe(rule)}`);
       } else if (specifier.startsWith(".")) {
         const target = resolve(dirname(file), specifier);
         if (!target.startsWith(packageDir + "/"))
@@ -94,6 +97,11 @@ function checkTestSources(folder, packageDir) {
     }
   }
   return found;
+}
+
+// An optional peer the package loads lazily (import()), so installing the package never requires it.
+function optionalLazy(rule, target) {
+  return (rule.optionalLazy ?? []).includes(target);
 }
 
 function describe(rule) {

@@ -52,8 +52,11 @@ export interface DispatchOptions {
   readonly branch?: BranchPolicy;
   /** Repository-relative files copied from the host checkout into a new worktree (named or integrate). */
   readonly copies?: readonly string[];
-  /** The provider that allocates the sandbox. The engine has no default: the CLI chooses one. */
-  readonly sandboxProvider: SandboxProvider;
+  /**
+   * The provider that allocates the sandbox. Default: `dockerProvider()` from `@outpost/provider-docker` when that
+   * package is installed (an optional peer, loaded only then); otherwise omitting it fails with `configuration`.
+   */
+  readonly sandboxProvider?: SandboxProvider;
   /**
    * Host directory under which captured native conversations are stored and found
    * (`<conversationHome>/.outpost/conversations/<format>`); default: your home for Claude and Codex transcripts,
@@ -72,6 +75,9 @@ export interface DispatchOptions {
   /** OpenTelemetry spans of the whole dispatch and each stage, through @opentelemetry/api; failures change nothing. */
   readonly telemetry?: DispatchTelemetry;
 }
+
+/** Options once the default provider is filled in: what every stage after the check reads. */
+export type ProvidedOptions = DispatchOptions & { readonly sandboxProvider: SandboxProvider };
 
 /** One agent turn of a dispatch. */
 export interface DispatchTurn {

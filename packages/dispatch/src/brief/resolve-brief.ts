@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { MAX_BRIEF_BYTES, type Brief } from "./brief.js";
+import { briefValues } from "./brief-values.js";
 import { parseBriefTemplate } from "./brief-template.js";
 import { runHostProcess } from "../process/run-host-process.js";
 
@@ -32,7 +33,7 @@ export async function resolveBrief(input: ResolveBriefInput): Promise<string> {
     );
   if (info.size > MAX_BRIEF_BYTES) throw tooLarge(path, info.size);
   const template = decodeBrief(await readFile(path), path);
-  const variables = brief.variables ?? {};
+  const variables = briefValues(brief, path);
   let text = "";
   for (const part of parseBriefTemplate(template, path)) {
     if (part.kind === "text") text += part.text;

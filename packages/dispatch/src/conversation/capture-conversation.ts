@@ -19,14 +19,35 @@ export async function captureConversation(
     warn(`${agent.name} reported no conversation id, so its conversation was not captured and cannot be continued.`);
     return {};
   }
+  let record: ConversationRecord;
   try {
-    const record = await agent.storage.capture(id, context);
-    const usage = agent.transcriptUsage ? agent.transcriptUsage(await readFile(record.file, "utf8")) : undefined;
-    return { record, usage };
+    record = await agent.storage.capture(id, context);
   } catch (error) {
     warn(
-      `Could not capture ${agent.name} conversation ${id}: ${error instanceof Error ? error.message : String(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
+      `Could not capture ${agent.name} conversation ${id}: ${message(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
     );
     return {};
   }
+  return { record, usage: await transcriptUsage(agent, record, warn) };
+}
+
+/** A reader that fails costs the usage it would have read, never the captured conversation. */
+async function transcriptUsage(
+  agent: AgentAdapter,
+  record: ConversationRecord,
+  warn: (message: string) => void,
+): Promise<Usage | undefined> {
+  if (!agent.transcriptUsage) return undefined;
+  try {
+    return agent.transcriptUsage(await readFile(record.file, "utf8"));
+  } catch (error) {
+    warn(
+      `Could not read ${agent.name} usage from its captured transcript ${record.file}: ${message(error)}. The conversation is kept; the turn's usage is what its events reported.`,
+    );
+    return undefined;
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,28 +1,28 @@
 import { OutpostError, type SandboxProvider } from "@outpost/core";
-import type { DispatchOptions } from "../dispatch-options.js";
-import type { BranchPolicy } from "../workspace/branch-policy.js";
+import type { ProvidedOptions } from "../dispatch-options.js";
+import { canonicalBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 
 /**
  * The branch policy for this provider: a remote sandbox holds a copy of the repository, so its work must
  * land on a branch of its own (`named` or `integrate`, default `integrate`), never on the host checkout.
  */
-export function branchPolicyFor(options: DispatchOptions): BranchPolicy {
+export function branchPolicyFor(options: ProvidedOptions): BranchPolicy {
   const provider = options.sandboxProvider;
-  if (provider.placement !== "remote") return options.branch ?? { mode: "current" };
+  if (provider.placement !== "remote") return canonicalBranchPolicy(options.branch ?? { mode: "current" });
   const branch = options.branch ?? { mode: "integrate" };
   if (branch.mode === "current")
     throw new OutpostError(
       "configuration",
       `Provider ${provider.name} is remote: its work comes back as commits on a branch of their own, so branch mode "current" cannot be honoured. Use { mode: "integrate" } (the default) or { mode: "named", name }.`,
     );
-  return branch;
+  return canonicalBranchPolicy(branch);
 }
 
 /**
  * Refuses, before anything is allocated, options that the provider's declared placement and capabilities
  * cannot honour (code `configuration`).
  */
-export function assertProviderHonours(options: DispatchOptions): void {
+export function assertProviderHonours(options: ProvidedOptions): void {
   const provider: SandboxProvider = options.sandboxProvider;
   if (provider.placement !== "host" && provider.placement !== "mounted" && provider.placement !== "remote")
     throw new OutpostError(

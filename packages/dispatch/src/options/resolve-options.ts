@@ -1,7 +1,7 @@
 import { OutpostError, assertSpecificationVersion, type AgentAdapter } from "@outpost/core";
 import { candidatesOf, isFallbackAgent } from "../fallback/fallback-agent.js";
 import { resolveResponse, type ResolvedResponse } from "../response/resolve-response.js";
-import type { DispatchOptions } from "../dispatch-options.js";
+import type { ProvidedOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
 import { assertProviderHonours, branchPolicyFor } from "./provider-fit.js";
@@ -32,7 +32,7 @@ export interface ResolvedOptions {
 }
 
 /** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
-export function resolveOptions(options: DispatchOptions): ResolvedOptions {
+export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   if (!options || typeof options !== "object")
     throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
   const { sandboxProvider } = options;
@@ -51,7 +51,9 @@ export function resolveOptions(options: DispatchOptions): ResolvedOptions {
   }
   const agent = candidates[0]!;
   if (!sandboxProvider || typeof sandboxProvider.acquire !== "function") {
-    throw configuration("sandboxProvider is required: pass localProvider() or dockerProvider().");
+    throw configuration(
+      "sandboxProvider must be a SandboxProvider (for example localProvider() or dockerProvider()), or be left out to use the Docker provider.",
+    );
   }
   // Contract versions are checked in one place, before anything is allocated.
   assertSpecificationVersion(sandboxProvider, "sandbox provider");

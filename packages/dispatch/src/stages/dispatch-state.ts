@@ -1,5 +1,5 @@
 import { OutpostError, type AgentAdapter, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
-import type { DispatchOptions, DispatchTurn } from "../dispatch-options.js";
+import type { DispatchTurn, ProvidedOptions } from "../dispatch-options.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";
 import type { Repository } from "../git/repository.js";
@@ -30,7 +30,7 @@ export interface HeldSandbox {
  * each later stage adds what it produced.
  */
 export interface DispatchState {
-  readonly options: DispatchOptions;
+  readonly options: ProvidedOptions;
   readonly resolved: ResolvedOptions;
   readonly dispatchId: string;
   readonly started: number;

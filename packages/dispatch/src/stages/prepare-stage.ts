@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { throwIfAborted } from "@outpost/core";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
+import { withDefaultProvider } from "../options/default-provider.js";
 import { Observers } from "../observe/observers.js";
 import { findRepository } from "../git/repository.js";
 import { FALLBACK_IDENTITY, resolveIdentity } from "../git/git-identity.js";
@@ -39,7 +40,8 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
   }
 }
 
-async function prepareState(options: DispatchOptions, started: number, spans: DispatchSpans): Promise<DispatchState> {
+async function prepareState(given: DispatchOptions, started: number, spans: DispatchSpans): Promise<DispatchState> {
+  const options = await withDefaultProvider(given);
   const resolved = resolveOptions(options);
   const { sandboxProvider: provider, signal } = options;
   const agent = resolved.candidates[0]!;

@@ -1,4 +1,5 @@
 import { addUsage, throwIfAborted, type AgentAdapter, type SandboxLease } from "@outpost/core";
+import { turnUsage } from "../turn/turn-usage.js";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
 import { writeHomeFiles } from "../turn/home-files.js";
@@ -120,7 +121,7 @@ async function runRecorded(state: DispatchState, lease: SandboxLease, agent: Age
   state.turns.push({
     pass: request.pass,
     text: outcome.text,
-    usage: captured.usage ?? outcome.usage,
+    usage: turnUsage(agent, outcome.usage, captured),
     conversationId: outcome.conversationId,
     marker: outcome.marker,
     settled: outcome.settled,

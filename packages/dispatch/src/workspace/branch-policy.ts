@@ -3,13 +3,13 @@ import { OutpostError } from "@outpost/core";
 /**
  * Where the agent works and where its commits land.
  * - current: in the host checkout, on its current branch.
- * - named: in a managed worktree on branch `name` (created from `base`, default HEAD, when missing).
+ * - named: in a managed worktree on branch `name` (created from `base`, alias `from`, default HEAD, when missing).
  * - integrate: in a managed worktree on a fresh branch, merged into `target` (default: the host checkout's
  *   branch) on success without switching the host checkout.
  */
 export type BranchPolicy =
   | { readonly mode: "current" }
-  | { readonly mode: "named"; readonly name: string; readonly base?: string }
+  | { readonly mode: "named"; readonly name: string; readonly base?: string; readonly from?: string }
   | { readonly mode: "integrate"; readonly name?: string; readonly target?: string };
 
 export type BranchMode = BranchPolicy["mode"];
@@ -26,4 +26,24 @@ export function assertBranchPolicy(policy: unknown): asserts policy is BranchPol
   if (mode === "named" && typeof (policy as { name?: unknown }).name !== "string") {
     throw new OutpostError("configuration", `Branch policy "named" needs a branch name. Pass { mode: "named", name: "my-branch" }.`);
   }
+}
+
+/** The policy with aliases folded in (`from` is the public library's name for `base`), start points checked. */
+export function canonicalBranchPolicy(policy: BranchPolicy): BranchPolicy {
+  if (policy.mode !== "named") return policy;
+  const { from, ...rest } = policy;
+  if (from !== undefined && rest.base !== undefined && from !== rest.base)
+    throw new OutpostError(
+      "configuration",
+      `Branch policy "named" got base "${rest.base}" and from "${from}": they name the same start point. Pass one of them.`,
+    );
+  const base = rest.base ?? from;
+  if (base === undefined) return rest;
+  // The start point reaches git as an argument: an option-like or empty value is refused, never passed.
+  if (typeof base !== "string" || base.trim() === "" || base.startsWith("-") || /[\0\n]/.test(base))
+    throw new OutpostError(
+      "configuration",
+      `Branch policy "named" has start point ${JSON.stringify(base)}, which is not a revision. Pass a branch, tag or commit id.`,
+    );
+  return { ...rest, base };
 }
