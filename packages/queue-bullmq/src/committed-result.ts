@@ -4,7 +4,11 @@ import type { DispatchQueue } from "./dispatch-queue.js";
 import { committedResultKey } from "./fence.js";
 
 /** The record Redis committed as the job's result, read from the result transport; undefined when none is. */
-export async function committedRecord(transport: Transport, queue: DispatchQueue, jobId: string): Promise<StoredDispatchResult | undefined> {
+export async function committedRecord(
+  transport: Transport,
+  queue: DispatchQueue,
+  jobId: string,
+): Promise<StoredDispatchResult | undefined> {
   const key = await committedResultKey(queue.redis, queue.name, jobId);
   if (key === undefined) return undefined;
   const stored = await transport.read(key);

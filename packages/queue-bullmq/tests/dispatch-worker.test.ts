@@ -50,8 +50,10 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
         });
         ids.push(enqueued.id);
       }
-      await waitUntil(async () => (await queue.queue.getJobCountByTypes("completed")) === ids.length, 90_000, async () =>
-        JSON.stringify(events),
+      await waitUntil(
+        async () => (await queue.queue.getJobCountByTypes("completed")) === ids.length,
+        90_000,
+        async () => JSON.stringify(events),
       );
       for (const [index, id] of ids.entries()) {
         const key = await committedResultKey(queue.redis, "small", id);

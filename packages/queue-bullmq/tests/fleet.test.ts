@@ -57,7 +57,9 @@ describeGated("a fleet of worker processes on a real Redis, S3 and a bare git re
         async () => (await queue.queue.getJobCountByTypes("completed")) === JOBS,
         100_000,
         async () =>
-          `${JSON.stringify(await queue.queue.getJobCounts())} of ${JOBS}; events: ${JSON.stringify(workers.map((worker) => worker.events.slice(-3)))}; failed: ${(await queue.queue.getFailed())
+          `${JSON.stringify(await queue.queue.getJobCounts())} of ${JOBS}; events: ${JSON.stringify(workers.map((worker) => worker.events.slice(-3)))}; failed: ${(
+            await queue.queue.getFailed()
+          )
             .map((job) => `${job.id} ${job.failedReason}`)
             .join("; ")}; output: ${workers.map((worker) => worker.output()).join("\n")}`,
       );
