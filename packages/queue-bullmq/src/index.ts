@@ -11,3 +11,7 @@ export type { Fence } from "./fence.js";
 export { runDispatchWorker } from "./run-dispatch-worker.js";
 export type { DispatchWorker, DispatchWorkerEvent, DispatchWorkerOptions } from "./run-dispatch-worker.js";
 export type { DispatchJobProgress } from "./job-journal.js";
+export { queueStatus, jobStatus, jobLog } from "./queue-status.js";
+export type { QueueStatus, JobStatus, JobState } from "./queue-status.js";
+export { watchJob } from "./watch-job.js";
+export type { WatchUpdate } from "./watch-job.js";

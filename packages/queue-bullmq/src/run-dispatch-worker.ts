@@ -77,8 +77,9 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
       try {
         return await runDispatchJob(context, job, signal);
       } catch (error) {
-        const retry = isRetryable(error);
-        const code = isOutpostError(error) ? error.code : "process";
+        // Aborted because this worker lost the lock: another worker has the job, this attempt just ends.
+        const retry = !signal?.aborted && isRetryable(error);
+        const code = signal?.aborted ? "aborted" : isOutpostError(error) ? error.code : "process";
         const message = error instanceof Error ? error.message : String(error);
         emit({ type: "job-fail", job: job.id!, code, message, retry });
         // BullMQ retries a thrown error while attempts remain; an UnrecoverableError fails the job at once.

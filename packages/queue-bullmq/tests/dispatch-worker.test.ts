@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -6,10 +6,13 @@ import { describeGated, redisGate } from "@outpost/testkit/gates";
 import { descriptor as localDescriptor } from "@outpost/provider-local";
 import { fsTransport } from "@outpost/transport-fs";
 import {
+  acquireFence,
   committedResultKey,
   enqueueDispatch,
   openDispatchQueue,
+  queueStatus,
   runDispatchWorker,
+  watchJob,
   type DispatchWorkerEvent,
   type StoredDispatchResult,
 } from "../src/index.js";
@@ -69,6 +72,12 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
         expect(job?.returnvalue).toMatchObject({ resultKey: key, commits: record.commits });
         expect(job?.progress).toMatchObject({ phase: "done", worker: "solo", fence: 1 });
       }
+      // What `outpost queue status|watch` show: counts, and a finished job's journal and outcome.
+      expect((await queueStatus(queue)).counts).toMatchObject({ completed: ids.length, active: 0, failed: 0 });
+      const lines: string[] = [];
+      const watched = await watchJob(queue, ids[0]!, (update) => lines.push(update.type === "log" ? update.line : update.status.state));
+      expect(watched).toMatchObject({ state: "completed", result: { branch: `outpost/queue/${ids[0]}`, worker: "solo" } });
+      expect(lines.join("\n")).toMatch(/dispatch fence 1[\s\S]*publish[\s\S]*completed/);
       const completions = events.filter((event) => event.type === "job-complete").map((event) => event.job);
       expect(completions.sort()).toEqual([...ids].sort());
       // Parked attempt refs were dropped when the branches were published.
@@ -102,6 +111,45 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       const job = await queue.queue.getJob(id);
       expect(job?.attemptsMade).toBe(1);
       expect(job?.failedReason).toMatch(/\[configuration\].*no agent "codex"; it has: shell/);
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+
+  it("an attempt that lost its fence mid-job pushes nothing to the branch and leaves no result", async () => {
+    const remote = bareRemote();
+    const resultsDirectory = temporary("results");
+    const queue = openDispatchQueue({ url: gated.server!.url, name: "fenced-out" });
+    const events: DispatchWorkerEvent[] = [];
+    const worker = await runDispatchWorker({
+      queue,
+      plugins: [shellAgentDescriptor, localDescriptor],
+      transports: { results: fsTransport({ directory: resultsDirectory }) },
+      cacheDirectory: temporary("cache"),
+      onEvent: (event) => events.push(event),
+    });
+    try {
+      const signals = temporary("signals");
+      const [marker, gate] = [join(signals, "started"), join(signals, "gate")];
+      const { id } = await enqueueDispatch(queue, {
+        brief: `late.txt 0 ${marker} ${gate}`,
+        agent: { name: "shell" },
+        provider: { name: "local" },
+        repository: { url: remote, base: "main" },
+      });
+      await waitUntil(() => Promise.resolve(existsSync(marker)), 60_000);
+      // Another worker takes the job over (as after this one's lock expired): it holds the newer token.
+      const takeover = await acquireFence(queue.redis, "fenced-out", id);
+      expect(takeover.token).toBe(2);
+      writeFileSync(gate, "");
+      await waitUntil(async () => (await queue.queue.getJob(id))?.finishedOn !== undefined, 60_000);
+      const failure = events.find((event) => event.type === "job-fail");
+      expect(failure).toMatchObject({ job: id, code: "conflict", retry: false });
+      expect(failure?.type === "job-fail" && failure.message).toMatch(/fence 1.*taken over.*fence 2/);
+      expect(git(remote, "for-each-ref", "refs/heads/outpost/", "refs/outpost/")).toBe("");
+      expect(await committedResultKey(queue.redis, "fenced-out", id)).toBeUndefined();
+      expect(readdirSync(resultsDirectory)).toEqual([]);
     } finally {
       await worker.close();
       await queue.close();

@@ -3,6 +3,7 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import { MOTO_CREDENTIALS } from "@outpost/testkit/gates";
 import { descriptor as localDescriptor } from "@outpost/provider-local";
+import { fsTransport } from "@outpost/transport-fs";
 import { s3Transport } from "@outpost/transport-s3";
 import { openDispatchQueue, runDispatchWorker } from "../../src/index.js";
 import { shellAgentDescriptor } from "./shell-agent.js";
@@ -15,18 +16,24 @@ const variable = (name: string): string => {
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 const queue = openDispatchQueue({ url: variable("REDIS_URL"), name: variable("QUEUE") });
-const client = new S3Client({
-  endpoint: variable("S3_ENDPOINT"),
-  region: "us-east-1",
-  forcePathStyle: true,
-  credentials: MOTO_CREDENTIALS,
-  maxAttempts: 5,
-});
+// Results on S3 (moto), or in a folder every worker process of the test shares.
+const resultsDirectory = process.env.QUEUE_TEST_RESULTS_DIR;
+const client =
+  resultsDirectory === undefined
+    ? new S3Client({
+        endpoint: variable("S3_ENDPOINT"),
+        region: "us-east-1",
+        forcePathStyle: true,
+        credentials: MOTO_CREDENTIALS,
+        maxAttempts: 5,
+      })
+    : undefined;
+const results = client ? s3Transport({ client, bucket: variable("BUCKET") }) : fsTransport({ directory: resultsDirectory! });
 const worker = await runDispatchWorker({
   queue,
   name: variable("NAME"),
   plugins: [shellAgentDescriptor, localDescriptor],
-  transports: { results: s3Transport({ client, bucket: variable("BUCKET") }) },
+  transports: { results },
   cacheDirectory: variable("CACHE"),
   concurrency: Number(process.env.QUEUE_TEST_CONCURRENCY ?? "2"),
   lockDurationMs: Number(process.env.QUEUE_TEST_LOCK_MS ?? "6000"),
@@ -38,7 +45,7 @@ print({ worker: worker.name, type: "ready" });
 process.once("SIGTERM", () => {
   void worker.close().then(async () => {
     await queue.close();
-    client.destroy();
+    client?.destroy();
     process.exit(0);
   });
 });
