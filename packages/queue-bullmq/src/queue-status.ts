@@ -42,7 +42,7 @@ export async function queueStatus(queue: DispatchQueue, options: { readonly fail
 export async function jobStatus(queue: DispatchQueue, id: string): Promise<JobStatus | undefined> {
   const job = await queue.queue.getJob(id);
   if (job === undefined) return undefined;
-  const state = (await job.getState()) as JobState;
+  const state = await job.getState();
   const progress = typeof job.progress === "object" && job.progress !== null ? (job.progress as unknown as DispatchJobProgress) : undefined;
   const value = job.returnvalue as Partial<DispatchJobResult> | null | undefined;
   return {

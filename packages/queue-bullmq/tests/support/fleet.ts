@@ -30,7 +30,7 @@ export function startWorker(name: string, environment: Record<string, string>): 
   const waiters: Array<() => void> = [];
   let buffer = "";
   let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     buffer += chunk.toString();
     let newline: number;
     while ((newline = buffer.indexOf("\n")) >= 0) {
@@ -44,7 +44,7 @@ export function startWorker(name: string, environment: Record<string, string>): 
       for (const waiter of waiters.splice(0)) waiter();
     }
   });
-  child.stderr!.on("data", (chunk: Buffer) => {
+  child.stderr.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-8_000);
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
