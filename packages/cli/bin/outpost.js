@@ -2,7 +2,6 @@
 // The installed `outpost` command. It lives outside dist/ so npm links it at install time, before any build:
 // installed from the registry it runs the built CLI; in a fresh clone of the repository, before
 // `npm run build`, it runs the TypeScript sources through tsx instead.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -22,6 +21,8 @@ if (existsSync(built)) {
     );
     process.exit(1);
   }
+  // Loaded here only: child_process pulls in net and streams, which the built CLI's --help never needs.
+  const { spawn } = await import("node:child_process");
   const child = spawn(process.execPath, ["--conditions=outpost-source", "--import", tsx, fileURLToPath(source), ...process.argv.slice(2)], {
     stdio: "inherit",
   });

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { OutpostError } from "@outpost/core";
-import type { DispatchResult } from "@outpost/dispatch";
+import { OutpostError, type AgentEvent } from "@outpost/core";
+import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
 import { jsonReporter } from "../src/output/json-reporter.js";
 import { progressReporter } from "../src/output/progress-reporter.js";
 
@@ -28,18 +28,18 @@ const result: DispatchResult = {
   durationMs: 1234,
 };
 
+// An observation as dispatch() delivers it: the event's fields, plus where and when it was seen.
+function observed(pass: number, event: AgentEvent, timestamp = new Date().toISOString()): AgentObservation {
+  return { ...event, dispatchId: "d1", pass, timestamp, event, at: Date.parse(timestamp), seq: 1 };
+}
+
 describe("progressReporter", () => {
   it("on a terminal redraws a status line with agent, pass, elapsed time and tool calls", async () => {
     const out = capture();
     const err = capture();
     const reporter = progressReporter(out.stream, err.stream, true);
     reporter.start({ agent: "claude", provider: "local" });
-    reporter.event({
-      dispatchId: "d1",
-      pass: 1,
-      timestamp: new Date().toISOString(),
-      event: { type: "tool-call", name: "Write", input: { file_path: "/w/hello.txt" } },
-    });
+    reporter.event(observed(1, { type: "tool-call", name: "Write", input: { file_path: "/w/hello.txt" } }));
     await new Promise((done) => setTimeout(done, 250));
     reporter.warn("no output from claude for 60 s");
     reporter.close();
@@ -57,12 +57,7 @@ describe("progressReporter", () => {
     const err = capture();
     const reporter = progressReporter(out.stream, err.stream, false);
     reporter.start({ agent: "claude", provider: "docker" });
-    reporter.event({
-      dispatchId: "d1",
-      pass: 1,
-      timestamp: new Date().toISOString(),
-      event: { type: "text", text: "Working on it\nsecond line" },
-    });
+    reporter.event(observed(1, { type: "text", text: "Working on it\nsecond line" }));
     reporter.error(new OutpostError("timeout", "claude produced no output. Raise idleMs."));
     reporter.close();
     expect(out.text()).not.toContain("\u001b[");
@@ -76,7 +71,7 @@ describe("jsonReporter", () => {
     const out = capture();
     const reporter = jsonReporter(out.stream);
     reporter.start({ agent: "claude", provider: "local" });
-    reporter.event({ dispatchId: "d1", pass: 2, timestamp: "2026-12-02T00:00:00.000Z", event: { type: "text", text: "line\nbreak" } });
+    reporter.event(observed(2, { type: "text", text: "line\nbreak" }, "2026-12-02T00:00:00.000Z"));
     reporter.warn("careful");
     reporter.result(result, "--agent claude");
     reporter.error(new OutpostError("conflict", "Merge it yourself.", { details: { branch: "b" } }));

@@ -53,6 +53,12 @@ export interface DispatchOptions {
   /** Repository-relative files copied from the host checkout into a new worktree (named or integrate). */
   readonly copies?: readonly string[];
   /**
+   * Remote providers only: also send the managed worktree's uncommitted changes and untracked, non-ignored files;
+   * default false. Without it, the sync back fails with code `workspace` when the sandbox's work touches one of
+   * them, which includes any `copies` entry no committed `.gitignore` ignores.
+   */
+  readonly includeUncommitted?: boolean;
+  /**
    * The provider that allocates the sandbox. Default: `dockerProvider()` from `@outpost/provider-docker` when that
    * package is installed (an optional peer, loaded only then); otherwise omitting it fails with `configuration`.
    */

@@ -8,7 +8,7 @@ export { MAX_BRIEF_BYTES } from "./brief/brief.js";
 export type { BranchPolicy, BranchMode } from "./workspace/branch-policy.js";
 export type { LifecycleHooks, HookCommand } from "./hooks/lifecycle-hooks.js";
 export { DEFAULT_HOOK_DEADLINE_MS } from "./hooks/lifecycle-hooks.js";
-export type { StorageQuota } from "./quota/storage-quota.js";
+export type { StorageQuota, StorageReservationOptions } from "./quota/storage-quota.js";
 export type { AgentObservation, ObserverError } from "./observe/observers.js";
 export type { ActivityRecord } from "./activity/activity-record.js";
 export { activityKey } from "./activity/activity-record.js";

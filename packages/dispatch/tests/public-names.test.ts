@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { localProvider } from "@outpost/provider-local";
 import { afterAll, describe, expect, it } from "vitest";
-import { dispatch } from "../src/index.js";
+import { dispatch, type AgentObservation } from "../src/index.js";
 import { echoAgent, scratchRepository } from "./support/scratch-repository.js";
 
 // Names of the public library the reference pages are silent on: accepted beside today's names.
@@ -60,5 +60,22 @@ describe("named branches take from", () => {
       expect(error, JSON.stringify(from)).toMatchObject({ code: "configuration", message: expect.stringContaining("is not a revision") });
     }
     expect(git("branch", "--list", "both", "odd")).toBe("");
+  });
+});
+
+describe("observations", () => {
+  it("carry the event's own fields plus at and seq, beside event, pass and timestamp", async () => {
+    const seen: AgentObservation[] = [];
+    const before = Date.now();
+    await run({ brief: "observe me", passes: 2, observe: (observation) => seen.push(observation) });
+    expect(seen.map((observation) => observation.seq)).toEqual(seen.map((_, index) => index + 1));
+    expect([...new Set(seen.map((observation) => observation.pass))]).toEqual([1, 2]);
+    const finished = seen.find((observation) => observation.type === "finished");
+    expect(finished).toMatchObject({ type: "finished", text: "observe me", event: { type: "finished", text: "observe me" } });
+    for (const observation of seen) {
+      expect(observation.at).toBe(Date.parse(observation.timestamp));
+      expect(observation.at).toBeGreaterThanOrEqual(before - 1);
+      expect(observation.type).toBe(observation.event.type);
+    }
   });
 });

@@ -64,4 +64,42 @@ describe("reserveStorage", () => {
       code: "configuration",
     });
   });
+
+  it("reserveBytes is optional: the limit is checked without holding room", async () => {
+    const root = checkout();
+    const reservation = await reserveStorage(root, { maxBytes: 10_000 }, "check-only");
+    expect(reservation.bytes).toBe(0);
+    mkdirSync(join(root, ".outpost", "workspaces"), { recursive: true });
+    writeFileSync(join(root, ".outpost", "workspaces", "big"), Buffer.alloc(20_000));
+    await expect(reserveStorage(root, { maxBytes: 10_000 }, "over")).rejects.toMatchObject({ code: "configuration" });
+    await reservation.release();
+  });
+
+  it("maxEntries limits the entries under .outpost plus those reserved, across concurrent reservations", async () => {
+    const root = checkout();
+    mkdirSync(join(root, ".outpost", "conversations", "a", "b"), { recursive: true });
+    for (const name of ["1", "2", "3"]) writeFileSync(join(root, ".outpost", "conversations", "a", "b", name), "x");
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, index) => reserveStorage(root, { maxBytes: 1e9, maxEntries: 40, reserveEntries: 10 }, `e${index}`)),
+    );
+    const admitted = outcomes.filter((outcome): outcome is PromiseFulfilledResult<StorageReservation> => outcome.status === "fulfilled");
+    expect(admitted.length).toBeGreaterThan(0);
+    expect(admitted.length).toBeLessThan(4);
+    const refused = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    expect(refused?.reason).toMatchObject({ code: "configuration", message: expect.stringContaining("exceeds maxEntries 40") });
+    expect(refused?.reason).toMatchObject({ details: { maxEntries: 40, requestedEntries: 10 } });
+    await Promise.all(admitted.map((outcome) => outcome.value.release()));
+    expect(await reserveStorage(root, { maxBytes: 1e9, maxEntries: 40, reserveEntries: 10 }, "after")).toMatchObject({ bytes: 0 });
+  });
+
+  it("refuses nonsense entry limits and a missing maxBytes", async () => {
+    await expect(reserveStorage(checkout(), { maxBytes: 10, maxEntries: -1 }, "a")).rejects.toMatchObject({ code: "configuration" });
+    await expect(reserveStorage(checkout(), { maxBytes: 10, reserveEntries: Number.POSITIVE_INFINITY }, "a")).rejects.toMatchObject({
+      code: "configuration",
+    });
+    await expect(reserveStorage(checkout(), {} as { maxBytes: number }, "a")).rejects.toMatchObject({
+      code: "configuration",
+      message: expect.stringContaining("maxBytes is required"),
+    });
+  });
 });

@@ -60,15 +60,26 @@ function nodeModulesAbove(start: string): string[] {
   }
 }
 
+/** The package folders under `root` whose names a plugin may have (see `mayBePlugin`). */
 function packageDirectories(root: string): string[] {
   const entries = safeList(root);
   return entries.flatMap((entry) =>
     entry.startsWith("@")
-      ? safeList(join(root, entry)).map((name) => join(root, entry, name))
-      : entry.startsWith(".")
+      ? safeList(join(root, entry))
+          .filter((name) => mayBePlugin(entry, name))
+          .map((name) => join(root, entry, name))
+      : entry.startsWith(".") || !mayBePlugin(undefined, entry)
         ? []
         : [join(root, entry)],
   );
+}
+
+/**
+ * Plugin packages are named `@outpost/…`, or `[@scope/]outpost-…`, `[@scope/]agent-…`, `[@scope/]provider-…`:
+ * only those package.json files are read, so `outpost --help` costs the same beside a thousand dependencies.
+ */
+function mayBePlugin(scope: string | undefined, name: string): boolean {
+  return scope === "@outpost" || /^(outpost-|agent-|provider-)/.test(name);
 }
 
 function safeList(directory: string): string[] {

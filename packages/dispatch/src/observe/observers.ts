@@ -1,16 +1,27 @@
 import type { AgentEvent } from "@outpost/core";
 import type { DispatchEvent, ObservationHub } from "./observation-hub.js";
 
-/** One normalized agent event, with the pass it belongs to and when it was seen. */
-export interface AgentObservation {
+/** Where and when an agent event was seen. */
+export interface ObservationContext {
   readonly dispatchId: string;
   readonly label?: string;
   /** 1-based pass number. */
   readonly pass: number;
   /** ISO 8601. */
   readonly timestamp: string;
+  /** The normalized event itself (its fields are also spread on the observation). */
   readonly event: AgentEvent;
+  /** When it was seen, in milliseconds since the epoch (the public library's name). */
+  readonly at: number;
+  /** 1-based order of the observation within its dispatch. */
+  readonly seq: number;
 }
+
+/** One normalized agent event: its own fields, plus the pass it belongs to, `at`, `seq` and `timestamp`. */
+export type AgentObservation = AgentEvent & ObservationContext;
+
+/** What a stage reports; the observers number it and stamp it. */
+export type ObservedEvent = Omit<ObservationContext, "at" | "seq">;
 
 /** An exception thrown by an observer callback: collected, never changes the dispatch result. */
 export interface ObserverError {
@@ -28,6 +39,7 @@ export interface ObserverCallbacks {
 /** Calls the user's observers, collecting what they throw. */
 export class Observers {
   readonly errors: ObserverError[] = [];
+  private seq = 0;
 
   /** This dispatch's child of the `observation` hub; its listeners' failures are collected here too. */
   private readonly hub: ObservationHub | undefined;
@@ -40,7 +52,8 @@ export class Observers {
     this.hub = parent?.child(identity.dispatchId, { onListenerError: (error) => this.collect("observation", error) });
   }
 
-  observe(observation: AgentObservation): void {
+  observe(observed: ObservedEvent): void {
+    const observation: AgentObservation = { ...observed.event, ...observed, at: Date.parse(observed.timestamp), seq: ++this.seq };
     this.call("observe", () => this.callbacks.observe?.(observation));
     this.emit({
       type: "agent-event",

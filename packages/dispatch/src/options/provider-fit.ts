@@ -29,4 +29,11 @@ export function assertProviderHonours(options: ProvidedOptions): void {
       "configuration",
       `Provider ${provider.name} declares an unknown placement ${JSON.stringify(provider.placement)}. A provider is "host", "mounted" or "remote".`,
     );
+  if (options.includeUncommitted !== undefined && typeof options.includeUncommitted !== "boolean")
+    throw new OutpostError("configuration", "includeUncommitted must be true or false.");
+  if (options.includeUncommitted === true && provider.placement !== "remote")
+    throw new OutpostError(
+      "configuration",
+      `includeUncommitted is for remote providers only: ${provider.name} works on the host's worktree itself, where uncommitted files already are. Drop includeUncommitted.`,
+    );
 }

@@ -5,11 +5,22 @@ import { withFileLock } from "../workspace/file-lock.js";
 import { currentProcess, liveness, parseIdentity } from "@outpost/plugin-utils";
 import { ensureOutpostDirectory, lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
 
-/** Storage admission: reserve `reserveBytes`, refused when usage under `.outpost` + reservations > `maxBytes`. */
-export interface StorageQuota {
-  readonly reserveBytes: number;
+/** Storage admission (the reference's StorageReservationOptions): what to reserve and the limits it must fit. */
+export interface StorageReservationOptions {
+  /** Limit on the bytes used under `.outpost` plus every active reservation. */
   readonly maxBytes: number;
+  /** Bytes this dispatch reserves while it runs; default 0 (checks the limit without holding room). */
+  readonly reserveBytes?: number;
+  /** Limit on the entries (files, directories, links) under `.outpost` plus every active reservation's. */
+  readonly maxEntries?: number;
+  /** Entries this dispatch reserves while it runs; default 0. */
+  readonly reserveEntries?: number;
+  /** Stops waiting for the storage lock. */
+  readonly signal?: AbortSignal;
 }
+
+/** The `storageQuota` option of dispatch(). */
+export type StorageQuota = Omit<StorageReservationOptions, "signal">;
 
 export interface StorageReservation {
   readonly bytes: number;
@@ -23,16 +34,11 @@ export interface StorageReservation {
  */
 export async function reserveStorage(
   root: string,
-  quota: StorageQuota,
+  options: StorageReservationOptions,
   id: string,
   onWait?: (message: string) => void,
 ): Promise<StorageReservation> {
-  if (!(Number.isFinite(quota.reserveBytes) && quota.reserveBytes >= 0 && Number.isFinite(quota.maxBytes) && quota.maxBytes >= 0)) {
-    throw new OutpostError(
-      "configuration",
-      `storageQuota needs non-negative finite reserveBytes and maxBytes, got ${JSON.stringify(quota)}. Fix the values.`,
-    );
-  }
+  const quota = checkedQuota(options);
   await ensureOutpostDirectory(root);
   const directory = join(outpostDirectory(root), "reservations");
   const file = join(directory, `${id}.json`);
@@ -42,16 +48,31 @@ export async function reserveStorage(
       await mkdir(directory, { recursive: true });
       const reserved = await activeReservations(directory);
       const used = await usage(outpostDirectory(root), [directory, join(outpostDirectory(root), "locks")]);
-      if (used + reserved + quota.reserveBytes > quota.maxBytes) {
+      if (used.bytes + reserved.bytes + quota.reserveBytes > quota.maxBytes) {
         throw new OutpostError(
           "configuration",
-          `Storage quota refused: ${used} bytes used under .outpost plus ${reserved} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`,
-          { details: { used, reserved, requested: quota.reserveBytes, maxBytes: quota.maxBytes } },
+          `Storage quota refused: ${used.bytes} bytes used under .outpost plus ${reserved.bytes} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`,
+          { details: { used: used.bytes, reserved: reserved.bytes, requested: quota.reserveBytes, maxBytes: quota.maxBytes } },
         );
       }
-      await writeFile(file, JSON.stringify({ owner: currentProcess(), bytes: quota.reserveBytes }), { mode: 0o600 });
+      if (quota.maxEntries !== undefined && used.entries + reserved.entries + quota.reserveEntries > quota.maxEntries) {
+        throw new OutpostError(
+          "configuration",
+          `Storage quota refused: ${used.entries} entries under .outpost plus ${reserved.entries} reserved plus ${quota.reserveEntries} requested exceeds maxEntries ${quota.maxEntries}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxEntries.`,
+          {
+            details: {
+              usedEntries: used.entries,
+              reservedEntries: reserved.entries,
+              requestedEntries: quota.reserveEntries,
+              maxEntries: quota.maxEntries,
+            },
+          },
+        );
+      }
+      const record = { owner: currentProcess(), bytes: quota.reserveBytes, entries: quota.reserveEntries };
+      await writeFile(file, JSON.stringify(record), { mode: 0o600 });
     },
-    { onWait },
+    { onWait, ...(options.signal ? { signal: options.signal } : {}) },
   );
   let released = false;
   return {
@@ -64,8 +85,8 @@ export async function reserveStorage(
   };
 }
 
-async function activeReservations(directory: string): Promise<number> {
-  let total = 0;
+async function activeReservations(directory: string): Promise<Measure> {
+  const total = { bytes: 0, entries: 0 };
   for (const name of await readdir(directory)) {
     const path = join(directory, name);
     const record = await readFile(path, "utf8")
@@ -82,14 +103,15 @@ async function activeReservations(directory: string): Promise<number> {
       await rm(path, { force: true });
       continue;
     }
-    total += record.bytes;
+    total.bytes += record.bytes;
+    total.entries += typeof (record as { entries?: unknown }).entries === "number" ? (record as { entries: number }).entries : 0;
   }
   return total;
 }
 
-/** Bytes of regular files under `directory` (links not followed), skipping the bookkeeping directories. */
-async function usage(directory: string, skip: readonly string[]): Promise<number> {
-  let total = 0;
+/** Bytes of regular files and count of entries under `directory` (links not followed), bookkeeping skipped. */
+async function usage(directory: string, skip: readonly string[]): Promise<Measure> {
+  const total = { bytes: 0, entries: 0 };
   const pending = [directory];
   while (pending.length > 0) {
     const current = pending.pop()!;
@@ -97,9 +119,37 @@ async function usage(directory: string, skip: readonly string[]): Promise<number
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(current, entry.name);
+      if (skip.includes(path)) continue;
+      total.entries += 1;
       if (entry.isDirectory()) pending.push(path);
-      else if (entry.isFile()) total += (await lstat(path).catch(() => undefined))?.size ?? 0;
+      else if (entry.isFile()) total.bytes += (await lstat(path).catch(() => undefined))?.size ?? 0;
     }
   }
   return total;
+}
+
+interface Measure {
+  bytes: number;
+  entries: number;
+}
+
+type CheckedQuota = {
+  readonly maxBytes: number;
+  readonly reserveBytes: number;
+  readonly maxEntries?: number;
+  readonly reserveEntries: number;
+};
+
+function checkedQuota(options: StorageReservationOptions): CheckedQuota {
+  const quota = { ...options, reserveBytes: options.reserveBytes ?? 0, reserveEntries: options.reserveEntries ?? 0 };
+  for (const name of ["maxBytes", "reserveBytes", "maxEntries", "reserveEntries"] as const) {
+    const value = quota[name];
+    if (value === undefined && name === "maxEntries") continue;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+      throw new OutpostError(
+        "configuration",
+        `storageQuota.${name} must be a non-negative finite number, got ${JSON.stringify(value)}. Fix the value${name === "maxBytes" ? " (maxBytes is required)" : ""}.`,
+      );
+  }
+  return quota;
 }

@@ -13,6 +13,7 @@ import type { ClosedWorkspace } from "../workspace/close-workspace.js";
 import type { locateContinuation } from "../conversation/continuation.js";
 import type { FallbackReport } from "../fallback/run-with-fallback.js";
 import type { ResponseAttempt } from "../response/response-spec.js";
+import type { PendingChanges } from "../remote/pending-changes.js";
 import type { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
@@ -63,6 +64,8 @@ export interface DispatchState {
   commits: readonly string[];
   /** Remote placement: bytes of the git bundle the seed stage sent. */
   seededBytes?: number;
+  /** Remote placement: what of the worktree was not committed when the sandbox was seeded. */
+  pending?: PendingChanges;
   /** The branch the result names: the target after an integration, else the work branch. */
   resultBranch?: string;
   closed?: ClosedWorkspace;

@@ -86,7 +86,9 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
 
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
   const reservation: StorageReservation | undefined = options.storageQuota
-    ? await reserveStorage(root, options.storageQuota, dispatchId, (message) => observers.warn(message)).catch(async (error: unknown) => {
+    ? await reserveStorage(root, { ...options.storageQuota, ...(signal ? { signal } : {}) }, dispatchId, (message) =>
+        observers.warn(message),
+      ).catch(async (error: unknown) => {
         await rm(staging, { recursive: true, force: true });
         throw error;
       })

@@ -1,17 +1,26 @@
 import { seedRepository } from "../remote/seed-repository.js";
+import { pendingChanges } from "../remote/pending-changes.js";
+import { sendUncommitted } from "../remote/send-uncommitted.js";
 import { sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
 /**
  * Stage `seed`: gives the sandbox what the agent starts from that the provider did not expose: a remote
- * sandbox gets the work branch as a git bundle checked out at the baseline; a continued conversation is
- * restored from the agent's storage.
+ * sandbox gets the work branch as a git bundle checked out at the baseline (plus, with `includeUncommitted`,
+ * the worktree's uncommitted files); a continued conversation is restored from the agent's storage.
  */
 export async function seedStage(state: DispatchState): Promise<void> {
   const { lease, context } = sandboxOf(state);
-  if (state.options.sandboxProvider.placement === "remote") {
-    const seeded = await seedRepository(workspaceOf(state), lease, state.staging, state.options.signal);
+  const { options, observers } = state;
+  if (options.sandboxProvider.placement === "remote") {
+    const workspace = workspaceOf(state);
+    const seeded = await seedRepository(workspace, lease, state.staging, options.signal);
     state.seededBytes = seeded.bytes;
-    state.observers.diagnostic(`seed: ${seeded.bytes} bytes of git bundle sent`);
+    observers.diagnostic(`seed: ${seeded.bytes} bytes of git bundle sent${seeded.delta ? " (delta over commits the sandbox held)" : ""}`);
+    state.pending = await pendingChanges(workspace, state.resolved.copies, options.signal);
+    if (options.includeUncommitted === true && state.pending.files.size > 0) {
+      const sent = await sendUncommitted(workspace, state.pending, lease, state.staging, options.signal);
+      observers.diagnostic(`seed: ${sent} uncommitted or untracked files sent (includeUncommitted)`);
+    }
   }
   if (state.continued) await state.agent.storage!.restore(state.continued, context);
 }

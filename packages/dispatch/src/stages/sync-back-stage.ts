@@ -3,6 +3,7 @@ import { bundleWork } from "../remote/bundle-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
 import { backUpBeforeApplying } from "../remote/recovery-backup.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
+import { checkPending } from "../remote/check-pending.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
 
 /**
@@ -44,7 +45,10 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
   const verified = await verifyWorkBundle(workspace, bundle);
   try {
     const backup = await backUpBeforeApplying(workspace, bundle, state.dispatchId);
-    await applyRemoteWork(workspace, verified, backup, state.dispatchId);
+    const superseded = state.pending
+      ? await checkPending(workspace, verified, state.pending, state.options.includeUncommitted === true, backup)
+      : [];
+    await applyRemoteWork(workspace, verified, backup, state.dispatchId, superseded);
     // Applied: the work is on the branch now, so the backup has served its purpose.
     await rm(backup.location, { recursive: true, force: true });
   } finally {
