@@ -55,7 +55,7 @@ describeGated("a fleet of worker processes on a real Redis, S3 and a bare git re
 
       await waitUntil(
         async () => (await queue.queue.getJobCountByTypes("completed")) === JOBS,
-        100_000,
+        200_000,
         async () =>
           `${JSON.stringify(await queue.queue.getJobCounts())} of ${JOBS}; events: ${JSON.stringify(workers.map((worker) => worker.events.slice(-3)))}; failed: ${(
             await queue.queue.getFailed()
@@ -96,5 +96,5 @@ describeGated("a fleet of worker processes on a real Redis, S3 and a bare git re
     } finally {
       await queue.close();
     }
-  });
+  }, 300_000);
 });

@@ -118,5 +118,5 @@ describeGated("workers that die or stall mid-job", redis, () => {
     } finally {
       await queue.close();
     }
-  });
+  }, 300_000);
 });
