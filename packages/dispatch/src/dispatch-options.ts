@@ -3,6 +3,7 @@ import type { Brief } from "./brief/brief.js";
 import type { BranchPolicy } from "./workspace/branch-policy.js";
 import type { LifecycleHooks } from "./hooks/lifecycle-hooks.js";
 import type { StorageQuota } from "./quota/storage-quota.js";
+import type { StageLimits } from "./options/stage-limits.js";
 import type { AgentObservation, ObserverError } from "./observe/observers.js";
 import type { DispatchAgent } from "./fallback/fallback-agent.js";
 import type { FallbackReport } from "./fallback/run-with-fallback.js";
@@ -58,6 +59,8 @@ export interface DispatchOptions {
    * them, which includes any `copies` entry no committed `.gitignore` ignores.
    */
   readonly includeUncommitted?: boolean;
+  /** Time limits of copying, git preparation, commit collection and integration (code `timeout`; merge: `conflict`). */
+  readonly limits?: StageLimits;
   /**
    * The provider that allocates the sandbox. Default: `dockerProvider()` from `@outpost/provider-docker` when that
    * package is installed (an optional peer, loaded only then); otherwise omitting it fails with `configuration`.
@@ -145,4 +148,8 @@ export interface DispatchRecovery {
   readonly conversationId?: string;
   /** The phase that failed. */
   readonly phase: string;
+  /** Remote placement: where the sandbox's commits were rescued (a verified bundle and a backup of the host). */
+  readonly recoveryLocation?: string;
+  /** Remote placement: the command that restores the rescued commits as a branch of their own. */
+  readonly restore?: string;
 }

@@ -122,6 +122,7 @@ async function failed(state: DispatchState, error: unknown): Promise<unknown> {
     conversation: state.conversation,
     conversationId: state.conversationId,
     phase: state.phase,
+    ...(state.rescued ? { recoveryLocation: state.rescued.location, restore: state.rescued.restore } : {}),
   });
 }
 

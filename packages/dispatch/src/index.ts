@@ -9,6 +9,8 @@ export type { BranchPolicy, BranchMode } from "./workspace/branch-policy.js";
 export type { LifecycleHooks, HookCommand } from "./hooks/lifecycle-hooks.js";
 export { DEFAULT_HOOK_DEADLINE_MS } from "./hooks/lifecycle-hooks.js";
 export type { StorageQuota, StorageReservationOptions } from "./quota/storage-quota.js";
+export type { StageLimits } from "./options/stage-limits.js";
+export { DEFAULT_BUNDLE_BYTES } from "./options/stage-limits.js";
 export type { AgentObservation, ObserverError } from "./observe/observers.js";
 export type { ActivityRecord } from "./activity/activity-record.js";
 export { activityKey } from "./activity/activity-record.js";

@@ -7,3 +7,18 @@ export { resolveCommandDirectory, resolveTransferPath } from "./sandbox-path.js"
 export { isProcessRunning } from "./process-running.js";
 export { currentProcess, describeProcess, identityOf, liveness, parseIdentity } from "./process-identity.js";
 export type { Liveness, ProcessIdentity } from "./process-identity.js";
+export { OperationGuard } from "./operation-guard.js";
+export { sandboxRefusal } from "./sandbox-refusal.js";
+export { mapArchiveError } from "./map-archive-error.js";
+export { packHostEntries } from "./tar-pack.js";
+export type { PackOptions } from "./tar-pack.js";
+export { unpackToStaging } from "./tar-unpack.js";
+export type { StagedEntry } from "./tar-unpack.js";
+export { parseManifestOutput } from "./manifest-output.js";
+export { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";
+export { CREATE_TAR, CREATE_TAR_OF_LIST, EXTRACT_TAR, KILL_TREE, MANIFEST } from "./transfer-scripts.js";
+export { downloadFromSandbox, extractInSandbox, uploadToSandbox } from "./sandbox-transfers.js";
+export type { ExtractRequest } from "./sandbox-transfers.js";
+export { SandboxFileTransfers } from "./sandbox-file-transfers.js";
+export type { ArchiveRequest, SandboxChannel, ScriptRequest } from "./sandbox-channel.js";
+export { normalizeTreePath } from "./archive-path.js";

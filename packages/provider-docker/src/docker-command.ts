@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { DEFAULT_RETAIN_BYTES, OutpostError } from "@outpost/core";
 import type { Command, CommandChannel, CommandResult } from "@outpost/core";
 import type { LeaseSandbox } from "./lease-sandbox.js";
-import { OperationGuard } from "./operation-guard.js";
+import { OperationGuard } from "@outpost/plugin-utils";
 import { runExec } from "./run-exec.js";
 import { containerGone } from "./container-gone.js";
 import { resolveCommandDirectory, TailBuffer } from "@outpost/plugin-utils";

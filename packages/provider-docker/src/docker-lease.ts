@@ -2,8 +2,8 @@ import type Docker from "dockerode";
 import { OutpostError } from "@outpost/core";
 import type { Command, CommandResult, FileTransfers, SandboxLease, TransferOptions } from "@outpost/core";
 import { runCommand } from "./docker-command.js";
-import { DockerFileTransfers } from "./docker-file-transfers.js";
-import { downloadFromSandbox, uploadToSandbox } from "./docker-transfers.js";
+import { downloadFromSandbox, SandboxFileTransfers, uploadToSandbox } from "@outpost/plugin-utils";
+import { DockerChannel } from "./docker-channel.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDockerError } from "./map-docker-error.js";
 
@@ -27,6 +27,7 @@ export class DockerLease implements SandboxLease, LeaseSandbox {
   readonly home: string;
   readonly uid: number;
   readonly gid: number;
+  private readonly channel: DockerChannel;
   private releasing: Promise<void> | undefined;
 
   constructor(private readonly setup: DockerLeaseSetup) {
@@ -35,7 +36,8 @@ export class DockerLease implements SandboxLease, LeaseSandbox {
     this.home = setup.home;
     this.uid = setup.uid;
     this.gid = setup.gid;
-    this.fileTransfers = new DockerFileTransfers(this);
+    this.channel = new DockerChannel(this);
+    this.fileTransfers = new SandboxFileTransfers(this.channel);
   }
 
   /** The container's id, for logs and debugging (`docker exec -it <id> sh`). */
@@ -61,7 +63,7 @@ export class DockerLease implements SandboxLease, LeaseSandbox {
 
   async upload(source: string, destination: string, options?: TransferOptions): Promise<void> {
     try {
-      await uploadToSandbox(this, source, destination, options);
+      await uploadToSandbox(this.channel, source, destination, options);
     } catch (error) {
       throw this.released(error, "finish the upload");
     }
@@ -69,7 +71,7 @@ export class DockerLease implements SandboxLease, LeaseSandbox {
 
   async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
     try {
-      await downloadFromSandbox(this, source, destination, options);
+      await downloadFromSandbox(this.channel, source, destination, options);
     } catch (error) {
       throw this.released(error, "finish the download");
     }

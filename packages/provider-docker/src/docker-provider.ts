@@ -8,7 +8,7 @@ import { DockerLease } from "./docker-lease.js";
 import { DEFAULT_DOCKER_IMAGE, DEFAULT_HOME, DEFAULT_ROOT, DEFAULT_USER, type DockerProviderConfig } from "./docker-provider-config.js";
 import { copyWorktreeIn } from "./isolated-copy.js";
 import { mapDockerError } from "./map-docker-error.js";
-import { OperationGuard } from "./operation-guard.js";
+import { OperationGuard } from "@outpost/plugin-utils";
 import { sandboxGitBinds } from "./sandbox-git-mounts.js";
 import { validateConfig } from "./validate-config.js";
 import { mountedUser } from "./worktree-owner.js";

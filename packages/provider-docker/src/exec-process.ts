@@ -1,7 +1,8 @@
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
-import { COMMAND_WRAPPER, HEADER_BYTES, KILL_TREE } from "./container-scripts.js";
+import { KILL_TREE } from "@outpost/plugin-utils";
+import { COMMAND_WRAPPER, HEADER_BYTES } from "./command-wrapper.js";
 import { FrameDemuxer } from "./frame-demuxer.js";
 
 export interface ExecLaunch {

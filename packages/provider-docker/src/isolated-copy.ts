@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type Docker from "dockerode";
 import type { SandboxContext } from "@outpost/core";
 import { scanHostTree, type HostTreeEntry } from "@outpost/plugin-utils";
-import { packHostEntries } from "./tar-pack.js";
+import { packHostEntries } from "@outpost/plugin-utils";
 
 /**
  * Isolated mode: copies the worktree to the lease root, and the git directories it needs to their own

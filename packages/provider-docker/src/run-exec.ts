@@ -3,7 +3,7 @@ import { OutpostError } from "@outpost/core";
 import type Docker from "dockerode";
 import { ExecProcess, type ExecLaunch, type ExecStart } from "./exec-process.js";
 import { mapDockerError } from "./map-docker-error.js";
-import type { OperationGuard } from "./operation-guard.js";
+import type { OperationGuard } from "@outpost/plugin-utils";
 
 export interface RunExecOptions extends Omit<ExecLaunch, "attachStdin"> {
   /** Writes the process's stdin; it is closed when this resolves. Absent: no stdin at all. */

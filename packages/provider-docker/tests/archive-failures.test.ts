@@ -1,13 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
-import { containerRefusal } from "../src/container-refusal.js";
-import { archiveFromSandbox } from "../src/docker-transfers.js";
+import { OperationGuard } from "@outpost/plugin-utils";
+import { archiveFromSandbox } from "../src/docker-channel.js";
 import type { LeaseSandbox } from "../src/lease-sandbox.js";
-import { mapArchiveError } from "../src/map-archive-error.js";
-import { OperationGuard } from "../src/operation-guard.js";
 import { BUSYBOX_IMAGE, describeGated, dockerGate, TEST_IMAGE } from "@outpost/testkit/gates";
 import { sh, withDockerLease } from "./docker-fixtures.js";
 
@@ -18,7 +16,7 @@ async function archiveOf(sandbox: LeaseSandbox, script: string): Promise<{ error
   try {
     const error = await archiveFromSandbox(sandbox, {
       script,
-      arguments: [],
+      arguments: () => [],
       prefixBytes: 0,
       staging,
       guard,
@@ -74,24 +72,5 @@ describeGated("archives that arrive cut short or corrupt", await dockerGate({ im
       expect((error as Error).message).toMatch(/tar: simulated read error \(status 2\)/);
       expect((error as { details?: unknown }).details).toMatchObject({ status: 2 });
     });
-  });
-});
-
-describe("mapArchiveError and containerRefusal", () => {
-  it("a host file-system failure while unpacking is a workspace error about the destination", () => {
-    const failure = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" });
-    const error = mapArchiveError(failure, 'download "a" to "/b"');
-    expect(error.code).toBe("workspace");
-    expect(error.message).toMatch(/Check the host destination/);
-    expect(error.cause).toBe(failure);
-  });
-
-  it("GNU tar's 'file changed as we read it' says a writer is still busy and to retry after it", () => {
-    const error = containerRefusal(1, "tar: ./transcript.jsonl: file changed as we read it\n", 'download "t" to "/h"');
-    expect(error.code).toBe("workspace");
-    expect(error.message).toMatch(
-      /a file changed while tar read it \(tar: \.\/transcript\.jsonl: file changed as we read it; status 1\)\. Something in the sandbox is still writing there/,
-    );
-    expect(error.details).toMatchObject({ status: 1, changedWhileRead: true });
   });
 });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, it } from "vitest";
 import type { LeaseSandbox } from "../src/lease-sandbox.js";
-import { OperationGuard } from "../src/operation-guard.js";
+import { OperationGuard } from "@outpost/plugin-utils";
 import { runExec } from "../src/run-exec.js";
 import { BUSYBOX_IMAGE, describeGated, dockerGate } from "@outpost/testkit/gates";
 import { withDockerLease } from "./docker-fixtures.js";

@@ -3,8 +3,8 @@ import { OutpostError } from "@outpost/core";
 import { InputPump } from "./input-pump.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapVercelError } from "./map-vercel-error.js";
-import type { OperationGuard } from "./operation-guard.js";
-import { COMMAND_WRAPPER, HEADER_BYTES, KILL_TREE } from "./sandbox-scripts.js";
+import { KILL_TREE, type OperationGuard } from "@outpost/plugin-utils";
+import { COMMAND_WRAPPER, HEADER_BYTES } from "./command-wrapper.js";
 
 export interface RunOptions {
   /** Executable and arguments, run through COMMAND_WRAPPER (no shell parsing of them). */

@@ -2,10 +2,8 @@ import type { Readable, Writable } from "node:stream";
 import { DEFAULT_RETAIN_BYTES, OutpostError } from "@outpost/core";
 import type { Command, CommandChannel, CommandResult } from "@outpost/core";
 import type { LeaseSandbox } from "./lease-sandbox.js";
-import { OperationGuard } from "./operation-guard.js";
+import { OperationGuard, resolveCommandDirectory, TailBuffer } from "@outpost/plugin-utils";
 import { runInSandbox } from "./run-in-sandbox.js";
-import { commandDirectory } from "./sandbox-path.js";
-import { TailBuffer } from "./tail-buffer.js";
 
 /** Runs one Command: stdin then live input as frames, streamed output, exact status, retained tails. */
 export async function runCommand(lease: LeaseSandbox, command: Command): Promise<CommandResult> {
@@ -22,7 +20,8 @@ export async function runCommand(lease: LeaseSandbox, command: Command): Promise
       "The Vercel provider does not attach terminals to commands (the SDK's interactive sessions are not used). Run the command without interactive/terminal.",
     );
   }
-  const directory = command.directory === undefined ? lease.root : commandDirectory(lease.root, command.directory, "command directory");
+  const directory =
+    command.directory === undefined ? lease.root : resolveCommandDirectory(lease.root, command.directory, "command directory");
   for (const [name, value] of Object.entries(command.variables ?? {})) {
     if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
       throw new OutpostError(

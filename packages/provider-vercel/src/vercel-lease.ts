@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { OutpostError } from "@outpost/core";
 import type { Command, CommandResult, FileTransfers, SandboxLease, TransferOptions } from "@outpost/core";
 import type { Sandbox } from "@vercel/sandbox";
+import { downloadFromSandbox, SandboxFileTransfers, uploadToSandbox } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapVercelError } from "./map-vercel-error.js";
 import { runCommand } from "./vercel-command.js";
-import { VercelFileTransfers } from "./vercel-file-transfers.js";
-import { downloadFromSandbox, uploadToSandbox } from "./vercel-transfers.js";
+import { VercelChannel } from "./vercel-channel.js";
 
 export interface VercelLeaseSetup {
   readonly sandbox: Sandbox;
@@ -28,6 +28,7 @@ export class VercelLease implements SandboxLease, LeaseSandbox {
   readonly home: string;
   readonly scratch: string;
   readonly variables: Readonly<Record<string, string>>;
+  private readonly channel: VercelChannel;
   private releasing: Promise<void> | undefined;
   private sequence = 0;
   private readonly prefix = randomBytes(4).toString("hex");
@@ -38,7 +39,8 @@ export class VercelLease implements SandboxLease, LeaseSandbox {
     this.home = setup.home;
     this.scratch = setup.scratch;
     this.variables = setup.variables;
-    this.fileTransfers = new VercelFileTransfers(this);
+    this.channel = new VercelChannel(this);
+    this.fileTransfers = new SandboxFileTransfers(this.channel);
   }
 
   /** The sandbox's name: `Sandbox.get({ name })` or the `sandbox` option reaches it again when retained. */
@@ -68,7 +70,7 @@ export class VercelLease implements SandboxLease, LeaseSandbox {
 
   async upload(source: string, destination: string, options?: TransferOptions): Promise<void> {
     try {
-      await uploadToSandbox(this, source, destination, options);
+      await uploadToSandbox(this.channel, source, destination, options);
     } catch (error) {
       throw this.released(error, "finish the upload");
     }
@@ -76,7 +78,7 @@ export class VercelLease implements SandboxLease, LeaseSandbox {
 
   async download(source: string, destination: string, options?: TransferOptions): Promise<void> {
     try {
-      await downloadFromSandbox(this, source, destination, options);
+      await downloadFromSandbox(this.channel, source, destination, options);
     } catch (error) {
       throw this.released(error, "finish the download");
     }

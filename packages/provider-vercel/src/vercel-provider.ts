@@ -3,10 +3,9 @@ import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { Sandbox } from "@vercel/sandbox";
 import { mapVercelError } from "./map-vercel-error.js";
-import { OperationGuard } from "./operation-guard.js";
+import { OperationGuard } from "@outpost/plugin-utils";
 import { vercelCredentials, type VercelProviderConfig } from "./vercel-provider-config.js";
 import { VercelLease } from "./vercel-lease.js";
-import { uploadToSandbox } from "./vercel-transfers.js";
 
 /** Capabilities every Vercel lease has. */
 export const VERCEL_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
@@ -59,7 +58,7 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
     const variables = { ...config.variables, ...context.variables, HOME: home };
     const lease = new VercelLease({ sandbox, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
-    await uploadToSandbox(lease, context.directory, root, { signal: guard.signal });
+    await lease.upload(context.directory, root, { signal: guard.signal });
     guard.check();
     return lease;
   } catch (error) {

@@ -56,3 +56,9 @@ export { fixturePair, filesMentioning, readTree, slug } from "./conversation/ses
 export type { FixturePair, FixturePairOptions, FixtureSandbox, Recording } from "./conversation/session-fixture.js";
 export { describeConversationStore, HOSTILE_SESSION_IDS } from "./conversation/describe-conversation-store.js";
 export type { DescribeConversationStoreOptions } from "./conversation/describe-conversation-store.js";
+export { describeSessionBundleProfile } from "./conversation/describe-session-bundle-profile.js";
+export type { DescribeSessionBundleProfileOptions } from "./conversation/describe-session-bundle-profile.js";
+export { DEFAULT_SESSION_BUNDLE_LIMITS, OUTSIDE_SECRET } from "./conversation/bundle-suite-context.js";
+export type { SessionBundleLimits } from "./conversation/bundle-suite-context.js";
+export { ODD_FILE_NAMES } from "./conversation/bundle-odd-names.js";
+export { profileCaptures } from "./conversation/bundle-paths.js";

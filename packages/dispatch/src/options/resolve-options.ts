@@ -8,6 +8,7 @@ import { assertProviderHonours, branchPolicyFor } from "./provider-fit.js";
 import { resolveMarkers } from "../turn/markers.js";
 import type { TurnTimerSettings } from "../timers/turn-timers.js";
 import { checkMilliseconds } from "../timers/timer-limit.js";
+import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -29,6 +30,7 @@ export interface ResolvedOptions {
   /** The agents that may run the brief, in order: one, or a fallback chain's candidates. */
   readonly candidates: readonly AgentAdapter[];
   readonly response?: ResolvedResponse<unknown>;
+  readonly limits: ResolvedLimits;
 }
 
 /** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
@@ -122,6 +124,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
     copies,
     repository: options.repository ?? process.cwd(),
     candidates,
+    limits: resolveLimits(options.limits),
     ...(response ? { response } : {}),
   };
 }

@@ -14,6 +14,7 @@ import type { locateContinuation } from "../conversation/continuation.js";
 import type { FallbackReport } from "../fallback/run-with-fallback.js";
 import type { ResponseAttempt } from "../response/response-spec.js";
 import type { PendingChanges } from "../remote/pending-changes.js";
+import type { RecoveryBackup } from "../remote/recovery-backup.js";
 import type { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
@@ -66,6 +67,8 @@ export interface DispatchState {
   seededBytes?: number;
   /** Remote placement: what of the worktree was not committed when the sandbox was seeded. */
   pending?: PendingChanges;
+  /** Remote placement: where a failure rescued the sandbox's commits. */
+  rescued?: RecoveryBackup;
   /** The branch the result names: the target after an integration, else the work branch. */
   resultBranch?: string;
   closed?: ClosedWorkspace;

@@ -1,6 +1,8 @@
 import { access } from "node:fs/promises";
-import { isOutpostError, type ConversationStore, type NativeConversationStore } from "@outpost/core";
+import type { ConversationStore, NativeConversationStore } from "@outpost/core";
 import { vitestRunner, type SuiteRunner } from "../shared/suite-runner.js";
+import { expectRefused } from "./expect-refused.js";
+import { HOSTILE_SESSION_IDS } from "./hostile-session-ids.js";
 import { filesMentioning, fixturePair, type FixturePairOptions } from "./session-fixture.js";
 
 export interface DescribeConversationStoreOptions extends FixturePairOptions {
@@ -10,8 +12,7 @@ export interface DescribeConversationStoreOptions extends FixturePairOptions {
   readonly runner?: SuiteRunner;
 }
 
-/** Ids that name no single session: each must be refused with an OutpostError, never resolved to a path. */
-export const HOSTILE_SESSION_IDS = ["", ".", "..", "../escape", "a/b", "/etc/passwd", "x\0y", "..\\escape"] as const;
+export { HOSTILE_SESSION_IDS };
 
 /**
  * Conformance for an agent's conversation store: a recorded session captured in one sandbox is located
@@ -65,13 +66,4 @@ export function describeConversationStore(options: DescribeConversationStoreOpti
 
 function isNative(store: ConversationStore): store is NativeConversationStore {
   return typeof (store as Partial<NativeConversationStore>).destination === "function";
-}
-
-async function expectRefused(what: string, call: () => Promise<unknown>): Promise<void> {
-  const outcome = await call().then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (outcome === undefined) throw new Error(`${what} succeeded; a hostile id must be refused`);
-  if (!isOutpostError(outcome)) throw new Error(`${what} failed without an OutpostError: ${String(outcome)}`);
 }

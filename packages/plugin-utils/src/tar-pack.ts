@@ -3,15 +3,16 @@ import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { pack as createPack, type Pack } from "tar-stream";
-import type { HostEntry } from "./host-tree.js";
+import { OutpostError } from "@outpost/core";
+import type { HostTreeEntry } from "./host-tree.js";
 
 export interface PackOptions {
   /** Entry name in the archive for a host entry (e.g. with a prefix, or a file's new name). */
-  readonly name: (entry: HostEntry) => string;
+  readonly name: (entry: HostTreeEntry) => string;
   readonly uid?: number;
   readonly gid?: number;
   /** Called with each file's SHA-256 as it is packed. */
-  readonly hashed?: (entry: HostEntry, sha256: string) => void;
+  readonly hashed?: (entry: HostTreeEntry, sha256: string) => void;
   readonly check?: () => void;
 }
 
@@ -23,7 +24,8 @@ const QUEUE_ENTRIES = 1024;
 const QUEUE_BYTES = 16 * 1024 * 1024;
 
 /** Streams host entries as a tar archive (tar-stream). Call `finished` to learn whether packing failed. */
-export function packHostEntries(entries: readonly HostEntry[], options: PackOptions): { archive: Pack; finished: Promise<void> } {
+export function packHostEntries(entries: readonly HostTreeEntry[], options: PackOptions): { archive: Pack; finished: Promise<void> } {
+  assertNoNewlineInNames(entries);
   const archive = createPack();
   // Failures are reported through `finished`; the stream's own error event must not go unhandled.
   archive.on("error", () => undefined);
@@ -38,7 +40,7 @@ export function packHostEntries(entries: readonly HostEntry[], options: PackOpti
   return { archive, finished };
 }
 
-async function fill(archive: Pack, entries: readonly HostEntry[], options: PackOptions): Promise<void> {
+async function fill(archive: Pack, entries: readonly HostTreeEntry[], options: PackOptions): Promise<void> {
   const owner = { uid: options.uid ?? 0, gid: options.gid ?? 0 };
   let queued: Promise<void>[] = [];
   let queuedBytes = 0;
@@ -78,7 +80,12 @@ function add(archive: Pack, header: Parameters<Pack["entry"]>[0], body?: Buffer)
   return written;
 }
 
-async function addLargeFile(archive: Pack, entry: HostEntry, header: Parameters<Pack["entry"]>[0], options: PackOptions): Promise<void> {
+async function addLargeFile(
+  archive: Pack,
+  entry: HostTreeEntry,
+  header: Parameters<Pack["entry"]>[0],
+  options: PackOptions,
+): Promise<void> {
   const handle = await open(entry.source, "r");
   try {
     const { size } = await handle.stat();
@@ -90,5 +97,16 @@ async function addLargeFile(archive: Pack, entry: HostEntry, header: Parameters<
     options.hashed?.(entry, hash.digest("hex"));
   } finally {
     await handle.close();
+  }
+}
+
+// The sandbox side reads paths one a line (directories to create, files to verify).
+function assertNoNewlineInNames(entries: readonly HostTreeEntry[]): void {
+  for (const { path } of entries) {
+    if (path.includes("\n")) {
+      throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: names with a newline cannot be transferred. Rename the file.`, {
+        details: { path },
+      });
+    }
   }
 }

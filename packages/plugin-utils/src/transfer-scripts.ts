@@ -1,44 +1,6 @@
-// POSIX sh scripts run inside the sandbox. They only use sh builtins and tools that both busybox and
-// GNU coreutils/tar/findutils provide, so the provider works on any image with a shell and tar.
-// Exit codes 90-99 are refusals the host turns into `workspace` errors (the reason is on stderr).
-
-/**
- * Runs every command: `$1` directory, `$2` input directory (`-`: no stdin), `$3…` the command. Prints a
- * header on stdout before anything else — `P` + 10-digit pid, `D` when the directory is missing, `X` when
- * the executable is not found. Vercel commands have no stdin channel: the host writes stdin as numbered
- * frames into the input directory (`<n>` then its marker `<n>.ok`, `end` after the last), and a reader
- * feeds them in order through a FIFO. Without input the wrapper replaces itself with the command.
- */
-export const COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { printf D; exit 126; }
-input=$2
-shift 2
-command -v -- "$1" >/dev/null 2>&1 || { printf X; exit 127; }
-printf 'P%010d' "$$"
-[ "$input" = - ] && exec "$@" </dev/null
-mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exit 125
-(
-  n=0
-  while :; do
-    if [ -e "$input/$n.ok" ]; then
-      cat -- "$input/$n" || exit 0
-      rm -f -- "$input/$n" "$input/$n.ok"
-      n=$((n+1))
-    elif [ -e "$input/end" ]; then
-      [ -e "$input/$n.ok" ] || break
-    else
-      sleep 0.02 2>/dev/null || sleep 1
-    fi
-  done
-) >"$input/fifo" &
-reader=$!
-"$@" <"$input/fifo"
-status=$?
-kill "$reader" 2>/dev/null
-rm -rf -- "$input"
-exit "$status"`;
-
-/** Header bytes COMMAND_WRAPPER prints on success. */
-export const HEADER_BYTES = 11;
+// POSIX sh scripts every remote or container provider runs inside its sandbox to move files. They only use
+// sh builtins and tools that both busybox and GNU coreutils/tar/findutils provide, so any image with a
+// shell and tar works. Exit codes 90-99 are refusals `sandboxRefusal` turns into `workspace` errors.
 
 /**
  * Kills the tree of process group \`$1\`: stops the group and every descendant (found through
@@ -110,9 +72,9 @@ tar -x -f - || exit 96
 printf %s "$verify" | tr '\\n' '\\0' | xargs -0 sha256sum --`;
 
 /**
- * Download: \`$1\` source, \`$2\` anchor, \`$3\` archive file. Prints \`d\` or \`f\` (the source's kind)
- * and writes a tar of the directory's contents or of the single file to the archive file, which the host
- * then reads through the file API (command output is text, a tar is not).
+ * Download: \`$1\` source, \`$2\` anchor, \`$3\` archive file (\`-\`: stdout, right after the marker). Prints
+ * \`d\` or \`f\` (the source's kind) and writes a tar of the directory's contents or of the single file.
+ * A provider whose command output is text (no binary stdout) names a file and reads it through its file API.
  */
 export const CREATE_TAR = `${CHECK_ANCHOR}
 [ -e "$1" ] || { echo "$1 does not exist" >&2; exit 92; }
@@ -126,7 +88,7 @@ cd -- "$(dirname -- "$1")" || exit 92
 printf f
 exec tar -c -f "$3" -- "./$(basename -- "$1")"`;
 
-/** Batch download: \`$1\` source directory, \`$2\` archive file, \`$3…\` the \`./<path>\` entries. */
+/** Batch download: \`$1\` source directory, \`$2\` archive file (\`-\`: stdout), \`$3…\` the \`./<path>\` entries (busybox tar has no -T). */
 export const CREATE_TAR_OF_LIST = `cd -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
 archive=$2
 shift 2

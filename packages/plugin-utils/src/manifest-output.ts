@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { OutpostError, type FileManifestEntry } from "@outpost/core";
-import { assertLinkStaysInside } from "@outpost/plugin-utils";
+import { assertLinkStaysInside } from "./link-target.js";
 
-/** Parses the MANIFEST script's output (see container-scripts.ts) into sorted, unique entries. */
+/** Parses the MANIFEST script's output (see transfer-scripts.ts) into sorted, unique entries. */
 export function parseManifestOutput(output: string): FileManifestEntry[] {
   const lines = output.split("\n");
   const separator = lines.indexOf("--");

@@ -2,21 +2,28 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { lstat, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { OutpostError, normalizeRelativePath } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { normalizeTreePath } from "./archive-path.js";
 import type { FileManifestEntry, FileTransfers, TransferOptions } from "@outpost/core";
-import { CREATE_TAR_OF_LIST, MANIFEST } from "./container-scripts.js";
-import { containerRefusal } from "./container-refusal.js";
-import { archiveFromSandbox, extractInSandbox } from "./docker-transfers.js";
 import { commitStagedDirectory, createStaging } from "./host-commit.js";
-import { type HostTreeEntry, assertLinkStaysInside, resolveTransferPath, TailBuffer } from "@outpost/plugin-utils";
-import type { LeaseSandbox } from "./lease-sandbox.js";
+import type { HostTreeEntry } from "./host-tree.js";
+import { assertLinkStaysInside } from "./link-target.js";
 import { parseManifestOutput } from "./manifest-output.js";
 import { OperationGuard } from "./operation-guard.js";
-import { runExec } from "./run-exec.js";
+import type { SandboxChannel } from "./sandbox-channel.js";
+import { resolveTransferPath } from "./sandbox-path.js";
+import { sandboxRefusal } from "./sandbox-refusal.js";
+import { extractInSandbox } from "./sandbox-transfers.js";
+import { TailBuffer } from "./tail-buffer.js";
+import { CREATE_TAR_OF_LIST, MANIFEST } from "./transfer-scripts.js";
 
-/** Manifest (SHA-256 computed inside the container, one exec) and batches moving only listed entries. */
-export class DockerFileTransfers implements FileTransfers {
-  constructor(private readonly sandbox: LeaseSandbox) {}
+/**
+ * `fileTransfers` for any provider that gives a `SandboxChannel`: the manifest (SHA-256 computed inside the
+ * sandbox, one script per argument chunk) and batches that move only the listed entries, checked against
+ * the manifest on both sides.
+ */
+export class SandboxFileTransfers implements FileTransfers {
+  constructor(private readonly sandbox: SandboxChannel) {}
 
   async manifest(source: string, paths: readonly string[], options?: TransferOptions): Promise<FileManifestEntry[]> {
     this.sandbox.assertUsable("list a manifest");
@@ -24,7 +31,7 @@ export class DockerFileTransfers implements FileTransfers {
     try {
       const origin = resolveTransferPath(this.sandbox, source, "manifest source");
       const relative = paths.map((path) => {
-        const clean = normalizeRelativePath(path, "manifest path");
+        const clean = normalizeTreePath(path, "manifest path");
         return clean === "" ? "." : `./${clean}`;
       });
       if (relative.length === 0) return [];
@@ -46,15 +53,16 @@ export class DockerFileTransfers implements FileTransfers {
   ): Promise<FileManifestEntry[]> {
     const stdout: Buffer[] = [];
     const stderr = new TailBuffer(16 * 1024);
-    const outcome = await runExec(this.sandbox.container, {
-      argv: ["/bin/sh", "-c", MANIFEST, "outpost-manifest", origin, ...paths],
-      directory: "/",
+    const status = await this.sandbox.runScript({
+      script: MANIFEST,
+      name: "outpost-manifest",
+      arguments: [origin, ...paths],
       onStdout: (chunk) => void stdout.push(chunk),
       onStderr: (chunk) => stderr.push(chunk),
       guard,
       what: `list ${JSON.stringify(source)} in the sandbox`,
     });
-    if (outcome.status !== 0) throw containerRefusal(outcome.status, stderr.text(), `list ${JSON.stringify(source)}`);
+    if (status !== 0) throw sandboxRefusal(status, stderr.text(), `list ${JSON.stringify(source)}`);
     return parseManifestOutput(Buffer.concat(stdout).toString("utf8"));
   }
 
@@ -75,9 +83,9 @@ export class DockerFileTransfers implements FileTransfers {
       const staged = [];
       // Paths travel as arguments; large batches are split to stay far below the kernel's ARG_MAX.
       for (const chunk of argumentChunks(paths.map((path) => `./${path}`))) {
-        const part = await archiveFromSandbox(this.sandbox, {
+        const part = await this.sandbox.archive({
           script: CREATE_TAR_OF_LIST,
-          arguments: [origin.path, ...chunk],
+          arguments: (archive) => [origin.path, archive, ...chunk],
           prefixBytes: 0,
           staging,
           guard,
@@ -159,7 +167,7 @@ function argumentChunks(values: readonly string[]): string[][] {
 
 function checkEntries(entries: readonly FileManifestEntry[]): string[] {
   return entries.map((entry) => {
-    const path = normalizeRelativePath(entry.path, "manifest entry");
+    const path = normalizeTreePath(entry.path, "manifest entry");
     if (path === "")
       throw new OutpostError("workspace", "Refused a manifest entry with an empty path. Give each entry a path relative to the source.");
     if (path.includes("\n"))

@@ -1,6 +1,6 @@
 import { chmod, lstat, mkdir, mkdtemp, rename, rm, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { assertNoLinkLeavesDestination } from "@outpost/plugin-utils";
+import { assertNoLinkLeavesDestination } from "./destination-links.js";
 import type { StagedEntry } from "./tar-unpack.js";
 
 /** A fresh staging directory beside `destination`, so committing is a rename on the same file system. */

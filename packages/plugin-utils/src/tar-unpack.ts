@@ -4,7 +4,8 @@ import { copyFile, mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { OutpostError, normalizeRelativePath } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { normalizeTreePath } from "./archive-path.js";
 import { extract as createExtract } from "tar-stream";
 import { assertLinkStaysInside } from "./link-target.js";
 
@@ -43,7 +44,7 @@ export async function unpackToStaging(
         entry.resume();
         continue;
       }
-      const path = normalizeRelativePath(rename(name), "archive entry");
+      const path = normalizeTreePath(rename(name), "archive entry");
       const full = join(staging, path);
       const mode = (header.mode ?? 0o644) & 0o7777;
       const mtime = header.mtime;
@@ -73,7 +74,7 @@ export async function unpackToStaging(
       } else if (header.type === "link") {
         // A hard link repeats an earlier file of the same archive (tar writes one for shared inodes).
         entry.resume();
-        const original = staged.get(normalizeRelativePath(rename(archiveName(header.linkname ?? "")), "hard link target"));
+        const original = staged.get(normalizeTreePath(rename(archiveName(header.linkname ?? "")), "hard link target"));
         if (original?.kind !== "file") throw refused(path, "it is a hard link to something that is not a file of the archive");
         await copyFile(join(staging, original.path), full);
         staged.set(path, { ...original, path, mode });
