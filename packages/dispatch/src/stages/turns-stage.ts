@@ -92,6 +92,14 @@ async function runChain(state: DispatchState, lease: SandboxLease, request: Turn
         "outpost.fallback.to": next.name,
         "outpost.fallback.classification": skip.classification,
       });
+      state.observers.control(request.pass, {
+        type: "fallback",
+        from: skip.agent,
+        to: next.name,
+        classification: skip.classification,
+        ...(skip.rule ? { rule: skip.rule } : {}),
+        message: skip.message,
+      });
       state.observers.emit({
         type: "fallback",
         dispatchId: state.dispatchId,
