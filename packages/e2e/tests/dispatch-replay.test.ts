@@ -51,7 +51,10 @@ async function replay(options: { repository: string; divergence?: "fail" | "warn
     sandboxProvider: localProvider(),
     logging: false,
     ...(options.passes ? { passes: options.passes, until: [] } : {}),
-    observe: (observation) => events.push(observation.event),
+    observe: (observation) => {
+      // The agent's own events; fallbacks and steering are the engine's.
+      if (observation.event.type !== "fallback" && observation.event.type !== "steer") events.push(observation.event);
+    },
     warn: (message) => warnings.push(message),
   });
   return { result, events, warnings };
@@ -94,7 +97,10 @@ beforeAll(async () => {
       repository,
       sandboxProvider: localProvider(),
       logging: { replayable: true },
-      observe: (observation) => events.push(observation.event),
+      observe: (observation) => {
+        // The agent's own events; fallbacks and steering are the engine's.
+        if (observation.event.type !== "fallback" && observation.event.type !== "steer") events.push(observation.event);
+      },
     });
     expect(server.problems).toEqual([]);
   } finally {
