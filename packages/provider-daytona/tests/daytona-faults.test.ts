@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isOutpostError, type OutpostError, type SandboxContext } from "@outpost/core";
-import { DaytonaLease, daytonaProvider } from "@outpost/provider-daytona";
+import { type DaytonaLease, daytonaProvider } from "@outpost/provider-daytona";
 import { startDaytonaDouble, type DaytonaDouble } from "@outpost/provider-daytona/double";
 
 // Each fault the double can inject must reach the caller as an OutpostError that keeps the SDK error and says what to do.

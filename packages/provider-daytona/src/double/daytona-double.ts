@@ -48,7 +48,7 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
   const requests: string[] = [];
   let sequence = 0;
 
-  const handle = async (request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> => {
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? "/", "http://double");
     const method = request.method ?? "GET";
     const route = `${method} ${url.pathname}`;
@@ -93,7 +93,7 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
 
   const server = createServer((request, response) => {
     const requestId = `req_double_${++sequence}`;
-    handle(request, response, requestId).catch((error: unknown) => {
+    handle(request, response).catch((error: unknown) => {
       if (response.headersSent) return void response.destroy();
       const refusal =
         error instanceof DoubleRefusal

@@ -156,7 +156,7 @@ async function refusal(operation: Promise<unknown>): Promise<{ code: string; mes
     (failure: unknown) => failure,
   );
   assert.ok(isOutpostError(error), String(error));
-  return error as { code: string; message: string };
+  return error;
 }
 
 async function fresh(host: string, name: string): Promise<string> {
