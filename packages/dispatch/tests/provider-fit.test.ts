@@ -29,3 +29,27 @@ describe("options a provider cannot honour are refused from its declaration, bef
     expect(branchPolicyFor(options("mounted"))).toEqual({ mode: "current" });
   });
 });
+
+describe("remote-only options and stage limits are checked before acquire", () => {
+  it("includeUncommitted: true is for remote providers only, and must be a boolean", () => {
+    expect(() => resolveOptions(options("remote", { includeUncommitted: true }))).not.toThrow();
+    for (const placement of ["mounted", "host"])
+      expect(() => resolveOptions(options(placement, { includeUncommitted: true }))).toThrow(
+        expect.objectContaining({ code: "configuration", message: expect.stringContaining("remote providers only") }),
+      );
+    expect(() => resolveOptions(options("mounted", { includeUncommitted: false }))).not.toThrow();
+    expect(() => resolveOptions(options("remote", { includeUncommitted: "yes" }))).toThrow(
+      expect.objectContaining({ code: "configuration" }),
+    );
+  });
+
+  it("limits: whole positive milliseconds, a positive byte count, no unknown key", () => {
+    expect(resolveOptions(options("remote", { limits: { gitMs: 5, mergeMs: 7 } })).limits).toEqual({
+      gitMs: 5,
+      mergeMs: 7,
+      bundleBytes: 1024 ** 3,
+    });
+    for (const limits of [{ gitMs: 0 }, { copyMs: 1.5 }, { collectMs: "1" }, { bundleBytes: -1 }, { seedMs: 1 }, "fast"])
+      expect(() => resolveOptions(options("remote", { limits }))).toThrow(expect.objectContaining({ code: "configuration" }));
+  });
+});

@@ -25,6 +25,7 @@ const failure = (run: Promise<unknown>) =>
     },
     (caught: unknown) => caught as { code: string; message: string; details: Record<string, unknown> },
   );
+const commitAll = "git add -A && git commit --quiet -m 'agent edits'";
 const hostState = (repository: string) => ({
   refs: gitIn(repository, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads", "refs/outpost"),
   status: gitIn(repository, "status", "--porcelain"),
@@ -90,6 +91,54 @@ const hostState = (repository: string) => ({
         before.refs.split("\n").filter((line) => line.startsWith("refs/heads/main")),
       );
       expect(existsSync(join(repository, "evil.txt"))).toBe(false);
+    }, 120_000);
+
+    it("a work bundle over limits.bundleBytes is refused before it is downloaded, the host untouched", async () => {
+      const repository = scratchRepository();
+      const main = gitIn(repository, "rev-parse", "main");
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ SHELL: `head -c 300000 /dev/urandom > big.bin && ${commitAll}` }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          limits: { bundleBytes: 100_000 },
+        }),
+      );
+      expect(error.code).toBe("workspace");
+      expect(error.message).toMatch(/its bundle is \d+ bytes, over the limit of 100000 bytes \(limits.bundleBytes\)/);
+      expect(gitIn(repository, "rev-parse", "main")).toBe(main);
+      expect(existsSync(join(repository, "big.bin"))).toBe(false);
+      // A sandbox that lies about the size is caught on the host, still before anything is applied.
+      const shim = "mkdir -p /usr/local/bin && printf '#!/bin/sh\\necho 1\\n' > /usr/local/bin/wc && chmod +x /usr/local/bin/wc";
+      const lied = await failure(
+        dispatch({
+          agent: agentWith({ SHELL: `${shim} && head -c 300000 /dev/urandom > big.bin && ${commitAll}` }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          limits: { bundleBytes: 100_000 },
+        }),
+      );
+      expect(lied.code).toBe("workspace");
+      expect(lied.message).toContain("over the limit of 100000 bytes");
+      expect(gitIn(repository, "rev-parse", "main")).toBe(main);
+    }, 120_000);
+
+    it("a turn that fails after committing: the sandbox's commits are rescued into the recovery location", async () => {
+      const repository = scratchRepository();
+      const main = gitIn(repository, "rev-parse", "main");
+      const error = await failure(
+        dispatch({ agent: agentWith({ FILE: "rescued.txt", EXIT: "3" }), brief: "x", repository, sandboxProvider: provider() }),
+      );
+      expect(error.code).toBe("process");
+      const recovery = error.details.recovery as { recoveryLocation: string; restore: string; phase: string };
+      expect(recovery.phase).toBe("turns");
+      expect(error.message).toContain(`rescued in ${recovery.recoveryLocation}`);
+      expect(gitIn(repository, "rev-parse", "main")).toBe(main);
+      gitIn(repository, ...recovery.restore.replace(/^git /, "").split(" "));
+      const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
+      expect(gitIn(repository, "show", `${restored}:rescued.txt`)).toContain("script agent");
     }, 120_000);
 
     it("a sandbox that rewrote history below the baseline is refused", async () => {

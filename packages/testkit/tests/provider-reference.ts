@@ -67,7 +67,7 @@ export function sweepReferenceStragglers(): void {
  * A small host-process provider for testing the kit itself: correct by default (it passes every check),
  * with one flag per defect the kit must catch.
  */
-export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
+export function referenceProvider(flaws: ReferenceFlaws = {}, settings: { readonly home?: string } = {}): SandboxProvider {
   return {
     specificationVersion: "v1",
     name: "reference",
@@ -75,7 +75,8 @@ export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
     variables: REFERENCE_VARIABLES,
     async acquire(context) {
       throwIfAborted(context.signal, "Acquiring a reference lease");
-      const home = await mkdtemp(join(tmpdir(), "outpost-reference-home-"));
+      // A given home (holding a recorded session) belongs to the caller; a fresh one is removed on release.
+      const home = settings.home ?? (await mkdtemp(join(tmpdir(), "outpost-reference-home-")));
       const mark = randomBytes(8).toString("hex");
       const running = new Set<() => void>();
       const groups = new Set<number>();
@@ -109,7 +110,7 @@ export function referenceProvider(flaws: ReferenceFlaws = {}): SandboxProvider {
           for (const group of groups) signalGroup(group);
           if (flaws.releaseKeepsStragglers) stragglers.add(mark);
           else killMarked(mark);
-          await rm(home, { recursive: true, force: true });
+          if (settings.home === undefined) await rm(home, { recursive: true, force: true });
         },
       };
       return lease;

@@ -2,10 +2,11 @@ import { isOutpostError, type ConversationRecord } from "@outpost/core";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import type { DispatchState } from "./dispatch-state.js";
 import { closeBoundary } from "./sync-back-stage.js";
+import { rescueRemoteWork } from "../remote/rescue-remote-work.js";
 
 /**
  * After a failure while the sandbox is held: saves what the failed turn said (so the conversation can be
- * continued from the recovery details), then releases the lease and closes the git boundary. Each step
+ * continued from the recovery details), rescues a remote sandbox's commits into the recovery location, then releases the lease and closes the git boundary. Each step
  * runs even when the one before failed; a failed clean-up marks the activity record for `outpost clean`.
  */
 export async function abandonSandbox(state: DispatchState, error: unknown): Promise<void> {
@@ -20,6 +21,20 @@ export async function abandonSandbox(state: DispatchState, error: unknown): Prom
       (): { record?: ConversationRecord } => ({}),
     );
     state.conversation = rescued.record;
+  }
+  // Once the agent ran, its commits exist only in the remote sandbox: they are rescued before it goes.
+  if (
+    state.options.sandboxProvider.placement === "remote" &&
+    state.workspace?.branch &&
+    (state.phase === "turns" || state.phase === "syncBack")
+  ) {
+    const { workspace, staging, dispatchId } = state;
+    state.rescued = await rescueRemoteWork(workspace, sandbox.lease, staging, state.resolved.limits.bundleBytes, dispatchId).catch(
+      (rescuing: unknown) => {
+        observers.warn(`After the failure, the sandbox's commits could not be rescued: ${String(rescuing)}`);
+        return undefined;
+      },
+    );
   }
   await sandbox.lease.release().catch((releasing: unknown) => {
     state.cleanupFailed = true;

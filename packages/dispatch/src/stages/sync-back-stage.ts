@@ -36,7 +36,7 @@ export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox):
  */
 async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
   const workspace = workspaceOf(state);
-  const bundle = await bundleWork(workspace, sandbox.lease, state.staging, state.options.signal);
+  const bundle = await bundleWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, state.options.signal);
   state.cleanupFailed = true;
   state.sandbox = undefined;
   await sandbox.lease.release();

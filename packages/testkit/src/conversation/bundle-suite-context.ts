@@ -59,16 +59,27 @@ export async function withBundleCase(
   }
 }
 
-/** Host files (captured bundles, staging) that hold the outside secret. */
+/** The secret as text and as base64 at each of the three byte alignments (a bundle may encode files). */
+const SECRET_FORMS = [
+  OUTSIDE_SECRET,
+  ...[0, 1, 2].map((offset) => {
+    const encoded = Buffer.concat([Buffer.alloc(offset), Buffer.from(OUTSIDE_SECRET)]).toString("base64");
+    // The first group mixes with the bytes before, the last with the bytes after.
+    return encoded.slice(offset === 0 ? 0 : 4, -4);
+  }),
+];
+
+/** Host files (captured bundles, staging) that hold the outside secret, as text or base64. */
 export async function hostFilesWithSecret(pair: FixturePair): Promise<string[]> {
   const found: string[] = [];
+  const holdsSecret = (text: string) => SECRET_FORMS.some((form) => text.includes(form));
   const visit = async (folder: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) await visit(path);
       // Only regular files: reading a planted fifo would block.
-      else if (entry.isFile() && (await readFile(path, "latin1")).includes(OUTSIDE_SECRET)) found.push(path);
+      else if (entry.isFile() && holdsSecret(await readFile(path, "latin1"))) found.push(path);
     }
   };
   for (const folder of ["host-home", "staging"]) await visit(join(pair.source.base, folder));

@@ -3,13 +3,18 @@ import type { ConversationStore, NativeConversationStore } from "@outpost/core";
 import { vitestRunner, type SuiteRunner } from "../shared/suite-runner.js";
 import { expectRefused } from "./expect-refused.js";
 import { HOSTILE_SESSION_IDS } from "./hostile-session-ids.js";
-import { filesMentioning, fixturePair, type FixturePairOptions } from "./session-fixture.js";
+import { filesMentioning, fixturePair, type FixturePair, type FixturePairOptions } from "./session-fixture.js";
 
 export interface DescribeConversationStoreOptions extends FixturePairOptions {
   readonly store: ConversationStore;
   /** A recorded session folder (see `fixturePair`). */
   readonly fixture: string;
   readonly runner?: SuiteRunner;
+  /**
+   * Puts the recorded session into the source sandbox when copying the fixture's `home/` is not enough,
+   * e.g. a CLI that keeps sessions in a database imports the recorded export there.
+   */
+  readonly seed?: (pair: FixturePair) => Promise<void>;
 }
 
 export { HOSTILE_SESSION_IDS };
@@ -26,7 +31,7 @@ export function describeConversationStore(options: DescribeConversationStoreOpti
     runner.it(
       "capture → locate → restore into another workspace and home leaves no stale path",
       async () => {
-        const pair = await fixturePair(options.fixture, options);
+        const pair = await seededPair(options);
         try {
           const { recording, source, target } = pair;
           const record = await store.capture(recording.id, source.context());
@@ -47,7 +52,7 @@ export function describeConversationStore(options: DescribeConversationStoreOpti
     runner.it(
       "refuses hostile session ids on capture and locate with OutpostErrors",
       async () => {
-        const pair = await fixturePair(options.fixture, options);
+        const pair = await fixturePair(options.fixture, options); // refused before any session is read: no seed needed
         try {
           for (const id of HOSTILE_SESSION_IDS) {
             await expectRefused(`capture(${JSON.stringify(id)})`, () => store.capture(id, pair.source.context()));
@@ -62,6 +67,18 @@ export function describeConversationStore(options: DescribeConversationStoreOpti
       60_000,
     );
   });
+}
+
+/** A fixture pair whose source holds the recorded session (seeded when the author says how). */
+async function seededPair(options: DescribeConversationStoreOptions): Promise<FixturePair> {
+  const pair = await fixturePair(options.fixture, options);
+  try {
+    await options.seed?.(pair);
+    return pair;
+  } catch (error) {
+    await pair.dispose();
+    throw error;
+  }
 }
 
 function isNative(store: ConversationStore): store is NativeConversationStore {
