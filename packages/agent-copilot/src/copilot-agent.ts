@@ -64,7 +64,8 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
       feature === "fork"
         ? `Copilot CLI ${release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.`
         : undefined,
-    storage: options.storage ?? copilotConversationStore(),
+    // Its variables may move the CLI home (COPILOT_HOME): the store looks for sessions there.
+    storage: options.storage ?? copilotConversationStore({ variables }),
     failureRules: COPILOT_FAILURE_RULES,
     command(turn: AgentTurn): AgentCommand {
       return copilotCommand(turn, options, variables, release());

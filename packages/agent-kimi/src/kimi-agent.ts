@@ -42,7 +42,8 @@ export function kimiAgent(options: KimiAgentOptions = {}): AgentAdapter {
     variables,
     resumable: true,
     forkable: false,
-    storage: options.storage ?? kimiConversationStore(),
+    // Its variables may move the CLI home (KIMI_CODE_HOME): the store looks for sessions there.
+    storage: options.storage ?? kimiConversationStore({ variables }),
     failureRules: [],
     command(turn: AgentTurn): AgentCommand {
       if (turn.resume?.fork) {

@@ -22,6 +22,16 @@ export type { Usage } from "./agent/usage.js";
 export type { AgentEvent, AgentEventType, FailureClassification } from "./agent/agent-event.js";
 export type { AgentFeatures, UsageMode } from "./agent/agent-features.js";
 export type {
+  RecordedCommit,
+  RecordedIdentity,
+  ReplayAgent,
+  ReplayDivergence,
+  ReplayDivergenceKind,
+  ReplayDivergencePolicy,
+  ReplayEvent,
+  ReplayTurn,
+} from "./agent/replay-agent.js";
+export type {
   AgentAdapter,
   AgentCommand,
   AgentHomeFile,

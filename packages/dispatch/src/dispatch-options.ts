@@ -1,4 +1,13 @@
-import type { ConversationRecord, SandboxProvider, Transport, Usage } from "@outpost/core";
+import type {
+  ConversationRecord,
+  ReplayAgent,
+  ReplayDivergence,
+  SandboxProvider,
+  Transport,
+  TransportReference,
+  Usage,
+} from "@outpost/core";
+import type { Logging } from "./journal/logging.js";
 import type { Brief } from "./brief/brief.js";
 import type { BranchPolicy } from "./workspace/branch-policy.js";
 import type { LifecycleHooks } from "./hooks/lifecycle-hooks.js";
@@ -13,8 +22,13 @@ import type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
-  /** The agent that runs the brief, or a createFallbackAgent() chain (which refuses continuation). */
-  readonly agent: DispatchAgent;
+  /** The agent that runs the brief: a CLI agent adapter, a createFallbackAgent() chain (which refuses continuation), or a replay agent from createReplayAgent(). */
+  readonly agent: DispatchAgent | ReplayAgent;
+  /**
+   * The journal: default, a journal through a local transport under `.outpost/storage`; `false` for none;
+   * `"stdout"` for JSON lines on stdout; `{ transport, verbose, replayable }` to choose.
+   */
+  readonly logging?: Logging;
   readonly brief: Brief;
   /** Name shown for this dispatch in progress reports. */
   readonly label?: string;
@@ -136,6 +150,10 @@ export interface DispatchResult<T = unknown> {
   readonly responseAttempts?: readonly ResponseAttempt[];
   /** With a fallback agent: which candidate answered and why the others were skipped. */
   readonly fallback?: FallbackReport;
+  /** The journal's reference (its index key and revision), unless logging was false or "stdout". */
+  readonly journal?: TransportReference;
+  /** What a replay agent reported under `divergence: "warn"`; empty otherwise. */
+  readonly divergences?: readonly ReplayDivergence[];
 }
 
 /** What a failed dispatch leaves behind; attached as `details.recovery` to its error. */

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { addUsage, type Usage } from "@outpost/core";
+import { addUsage, type TransportReference, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult } from "./dispatch-options.js";
 import type { ResponseSpec } from "./response/response-spec.js";
 import { commitsSince } from "./git/repository.js";
@@ -56,11 +56,22 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
       await stage(state);
     }
     state.observers.diagnostic(`timing: ${state.phase} ${Date.now() - state.phaseStarted} ms`);
-    const value = result(state);
+    const journal = await state.journal
+      ?.close("complete")
+      .catch((closing: unknown) =>
+        state.observers.warn(`The journal is incomplete: ${closing instanceof Error ? closing.message : String(closing)}`),
+      );
+    const value = result(state, journal ?? undefined);
     await finish(state);
     return value;
   } catch (error) {
     await abandonSandbox(state, error);
+    // What was journaled stays readable; a journal that cannot be closed is a warning, never the failure.
+    await state.journal
+      ?.close("failed")
+      .catch((closing: unknown) =>
+        state.observers.warn(`Could not close the journal: ${closing instanceof Error ? closing.message : String(closing)}`),
+      );
     const rejection = await failed(state, error);
     await finish(state, rejection);
     throw rejection;
@@ -126,7 +137,7 @@ async function failed(state: DispatchState, error: unknown): Promise<unknown> {
   });
 }
 
-function result(state: DispatchState): DispatchResult {
+function result(state: DispatchState, journal: TransportReference | undefined): DispatchResult {
   const workspace = state.workspace!;
   const last = state.turns[state.turns.length - 1];
   return {
@@ -149,6 +160,8 @@ function result(state: DispatchState): DispatchResult {
     durationMs: Date.now() - state.started,
     ...(state.resolved.response ? { value: state.value, responseAttempts: state.responseAttempts ?? [] } : {}),
     ...(state.fallback ? { fallback: state.fallback } : {}),
+    ...(journal ? { journal } : {}),
+    divergences: [...state.divergences],
   };
 }
 

@@ -22,6 +22,11 @@ import type { PortableConversationStore } from "../archive/portable-store.js";
 export interface SessionBundleStoreOptions extends CaptureLimits {
   /** Store name; defaults to the profile's format. */
   readonly name?: string;
+  /**
+   * The agent's variables. When they set the profile's `root.variable`, that CLI home is used by capture,
+   * restore and `destination()`; a context's own `variables` win over these.
+   */
+  readonly variables?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -54,10 +59,22 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     ...limits,
   });
   const directory = (repository: string, home?: string) => conversationDirectory(format, repository, home);
-  const placement = (context: ConversationContext) => ({
-    ...(context.signal ? { signal: context.signal } : {}),
-    ...(context.local ? { local: true, variables: profile.root.variable ? [profile.root.variable] : [] } : {}),
-  });
+  // The CLI home variable's value as the agent sets it, if it does; otherwise the sandbox's environment decides.
+  const cliHomeValue = (context?: ConversationContext): string | undefined => {
+    const name = profile.root.variable;
+    if (!name) return undefined;
+    const value = context?.variables?.[name] ?? options.variables?.[name];
+    return value === "" ? undefined : value;
+  };
+  const placement = (context: ConversationContext) => {
+    const value = cliHomeValue(context);
+    const environment = value === undefined ? {} : { environment: { [profile.root.variable!]: value } };
+    return {
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...environment,
+      ...(context.local ? { local: true, variables: profile.root.variable ? [profile.root.variable] : [] } : {}),
+    };
+  };
   const expectation = (id: string) => ({ format, id, required: profile.required, ...patterns, ...limits });
 
   async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
@@ -152,7 +169,9 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     directory,
     destination(id: string, sandbox: SandboxLease): string {
       assertConversationId(id);
-      const sessions = posix.join(sandbox.home, profile.root.directory, profile.sessions);
+      const value = cliHomeValue();
+      const cliHome = value === undefined ? posix.join(sandbox.home, profile.root.directory) : posix.resolve(sandbox.home, value);
+      const sessions = posix.join(cliHome, profile.sessions);
       if (!profile.buckets) return posix.join(sessions, id);
       const bucket = runHostHook<string>("bucket", format, sources.bucket!, [sandbox.root, hostHelpers]);
       return posix.join(sessions, bucket, id);

@@ -51,7 +51,8 @@ export function sandboxLibrary(
    */
   function cliRoot(home: string, root: { variable?: string; directory: string; underVariable?: string }): string {
     const value = root.variable ? process.env[root.variable] : undefined;
-    return value ? path.resolve(value, root.underVariable ?? "") : path.resolve(home, root.directory);
+    // A relative value is taken from the agent home, as destination() on the host does.
+    return value ? path.resolve(home, value, root.underVariable ?? "") : path.resolve(home, root.directory);
   }
 
   /**

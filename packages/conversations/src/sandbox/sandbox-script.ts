@@ -22,6 +22,8 @@ export interface SandboxScriptOptions {
    */
   readonly local?: boolean;
   readonly variables?: readonly string[];
+  /** Values of some of `variables` that are known (the agent's own): given to the script as they are. */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function runSandboxScript<Result>(
       arguments: ["-e", source],
       stdin: JSON.stringify(input),
       retain: 4 * 1024 * 1024,
+      ...(options.environment && Object.keys(options.environment).length > 0 ? { variables: { ...options.environment } } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -91,6 +94,11 @@ async function runInProcess<Result>(
   leaseVariables.set(lease, known);
   const env: Record<string, string> = {};
   for (const name of options.variables ?? []) {
+    const given = options.environment?.[name];
+    if (given !== undefined) {
+      env[name] = given;
+      continue;
+    }
     if (!known.has(name)) {
       // printenv exits 1 when the variable is unset: the value the lease's own commands would see.
       const result = await lease.invoke({

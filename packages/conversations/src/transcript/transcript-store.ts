@@ -46,6 +46,10 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
   const run = (context: ConversationContext, what: string) => ({
     what,
     ...(context.signal ? { signal: context.signal } : {}),
+    // A CLI home the agent's variables set (CLAUDE_CONFIG_DIR, CODEX_HOME) is where its transcripts are.
+    ...(format.root.variable && context.variables?.[format.root.variable]
+      ? { environment: { [format.root.variable]: context.variables[format.root.variable]! } }
+      : {}),
     ...(context.local ? { local: true, variables: format.root.variable ? [format.root.variable] : [] } : {}),
   });
 

@@ -13,6 +13,11 @@ export interface ConversationContext {
   readonly local?: boolean;
   readonly warn?: (message: string) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Variables the agent's commands run with (its `variables` over `.outpost/.env`). A CLI home variable
+   * (`root.variable`) set here wins over the sandbox's own environment, as it does for the agent.
+   */
+  readonly variables?: Readonly<Record<string, string>>;
 }
 
 /** Captures, locates and restores one agent's conversations. */

@@ -1,5 +1,8 @@
 import { readFile } from "node:fs/promises";
-import type { AgentAdapter, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
+import type { AgentAdapter, AgentFeatures, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
+
+/** An agent adapter, or a replay agent (which captures nothing and reads no transcript). */
+type CapturingAgent = AgentFeatures & Partial<Pick<AgentAdapter, "transcriptUsage">>;
 
 export interface CapturedConversation {
   readonly record?: ConversationRecord;
@@ -9,7 +12,7 @@ export interface CapturedConversation {
 
 /** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
 export async function captureConversation(
-  agent: AgentAdapter,
+  agent: CapturingAgent,
   id: string | undefined,
   context: ConversationContext,
   warn: (message: string) => void,
@@ -33,7 +36,7 @@ export async function captureConversation(
 
 /** A reader that fails costs the usage it would have read, never the captured conversation. */
 async function transcriptUsage(
-  agent: AgentAdapter,
+  agent: CapturingAgent,
   record: ConversationRecord,
   warn: (message: string) => void,
 ): Promise<Usage | undefined> {

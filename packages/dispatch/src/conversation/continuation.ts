@@ -1,11 +1,11 @@
-import { OutpostError, type AgentAdapter, type ConversationRecord } from "@outpost/core";
+import { OutpostError, type AgentFeatures, type ConversationRecord } from "@outpost/core";
 
 /**
  * Finds the captured conversation a cold continuation restores, before anything is allocated.
  * Agents without storage are refused earlier (resolveOptions): a cold continuation needs storage.
  */
 export async function locateContinuation(
-  agent: AgentAdapter,
+  agent: AgentFeatures,
   id: string,
   root: string,
   home?: string,

@@ -1,6 +1,7 @@
-import { OutpostError, assertSpecificationVersion, type AgentAdapter } from "@outpost/core";
+import { OutpostError, assertSpecificationVersion, type AgentAdapter, type ReplayAgent } from "@outpost/core";
 import { candidatesOf, isFallbackAgent } from "../fallback/fallback-agent.js";
 import { resolveResponse, type ResolvedResponse } from "../response/resolve-response.js";
+import { checkLogging } from "../journal/logging.js";
 import type { ProvidedOptions } from "../dispatch-options.js";
 import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-policy.js";
 import { validateCopies } from "../workspace/copies.js";
@@ -28,7 +29,7 @@ export interface ResolvedOptions {
   readonly copies: readonly string[];
   readonly repository: string;
   /** The agents that may run the brief, in order: one, or a fallback chain's candidates. */
-  readonly candidates: readonly AgentAdapter[];
+  readonly candidates: readonly (AgentAdapter | ReplayAgent)[];
   readonly response?: ResolvedResponse<unknown>;
   readonly limits: ResolvedLimits;
 }
@@ -38,14 +39,23 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   if (!options || typeof options !== "object")
     throw configuration("dispatch() needs an options object with agent, brief and sandboxProvider.");
   const { sandboxProvider } = options;
+  const given: unknown = options.agent;
+  const replay = (given as { kind?: unknown } | undefined)?.kind === "replay" && typeof (given as ReplayAgent).nextTurn === "function";
   if (isFallbackAgent(options.agent) && options.continuation)
     throw configuration(
       `A fallback agent (${options.agent.name}) cannot continue a conversation: each candidate keeps its own. Continue with the agent that answered (result.fallback.agent).`,
     );
-  const candidates = options.agent ? candidatesOf(options.agent) : [];
+  const candidates: readonly (AgentAdapter | ReplayAgent)[] = replay
+    ? [given as ReplayAgent]
+    : options.agent
+      ? candidatesOf(options.agent as Exclude<ProvidedOptions["agent"], ReplayAgent>)
+      : [];
   if (candidates.length === 0)
-    throw configuration("agent must be an AgentAdapter (for example claudeAgent()) or a createFallbackAgent() chain.");
+    throw configuration(
+      "agent must be an AgentAdapter (for example claudeAgent()), a createFallbackAgent() chain or a replay agent (createReplayAgent()).",
+    );
   for (const candidate of candidates) {
+    if (candidate.kind === "replay") continue;
     if (!candidate || candidate.kind !== "cli" || typeof candidate.command !== "function" || typeof candidate.createDecoder !== "function")
       throw configuration("agent must be an AgentAdapter (for example claudeAgent()). Pass the agent that should run the brief.");
     assertSpecificationVersion(candidate, "agent adapter");
@@ -58,6 +68,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
     );
   }
   // Contract versions are checked in one place, before anything is allocated.
+  checkLogging(options.logging);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   assertProviderHonours(options);
@@ -93,11 +104,14 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
     // The agent names the CLI version that can, when its own version cannot.
     if (agent.resumable === false)
       throw configuration(
-        agent.unsupported?.("continuation") ??
+        (agent.kind === "cli" ? agent.unsupported?.("continuation") : undefined) ??
           `${agent.name} cannot continue a conversation. Drop continuation or use an agent that can resume.`,
       );
     if (continuation.fork && agent.forkable === false)
-      throw configuration(agent.unsupported?.("fork") ?? `${agent.name} cannot fork a conversation. Continue it without fork: true.`);
+      throw configuration(
+        (agent.kind === "cli" ? agent.unsupported?.("fork") : undefined) ??
+          `${agent.name} cannot fork a conversation. Continue it without fork: true.`,
+      );
     // Every sandbox starts without the conversation, so continuing means restoring it from storage.
     if (!agent.storage)
       throw configuration(

@@ -1,7 +1,7 @@
 import { OutpostError, type SandboxLease } from "@outpost/core";
 
 /**
- * Runs git in a remote sandbox for the engine's own bookkeeping (seed, bundle back). Nothing it prints is
+ * Runs git in a sandbox for the engine's own bookkeeping (remote seed, bundle back, replayed commits). Nothing it prints is
  * trusted beyond what the caller checks. Identity and hooks travel as per-command configuration: the
  * engine never writes a global git config in a sandbox.
  */
@@ -9,12 +9,16 @@ export async function sandboxGit(
   lease: SandboxLease,
   args: readonly string[],
   what: string,
-  options: { readonly signal?: AbortSignal; readonly config?: Readonly<Record<string, string>> } = {},
+  options: { readonly signal?: AbortSignal; readonly config?: Readonly<Record<string, string>>; readonly stdin?: string } = {},
 ): Promise<string> {
-  const config = Object.entries({ ...options.config, "core.hooksPath": "/dev/null" }).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const config = Object.entries({ ...options.config, "core.hooksPath": "/dev/null", "core.fsmonitor": "false" }).flatMap(([key, value]) => [
+    "-c",
+    `${key}=${value}`,
+  ]);
   const result = await lease.invoke({
     executable: "git",
     arguments: [...config, ...args],
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     directory: lease.root,
     signal: options.signal,
     deadlineMs: 600_000,

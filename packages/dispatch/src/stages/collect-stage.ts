@@ -1,8 +1,26 @@
+import { OutpostError } from "@outpost/core";
 import { commitsSince } from "../git/repository.js";
+import { recordCommits } from "../journal/record-commits.js";
 import { workspaceOf, type DispatchState } from "./dispatch-state.js";
 
-/** Stage `collect`: lists the agent's commits (baseline..HEAD of the work branch), now on the host. */
+/**
+ * Stage `collect`: lists the agent's commits (baseline..HEAD of the work branch), now on the host; a
+ * replayable journal records each of them, verified, with the last pass.
+ */
 export async function collectStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
   state.commits = await commitsSince(workspace.directory, workspace.baseline);
+  const journal = state.journal;
+  if (!journal?.replayable || state.options.agent.kind === "replay" || state.commits.length === 0) return;
+  const pass = state.turns[state.turns.length - 1]?.pass ?? 1;
+  for (const commit of await recordCommits(workspace.directory, state.commits, journal.maxPatchBytes, state.options.signal)) {
+    // A credential in a commit would be redacted from the journal, and the commit could not be rebuilt.
+    if (journal.redact(JSON.stringify(commit)) !== JSON.stringify(commit))
+      throw new OutpostError(
+        "replay",
+        `Commit ${commit.id} contains the value of a credential variable, which a journal never holds; it cannot be recorded for replay. Remove the credential from the commit, or record without replayable.`,
+        { details: { commit: commit.id } },
+      );
+    journal.append({ kind: "commit", pass, commit });
+  }
 }

@@ -1,4 +1,12 @@
-import { OutpostError, type AgentAdapter, type ConversationContext, type ConversationRecord, type SandboxLease } from "@outpost/core";
+import {
+  OutpostError,
+  type AgentAdapter,
+  type ReplayAgent,
+  type ReplayDivergence,
+  type ConversationContext,
+  type ConversationRecord,
+  type SandboxLease,
+} from "@outpost/core";
 import type { DispatchTurn, ProvidedOptions } from "../dispatch-options.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";
@@ -16,6 +24,7 @@ import type { ResponseAttempt } from "../response/response-spec.js";
 import type { PendingChanges } from "../remote/pending-changes.js";
 import type { RecoveryBackup } from "../remote/recovery-backup.js";
 import type { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
+import type { JournalSink } from "../journal/logging.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
 export type StageName = "prepare" | "workspace" | "sandbox" | "seed" | "turns" | "syncBack" | "collect" | "integrate" | "close";
@@ -42,9 +51,9 @@ export interface DispatchState {
   readonly continued: Awaited<ReturnType<typeof locateContinuation>> | undefined;
   readonly identity: GitIdentity;
   /** The agent running now: the first candidate, then the one a fallback moved to. */
-  agent: AgentAdapter;
+  agent: AgentAdapter | ReplayAgent;
   /** Variables of every process of each candidate agent. */
-  readonly variables: ReadonlyMap<AgentAdapter, Readonly<Record<string, string>>>;
+  readonly variables: ReadonlyMap<AgentAdapter | ReplayAgent, Readonly<Record<string, string>>>;
   /** Spans of the dispatch and its stages (inert without `telemetry`). */
   readonly spans: DispatchSpans;
   /** Host scratch directory, removed when the dispatch ends. */
@@ -78,6 +87,10 @@ export interface DispatchState {
   fallback?: FallbackReport;
   /** Set while a clean-up step runs whose failure may leave something for `outpost clean`. */
   cleanupFailed: boolean;
+  /** Where this dispatch's records go (the `logging` option); absent with `logging: false`. */
+  readonly journal?: JournalSink;
+  /** Divergences a replay agent reported under `divergence: "warn"`. */
+  readonly divergences: ReplayDivergence[];
 }
 
 /** Writes to the activity record never fail a dispatch: a failure is a warning. */

@@ -21,6 +21,7 @@ import { readEnvFile } from "../turn/env-file.js";
 import { note, type DispatchState } from "./dispatch-state.js";
 import { responseInstructions, responseJsonSchema } from "../response/response-instructions.js";
 import { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
+import { openJournal, secretValues } from "../journal/logging.js";
 
 /**
  * Stage `prepare`: checks the options, expands the brief, locates a continuation and reserves storage,
@@ -94,6 +95,15 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
       })
     : undefined;
   const activity = createActivityLog(root, dispatchId, options.activityTransport);
+  // The journal is named after the dispatch; credentials among the agent's variables never reach it.
+  const journal = openJournal({
+    logging: options.logging,
+    root,
+    journalId: dispatchId,
+    agent: agent.name,
+    source: agent.kind === "replay" ? agent.source : "agent",
+    secrets: [...variables.values()].flatMap((values) => secretValues(values)),
+  });
   const state: DispatchState = {
     options,
     resolved,
@@ -117,6 +127,8 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
     turns: [],
     commits: [],
     cleanupFailed: false,
+    ...(journal ? { journal } : {}),
+    divergences: [],
   };
   await note(
     state,

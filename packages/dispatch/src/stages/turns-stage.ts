@@ -1,4 +1,4 @@
-import { addUsage, throwIfAborted, type AgentAdapter, type SandboxLease } from "@outpost/core";
+import { addUsage, throwIfAborted, type AgentAdapter, type AgentEvent, type ReplayAgent, type SandboxLease } from "@outpost/core";
 import { turnUsage } from "../turn/turn-usage.js";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
@@ -7,7 +7,9 @@ import { runTurn, type TurnOutcome } from "../turn/run-turn.js";
 import { runWithFallback } from "../fallback/run-with-fallback.js";
 import { isFallbackAgent } from "../fallback/fallback-agent.js";
 import { settleResponse } from "../response/settle-response.js";
-import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
+import { replayTurn } from "../replay/replay-turn.js";
+import { checkReplayBaseline } from "../replay/replay-baseline.js";
+import { note, sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
 /** What one turn is asked: the brief (new conversation or continuation), or a correction in the same conversation. */
 interface TurnRequest {
@@ -21,17 +23,19 @@ interface TurnRequest {
  * Stage `turns`: runs the brief pass after pass until a pass's text holds an end marker, capturing the
  * conversation after each pass. A fallback chain moves to its next candidate when a turn fails with a
  * listed classification; a typed response is validated, with correction turns while it is invalid.
+ * Each turn is journaled; a replay agent plays its recorded turns instead of running a CLI.
  */
 export async function turnsStage(state: DispatchState): Promise<void> {
   const { options, resolved } = state;
   const { lease } = sandboxOf(state);
   const continuation = options.continuation ? { id: options.continuation.id, fork: options.continuation.fork } : undefined;
+  if (options.agent.kind === "replay") checkReplayBaseline(state, options.agent, workspaceOf(state).baseline);
   for (let pass = 1; pass <= resolved.passes; pass += 1) {
     throwIfAborted(options.signal, "The dispatch");
     const request: TurnRequest = { pass, prompt: state.prompt, ...(continuation ? { resume: continuation } : {}) };
     const outcome = isFallbackAgent(options.agent)
       ? await runChain(state, lease, request)
-      : await runRecorded(state, lease, state.agent, request);
+      : await runRecorded(state, lease, options.agent, request);
     if (outcome.marker) break;
   }
   const response = resolved.response;
@@ -42,6 +46,7 @@ export async function turnsStage(state: DispatchState): Promise<void> {
     repair: async (prompt, attempt) => {
       throwIfAborted(options.signal, "The dispatch");
       if (!state.conversationId) throw new Error("unreachable: a correction turn needs the conversation id");
+      if (options.agent.kind === "replay") throw new Error("unreachable: a replay agent has no typed response to repair");
       const outcome = await runRecorded(state, lease, state.agent, {
         pass: 1,
         prompt,
@@ -96,18 +101,50 @@ async function runChain(state: DispatchState, lease: SandboxLease, request: Turn
   return run.outcome;
 }
 
-/** Runs one turn with one agent, captures its conversation and records the turn. */
-async function runRecorded(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
-  const { options, observers } = state;
+/** Runs (or replays) one turn with one agent, captures its conversation and records and journals the turn. */
+async function runRecorded(
+  state: DispatchState,
+  lease: SandboxLease,
+  agent: AgentAdapter | ReplayAgent,
+  request: TurnRequest,
+): Promise<TurnOutcome> {
+  const { options, observers, journal } = state;
   const label = request.repair ? `repair ${request.repair}` : `turn ${request.pass}`;
   const span = state.spans.nested("outpost.turn", {
     "outpost.pass": request.pass,
     "outpost.agent": agent.name,
     ...(request.repair ? { "outpost.repair": request.repair } : {}),
   });
+  const steering = agent.kind === "replay" ? agent.pendingSteering() : undefined;
+  journal?.append({ kind: "turn-start", pass: request.pass, prompt: request.prompt, ...(steering ? { steering } : {}) });
+  const started = Date.now();
+  const onEvent = (event: AgentEvent): void => {
+    journal?.append({ kind: "event", pass: request.pass, atMs: Date.now() - started, event });
+    if (event.type === "conversation") state.conversationId = event.id;
+    observers.observe({
+      dispatchId: state.dispatchId,
+      label: options.label,
+      pass: request.pass,
+      timestamp: new Date().toISOString(),
+      event,
+    });
+  };
   let outcome: TurnOutcome;
   try {
-    outcome = await runPass(state, lease, agent, request);
+    outcome =
+      agent.kind === "replay"
+        ? await replayTurn({
+            agent,
+            lease,
+            pass: request.pass,
+            prompt: request.prompt,
+            markers: state.resolved.markers,
+            signal: options.signal,
+            onEvent,
+            onDivergence: (divergence) => state.divergences.push(divergence),
+            warn: (message) => observers.warn(message),
+          })
+        : await runPass(state, lease, agent, request, onEvent);
   } catch (error) {
     span.end(error);
     throw error;
@@ -115,25 +152,44 @@ async function runRecorded(state: DispatchState, lease: SandboxLease, agent: Age
   span.end();
   state.conversationId = outcome.conversationId ?? state.conversationId;
   const capture = state.spans.nested("outpost.capture", { "outpost.pass": request.pass });
-  const captured = await captureConversation(agent, outcome.conversationId, sandboxOf(state).context, (message) => observers.warn(message));
+  const context = { ...sandboxOf(state).context, variables: state.variables.get(agent) ?? {} };
+  const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
   capture.end();
   state.conversation = captured.record ?? state.conversation;
-  state.turns.push({
+  const turn = {
     pass: request.pass,
     text: outcome.text,
-    usage: turnUsage(agent, outcome.usage, captured),
+    // A replay gives back the usage the recording settled on, whatever mode the recorded agent declared.
+    usage: agent.kind === "replay" ? outcome.usage : turnUsage(agent, outcome.usage, captured),
     conversationId: outcome.conversationId,
     marker: outcome.marker,
     settled: outcome.settled,
     durationMs: outcome.durationMs,
     agent: agent.name,
     ...(request.repair ? { repair: request.repair } : {}),
+  };
+  state.turns.push(turn);
+  journal?.append({
+    kind: "turn-end",
+    pass: turn.pass,
+    text: turn.text,
+    usage: turn.usage,
+    ...(turn.conversationId ? { conversationId: turn.conversationId } : {}),
+    ...(turn.marker ? { marker: turn.marker } : {}),
+    settled: turn.settled,
+    durationMs: turn.durationMs,
   });
   observers.diagnostic(`${label}: ${agent.name} answered in ${outcome.durationMs} ms (${options.label ?? state.dispatchId})`);
   return outcome;
 }
 
-async function runPass(state: DispatchState, lease: SandboxLease, agent: AgentAdapter, request: TurnRequest): Promise<TurnOutcome> {
+async function runPass(
+  state: DispatchState,
+  lease: SandboxLease,
+  agent: AgentAdapter,
+  request: TurnRequest,
+  onEvent: (event: AgentEvent) => void,
+): Promise<TurnOutcome> {
   const { options, resolved, observers, dispatchId } = state;
   const { sandboxProvider: provider, signal } = options;
   const { pass } = request;
@@ -156,8 +212,7 @@ async function runPass(state: DispatchState, lease: SandboxLease, agent: AgentAd
           if (leader) return note(state, state.activity.update({ agentProcessGroup: leader.processGroup }));
         });
       }
-      if (event.type === "conversation") state.conversationId = event.id;
-      observers.observe({ dispatchId, label: options.label, pass, timestamp: new Date().toISOString(), event });
+      onEvent(event);
     },
     onDiagnostic: (message) => observers.diagnostic(message),
     onIdleWarning: (silentMs) =>

@@ -13,6 +13,7 @@ export async function workspaceStage(state: DispatchState): Promise<void> {
   if (resolved.branch.mode === "named") state.claim = await claimNamedBranch(repository.root, resolved.branch.name, dispatchId);
   let workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal: options.signal });
   state.workspace = workspace;
+  state.journal?.describe({ baseline: workspace.baseline });
   // Bookkeeping writes overlap the next steps; all of them are on disk before the agent starts.
   state.recorded.push(
     note(

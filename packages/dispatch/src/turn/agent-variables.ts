@@ -1,4 +1,4 @@
-import { OutpostError, type AgentAdapter, type SandboxProvider } from "@outpost/core";
+import { OutpostError, type AgentFeatures, type SandboxProvider } from "@outpost/core";
 import { identityVariables, type GitIdentity } from "../git/git-identity.js";
 
 /**
@@ -7,7 +7,7 @@ import { identityVariables, type GitIdentity } from "../git/git-identity.js";
  * A name the provider also sets is refused, whether it comes from the agent or the env file.
  */
 export function agentVariables(
-  agent: AgentAdapter,
+  agent: AgentFeatures,
   provider: SandboxProvider,
   identity: GitIdentity,
   envFile: Readonly<Record<string, string>> = {},

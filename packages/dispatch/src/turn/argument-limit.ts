@@ -1,4 +1,4 @@
-import { OutpostError, type AgentAdapter } from "@outpost/core";
+import { OutpostError, type AgentAdapter, type ReplayAgent } from "@outpost/core";
 
 /** Linux refuses a single argument longer than this (MAX_ARG_STRLEN: 32 pages, the final NUL included). */
 export const MAX_ARGUMENT_BYTES = 32 * 4096 - 1;
@@ -8,7 +8,9 @@ export const MAX_ARGUMENT_BYTES = 32 * 4096 - 1;
  * argument too long for the OS (spawn would fail with E2BIG after the worktree and sandbox exist). CLIs
  * that read the prompt on stdin take any brief up to MAX_BRIEF_BYTES.
  */
-export function assertArgumentsFit(agent: AgentAdapter, prompt: string): void {
+export function assertArgumentsFit(agent: AgentAdapter | ReplayAgent, prompt: string): void {
+  // A replay runs no agent process.
+  if (agent.kind === "replay") return;
   let argumentsOf: readonly string[];
   try {
     argumentsOf = agent.command({ prompt, root: "/workspace", home: "/home/agent" }).arguments ?? [];

@@ -1,0 +1,183 @@
+import { createHash } from "node:crypto";
+import { OutpostError, type Transport, type TransportReference } from "@outpost/core";
+import {
+  JOURNAL_INDEX_FORMAT,
+  JOURNAL_SEGMENT_FORMAT,
+  JOURNAL_VERSION,
+  journalIndexKey,
+  journalSegmentKey,
+  type JournalIndex,
+  type JournalRecord,
+  type JournalSegmentEntry,
+  type JournalState,
+} from "./journal-format.js";
+import { DEFAULT_JOURNAL_LIMITS, type JournalLimits } from "./journal-limits.js";
+import { secretRedactor } from "./redact-secrets.js";
+import { boundEventRecord } from "./bound-event.js";
+
+export interface JournalWriterOptions {
+  readonly transport: Transport;
+  readonly journalId: string;
+  readonly agent: string;
+  readonly source: "agent" | "harness";
+  readonly verbose: boolean;
+  readonly replayable: boolean;
+  /** Values that must never reach the journal (API keys, tokens): replaced wherever they appear. */
+  readonly secrets?: Iterable<string>;
+  readonly limits?: Partial<JournalLimits>;
+  /** A segment is written once this many records are buffered, default 256… */
+  readonly segmentRecords?: number;
+  /** …or this long after the first buffered record, default 1,000 ms. */
+  readonly segmentMs?: number;
+}
+
+/** Appends records to a journal as a dispatch runs; writes are serialized and never block the caller. */
+export interface JournalWriter {
+  readonly reference: TransportReference | undefined;
+  /** Sets what became known after the journal started (the baseline). */
+  describe(change: { readonly baseline?: string }): void;
+  append(record: JournalRecord): void;
+  /** Writes what is buffered as a segment; resolves once it is listed in the index. */
+  flush(): Promise<void>;
+  /** Flushes and marks the journal finished; resolves its reference (the index key and revision). */
+  close(state: Exclude<JournalState, "recording">): Promise<TransportReference>;
+}
+
+/**
+ * A crash loses at most the segment being written: a segment is written create-only first, and only then
+ * listed in the index by a compare-and-swap write, so the index never names a segment that is not whole.
+ */
+export function createJournalWriter(options: JournalWriterOptions): JournalWriter {
+  const limits = { ...DEFAULT_JOURNAL_LIMITS, ...options.limits };
+  const segmentRecords = options.segmentRecords ?? 256;
+  const segmentMs = options.segmentMs ?? 1_000;
+  const redact = secretRedactor(options.secrets ?? []);
+  const indexKey = journalIndexKey(options.journalId);
+  const encoder = new TextEncoder();
+  const createdAt = new Date().toISOString();
+  let baseline: string | undefined;
+  let buffered: JournalRecord[] = [];
+  const segments: JournalSegmentEntry[] = [];
+  let revision: string | null = null;
+  let reference: TransportReference | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let failure: unknown;
+
+  const index = (state: JournalState): JournalIndex => ({
+    format: JOURNAL_INDEX_FORMAT,
+    version: JOURNAL_VERSION,
+    journalId: options.journalId,
+    createdAt,
+    updatedAt: new Date().toISOString(),
+    state,
+    agent: options.agent,
+    source: options.source,
+    ...(baseline ? { baseline } : {}),
+    verbose: options.verbose,
+    replayable: options.replayable,
+    segments,
+  });
+
+  const writeIndex = async (state: JournalState): Promise<void> => {
+    const bytes = encoder.encode(redact(JSON.stringify(index(state))));
+    const entry = await options.transport.write(indexKey, bytes, { ifRevision: revision });
+    revision = entry.revision;
+    reference = { key: indexKey, revision: entry.revision };
+  };
+
+  const writeSegment = async (records: JournalRecord[]): Promise<void> => {
+    const sequence = segments.length + 1;
+    const key = journalSegmentKey(options.journalId, sequence);
+    const text = redact(JSON.stringify({ format: JOURNAL_SEGMENT_FORMAT, journalId: options.journalId, sequence, records }));
+    const bytes = encoder.encode(text);
+    await options.transport.write(key, bytes, { ifRevision: null });
+    segments.push({
+      key,
+      sequence,
+      records: records.length,
+      bytes: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    });
+  };
+
+  // Splits the buffer so that no segment grows past the limit (one record always fits: events are bounded,
+  // patches are smaller than a segment).
+  const cut = (records: JournalRecord[]): JournalRecord[][] => {
+    const parts: JournalRecord[][] = [];
+    let part: JournalRecord[] = [];
+    let size = 0;
+    for (const record of records) {
+      const bytes = Buffer.byteLength(JSON.stringify(record)) + 1;
+      if (part.length > 0 && size + bytes > limits.maxSegmentBytes - 1024) {
+        parts.push(part);
+        part = [];
+        size = 0;
+      }
+      part.push(record);
+      size += bytes;
+    }
+    if (part.length > 0) parts.push(part);
+    return parts;
+  };
+
+  const schedule = (work: () => Promise<void>): Promise<void> => {
+    const step = chain.then(async () => {
+      if (failure !== undefined) return;
+      try {
+        await work();
+      } catch (error) {
+        failure = error;
+      }
+    });
+    chain = step;
+    return step;
+  };
+
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const records = buffered;
+    buffered = [];
+    if (records.length === 0 && reference) return schedule(async () => undefined).then(rethrow);
+    return schedule(async () => {
+      for (const part of cut(records)) await writeSegment(part);
+      await writeIndex("recording");
+    }).then(rethrow);
+  };
+
+  function rethrow(): void {
+    if (failure !== undefined) throw journalFailure(failure, indexKey);
+  }
+
+  return {
+    get reference() {
+      return reference;
+    },
+    describe(change) {
+      baseline = change.baseline ?? baseline;
+    },
+    append(record) {
+      if (record.kind === "event" && !options.verbose && record.event.type === "raw") return;
+      buffered.push(record.kind === "event" ? boundEventRecord(record, limits.maxEventBytes) : record);
+      if (buffered.length >= segmentRecords || record.kind !== "event") void flush().catch(() => undefined);
+      else timer ??= setTimeout(() => void flush().catch(() => undefined), segmentMs).unref();
+    },
+    flush,
+    async close(state) {
+      await flush();
+      await schedule(() => writeIndex(state));
+      rethrow();
+      return reference!;
+    },
+  };
+}
+
+function journalFailure(error: unknown, key: string): OutpostError {
+  if (OutpostError.isInstance(error) && error.code === "limit") return error;
+  return new OutpostError(
+    "transport",
+    `Could not write the journal ${key}: ${error instanceof Error ? error.message : String(error)}. Check the journal transport, or pass logging: false to run without a journal.`,
+    { cause: error, details: { key } },
+  );
+}
