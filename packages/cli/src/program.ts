@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "./commander.js";
 import { findPlugins } from "./plugins/find-plugins.js";
+import { addReplayCommand } from "./replay/replay-program.js";
 
 export interface ProgramIo {
   readonly stdout: NodeJS.WritableStream;
@@ -40,6 +41,8 @@ export interface RunFlags {
   /** `name=value` options handed to the provider as strings, for options without a flag of their own. */
   readonly providerOption?: string[];
   readonly copy?: string[];
+  /** Keep a replayable journal (commits with verified patches) and print its reference. */
+  readonly record?: boolean;
 }
 
 const VERSION = "0.1.0";
@@ -116,6 +119,7 @@ export function buildProgram(io: ProgramIo): Command {
       collect,
     )
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
+    .option("--record", "keep a replayable journal of the run (commits with verified patches) and print its reference for `outpost replay`")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {
       if (flags.agent === undefined && flags.agentModule === undefined) {
@@ -126,6 +130,8 @@ export function buildProgram(io: ProgramIo): Command {
       const { runCommand } = await import("./run/run-command.js");
       io.setExitCode(await runCommand(brief, flags, io));
     });
+
+  addReplayCommand(program, io);
 
   program
     .command("ps")
@@ -199,6 +205,50 @@ export function buildProgram(io: ProgramIo): Command {
       const { doctorCommand } = await import("./doctor/doctor-command.js");
       io.setExitCode(await doctorCommand(flags, io));
     });
+
+  program
+    .command("worker")
+    .description(
+      "Run queued dispatches (BullMQ on Redis) with the agents and providers installed here, on this machine's keys; push each job's branch and store its result.",
+    )
+    .option("--redis <url>", "Redis URL (default: OUTPOST_REDIS_URL, else redis://127.0.0.1:6379)")
+    .option("--queue <name>", "queue name (default: OUTPOST_QUEUE, else outpost-dispatch)")
+    .option("--results <dir>", "folder every worker shares for results and conversations (or OUTPOST_QUEUE_RESULTS)")
+    .option("--cache <dir>", "this worker's own clone cache (default: ~/.cache/outpost/queue-<queue>)")
+    .option("--concurrency <n>", "jobs run at once", positiveInteger, 1)
+    .option("--name <name>", "worker name shown in job progress (default: <host>-<pid>)")
+    .option("--json", "one JSON event per line")
+    .exitOverride()
+    .action(async (flags: import("./queue/worker-command.js").WorkerFlags) => {
+      const { workerCommand } = await import("./queue/worker-command.js");
+      io.setExitCode(await workerCommand(flags, io));
+    });
+
+  const queue = program.command("queue").description("Inspect the dispatch queue the workers run.");
+  for (const [command, description] of [
+    ["status", "Job counts by state, running jobs with their phase and worker, the last failures."],
+    ["watch", "Follow one job: its journal and state until it ends; exits as the job did."],
+  ] as const) {
+    const sub = queue
+      .command(command)
+      .description(description)
+      .option("--redis <url>", "Redis URL (default: OUTPOST_REDIS_URL, else redis://127.0.0.1:6379)")
+      .option("--queue <name>", "queue name (default: OUTPOST_QUEUE, else outpost-dispatch)")
+      .option("--json", "JSON lines")
+      .exitOverride();
+    if (command === "status")
+      sub.action(async (flags: { redis?: string; queue?: string; json?: boolean }) => {
+        const { queueStatusCommand } = await import("./queue/queue-commands.js");
+        io.setExitCode(await queueStatusCommand(flags, io));
+      });
+    else
+      sub
+        .argument("<job>", "the job id (enqueueDispatch returns it)")
+        .action(async (job: string, flags: { redis?: string; queue?: string; json?: boolean }) => {
+          const { queueWatchCommand } = await import("./queue/queue-commands.js");
+          io.setExitCode(await queueWatchCommand(job, flags, io));
+        });
+  }
 
   for (const kind of ["agent", "provider"] as const) {
     program

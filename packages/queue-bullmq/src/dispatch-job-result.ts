@@ -3,6 +3,8 @@ export interface DispatchJobResult {
   readonly dispatchId: string;
   /** The branch pushed to the remote with the agent's commits. */
   readonly branch: string;
+  /** The commit the branch was published at. */
+  readonly head: string;
   readonly commits: readonly string[];
   readonly completed: boolean;
   readonly text: string;
@@ -18,6 +20,8 @@ export interface DispatchJobResult {
 /** The record stored in the result transport: the result plus the conversation, for continuations elsewhere. */
 export interface StoredDispatchResult extends DispatchJobResult {
   readonly job: string;
+  /** Where the attempt parked its work on the remote until the branch was published. */
+  readonly attemptRef: string;
   readonly conversation?: unknown;
   readonly turns: readonly { readonly pass: number; readonly text: string; readonly conversationId?: string }[];
   readonly journal: readonly JournalLine[];

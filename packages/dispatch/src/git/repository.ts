@@ -71,8 +71,8 @@ export async function currentBranch(directory: string): Promise<string | undefin
 }
 
 /** Commits reachable from HEAD of `directory` and not from `baseline`, oldest first. */
-export async function commitsSince(directory: string, baseline: string): Promise<string[]> {
-  const out = await git(directory, ["rev-list", "--reverse", `${baseline}..HEAD`]);
+export async function commitsSince(directory: string, baseline: string, signal?: AbortSignal): Promise<string[]> {
+  const out = await git(directory, ["rev-list", "--reverse", `${baseline}..HEAD`], { signal });
   return out === "" ? [] : out.split("\n");
 }
 

@@ -1,5 +1,6 @@
 import { OutpostError } from "@outpost/core";
 import { commitsSince } from "../git/repository.js";
+import { withinLimit } from "./stage-limit.js";
 import { recordCommits } from "../journal/record-commits.js";
 import { workspaceOf, type DispatchState } from "./dispatch-state.js";
 
@@ -9,7 +10,7 @@ import { workspaceOf, type DispatchState } from "./dispatch-state.js";
  */
 export async function collectStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
-  state.commits = await commitsSince(workspace.directory, workspace.baseline);
+  state.commits = await withinLimit(state, "collectMs", (signal) => commitsSince(workspace.directory, workspace.baseline, signal));
   const journal = state.journal;
   if (!journal?.replayable || state.options.agent.kind === "replay" || state.commits.length === 0) return;
   const pass = state.turns[state.turns.length - 1]?.pass ?? 1;

@@ -1,6 +1,7 @@
 import { seedRepository } from "../remote/seed-repository.js";
 import { pendingChanges } from "../remote/pending-changes.js";
 import { sendUncommitted } from "../remote/send-uncommitted.js";
+import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
 /**
@@ -13,7 +14,7 @@ export async function seedStage(state: DispatchState): Promise<void> {
   const { options, observers } = state;
   if (options.sandboxProvider.placement === "remote") {
     const workspace = workspaceOf(state);
-    const seeded = await seedRepository(workspace, lease, state.staging, options.signal);
+    const seeded = await withinLimit(state, "gitMs", (signal) => seedRepository(workspace, lease, state.staging, signal));
     state.seededBytes = seeded.bytes;
     observers.diagnostic(`seed: ${seeded.bytes} bytes of git bundle sent${seeded.delta ? " (delta over commits the sandbox held)" : ""}`);
     state.pending = await pendingChanges(workspace, state.resolved.copies, options.signal);

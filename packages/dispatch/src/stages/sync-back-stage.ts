@@ -4,6 +4,7 @@ import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
 import { backUpBeforeApplying } from "../remote/recovery-backup.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
+import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
 
 /**
@@ -36,7 +37,9 @@ export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox):
  */
 async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
   const workspace = workspaceOf(state);
-  const bundle = await bundleWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, state.options.signal);
+  const bundle = await withinLimit(state, "gitMs", (signal) =>
+    bundleWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
+  );
   state.cleanupFailed = true;
   state.sandbox = undefined;
   await sandbox.lease.release();

@@ -3,6 +3,7 @@ import { claimNamedBranch } from "../workspace/named-claim.js";
 import { applyCopies } from "../workspace/copies.js";
 import { runHostHooks } from "../hooks/run-hooks.js";
 import { note, type DispatchState } from "./dispatch-state.js";
+import { withinLimit } from "./stage-limit.js";
 
 /**
  * Stage `workspace`: claims a named branch, opens the worktree, applies `copies` and runs the
@@ -11,7 +12,9 @@ import { note, type DispatchState } from "./dispatch-state.js";
 export async function workspaceStage(state: DispatchState): Promise<void> {
   const { resolved, repository, dispatchId, options } = state;
   if (resolved.branch.mode === "named") state.claim = await claimNamedBranch(repository.root, resolved.branch.name, dispatchId);
-  let workspace = await openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal: options.signal });
+  let workspace = await withinLimit(state, "gitMs", (signal) =>
+    openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal }),
+  );
   state.workspace = workspace;
   state.journal?.describe({ baseline: workspace.baseline });
   // Bookkeeping writes overlap the next steps; all of them are on disk before the agent starts.
@@ -29,7 +32,13 @@ export async function workspaceStage(state: DispatchState): Promise<void> {
     ),
   );
   if (workspace.created && resolved.copies.length > 0) {
-    workspace = { ...workspace, untrackedCopies: await applyCopies(repository.root, workspace.directory, resolved.copies) };
+    const opened = workspace;
+    workspace = {
+      ...workspace,
+      untrackedCopies: await withinLimit(state, "copyMs", (signal) =>
+        applyCopies(repository.root, opened.directory, resolved.copies, signal),
+      ),
+    };
     state.workspace = workspace;
   }
   if (workspace.created) await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], workspace.directory, options.signal);

@@ -39,7 +39,7 @@ export function validateCopies(copies: readonly string[], mode: BranchMode): str
  * Refuses (code `workspace`) a source or destination reached through a link that leaves its tree.
  * Returns the entries that are untracked or ignored in the worktree.
  */
-export async function applyCopies(root: string, worktree: string, copies: readonly string[]): Promise<string[]> {
+export async function applyCopies(root: string, worktree: string, copies: readonly string[], signal?: AbortSignal): Promise<string[]> {
   const untracked: string[] = [];
   const realRoot = await realpath(root);
   const realWorktree = await realpath(worktree);
@@ -66,7 +66,13 @@ export async function applyCopies(root: string, worktree: string, copies: readon
         { details: { entry } },
       );
     }
-    await cp(source, destination, { recursive: true, force: true, verbatimSymlinks: true, preserveTimestamps: true });
+    signal?.throwIfAborted();
+    const filter = () => {
+      // Checked per file, so a copy past its limit stops before writing more.
+      signal?.throwIfAborted();
+      return true;
+    };
+    await cp(source, destination, { recursive: true, force: true, verbatimSymlinks: true, preserveTimestamps: true, filter });
     const tracked = await gitStatus(worktree, ["ls-files", "--error-unmatch", "--", entry]);
     const clean =
       tracked.status === 0 && (await gitStatus(worktree, ["diff", "--quiet", "--no-ext-diff", "--no-textconv", "--", entry])).status === 0;

@@ -35,6 +35,8 @@ export async function integrateBranch(
       // The common case in one process: the target is checked out and nobody moved it, so the checkout can
       // simply fast-forward to the work branch. Anything else takes the general path below.
       const checkedOut = await checkoutOf(workspace, target);
+      // Past a limit (or cancelled) the target must not move any more.
+      signal?.throwIfAborted();
       if (checkedOut && (await gitStatus(checkedOut, ["merge", "--ff-only", "--quiet", `refs/heads/${branch}`])).status === 0) {
         return { kind: "fast-forward" };
       }
@@ -49,6 +51,7 @@ export async function integrateBranch(
         const fastForward = base === host;
         const next = fastForward ? work : await mergeCommit(root, host, work, branch, target, identity);
         const checkout = await checkoutOf(workspace, target);
+        signal?.throwIfAborted();
         const moved = checkout
           ? await gitStatus(checkout, ["merge", "--ff-only", "--quiet", next])
           : await gitStatus(root, ["update-ref", "-m", `outpost: integrate ${branch}`, `refs/heads/${target}`, next, host]);

@@ -53,12 +53,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     await Promise.race([waitReady(port, child), failed]);
   };
   const halt = async (signal: NodeJS.Signals) => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGCONT");
-    child.kill(signal);
-    await Promise.race([exited, sleep(10_000).then(() => child.kill("SIGKILL"))]);
+    // This server, not whichever one `child` names by the time a timer fires: a restart replaces it.
+    const server = child;
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+    server.kill("SIGCONT");
+    server.kill(signal);
+    const overdue = setTimeout(() => server.kill("SIGKILL"), 10_000);
     await exited;
+    clearTimeout(overdue);
   };
   try {
     await launch();

@@ -1,0 +1,139 @@
+import { OutpostError, type AgentFactoryOptions, type PluginDescriptor, type Transport } from "@outpost/core";
+import { dispatch } from "@outpost/dispatch";
+import type { Job } from "bullmq";
+import { committedRecord, summaryOf } from "./committed-result.js";
+import type { DispatchJobResult, StoredDispatchResult } from "./dispatch-job-result.js";
+import type { DispatchQueue, QueuedDispatch } from "./dispatch-queue.js";
+import { acquireFence } from "./fence.js";
+import { JobJournal } from "./job-journal.js";
+import { attemptRef, dropAttempt, publishBranch, pushAttempt } from "./publish-branch.js";
+import type { RepositoryCache } from "./repository-cache.js";
+import { resolvePlugins } from "./resolve-plugins.js";
+import { runGit } from "./run-git.js";
+import { resultKeys, storeResult, withdrawResult } from "./store-result.js";
+
+export interface JobContext {
+  readonly queue: DispatchQueue;
+  readonly worker: string;
+  readonly plugins: readonly PluginDescriptor[];
+  readonly transports: Readonly<Record<string, Transport>>;
+  readonly agentDefaults: Readonly<Record<string, AgentFactoryOptions>>;
+  readonly cache: RepositoryCache;
+}
+
+export const DEFAULT_RESULT_TRANSPORT = "results";
+
+/**
+ * One attempt at a job: take a fence token, fetch the remote into the cache, dispatch on a branch of this
+ * attempt and park it on the remote under the attempt's own ref, store the record, then commit it in Redis
+ * (atomically with the token check) and only then publish the job's branch. A stale attempt can reach the
+ * commit but not past it: the job's branch and result are moved by the winning token alone.
+ */
+export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatch>, signal?: AbortSignal): Promise<DispatchJobResult> {
+  const spec = job.data.job;
+  const jobId = job.id!;
+  const transport = resultTransport(context, spec.transport);
+  const fence = await acquireFence(context.queue.redis, context.queue.name, jobId);
+  const journal = new JobJournal(job, context.worker, fence.token);
+  const started = Date.now();
+  try {
+    // An earlier attempt committed its result but did not finish (it died publishing, or before BullMQ
+    // recorded the completion): that result stands; the work is not done twice, its publication is finished.
+    const committed = await committedRecord(transport, context.queue, jobId);
+    if (committed !== undefined) {
+      journal.phase("publish", `committed result of fence ${committed.fence}`);
+      const checkout = await context.cache.checkout(spec.repository.url, spec.repository.base, signal);
+      await publishBranch(checkout.directory, committed, signal);
+      journal.phase("done", `${committed.commits.length} commit(s) on ${committed.branch}`);
+      return summaryOf(committed);
+    }
+    if (spec.continuation !== undefined)
+      throw new OutpostError("configuration", `Job ${jobId}: continuations are not supported by this worker version yet.`);
+    journal.phase("checkout", spec.repository.url);
+    const { agent, provider } = await resolvePlugins(spec, context.plugins, context.agentDefaults);
+    const checkout = await context.cache.checkout(spec.repository.url, spec.repository.base, signal);
+    const localBranch = `outpost/queue/${jobId}/${fence.token}`;
+    journal.phase("dispatch", `fence ${fence.token} on ${checkout.baseCommit.slice(0, 12)}`);
+    const result = await dispatch({
+      agent,
+      brief: spec.brief,
+      sandboxProvider: provider,
+      repository: checkout.directory,
+      branch: { mode: "named", name: localBranch, base: checkout.baseCommit },
+      ...(spec.label === undefined ? {} : { label: spec.label }),
+      ...(spec.model === undefined ? {} : { model: spec.model }),
+      ...(spec.passes === undefined ? {} : { passes: spec.passes }),
+      ...(spec.idleMs === undefined ? {} : { idleMs: spec.idleMs }),
+      ...(spec.deadlineMs === undefined ? {} : { deadlineMs: spec.deadlineMs }),
+      ...(spec.until === undefined ? {} : { until: spec.until }),
+      ...(signal ? { signal } : {}),
+      observe: (observation) =>
+        journal.event(observation.event.type, "text" in observation.event ? String(observation.event.text) : undefined),
+      warn: (message) => journal.phase("warning", message),
+    });
+    const head = await runGit(checkout.directory, ["rev-parse", "--verify", `refs/heads/${localBranch}^{commit}`]);
+    const parked = attemptRef(context.queue.name, jobId, fence.token);
+    await fence.check("push its work");
+    journal.phase("push", parked);
+    await pushAttempt(checkout.directory, localBranch, parked, signal);
+    await runGit(checkout.directory, ["branch", "-D", localBranch]).catch(() => undefined);
+    const keys = resultKeys(context.queue.name, jobId, fence.token);
+    const branch = spec.repository.branch ?? `outpost/queue/${jobId}`;
+    await fence.check("store its result");
+    journal.phase("store", keys.result);
+    const record: StoredDispatchResult = {
+      dispatchId: result.dispatchId,
+      branch,
+      head,
+      commits: result.commits,
+      completed: result.completed,
+      text: result.text.slice(0, 4_000),
+      ...(result.conversationId === undefined ? {} : { conversationId: result.conversationId }),
+      resultKey: keys.result,
+      fence: fence.token,
+      worker: context.worker,
+      job: jobId,
+      attemptRef: parked,
+      ...(result.conversation
+        ? { conversation: { id: result.conversation.id, format: result.conversation.format, key: keys.conversation } }
+        : {}),
+      turns: result.turns.map((turn) => ({
+        pass: turn.pass,
+        text: turn.text,
+        ...(turn.conversationId ? { conversationId: turn.conversationId } : {}),
+      })),
+      journal: journal.lines,
+      durationMs: Date.now() - started,
+    };
+    const written = await storeResult(transport, keys, record, result.conversation?.file);
+    try {
+      await fence.commit(keys.result);
+    } catch (error) {
+      // Refused: another attempt owns the job now. Take back what this one wrote; nothing points at it.
+      await withdrawResult(transport, written);
+      await dropAttempt(checkout.directory, parked);
+      throw error;
+    }
+    journal.phase("publish", branch);
+    await publishBranch(checkout.directory, record, signal);
+    journal.phase("done", `${result.commits.length} commit(s) on ${branch}`);
+    return summaryOf(record);
+  } catch (error) {
+    journal.phase("failed", error instanceof Error ? error.message : String(error));
+    throw error;
+  } finally {
+    await journal.flush();
+  }
+}
+
+function resultTransport(context: JobContext, name: string | undefined): Transport {
+  const chosen = name ?? DEFAULT_RESULT_TRANSPORT;
+  const transport = context.transports[chosen];
+  if (transport === undefined)
+    throw new OutpostError(
+      "configuration",
+      `This worker has no transport ${JSON.stringify(chosen)}; it has: ${Object.keys(context.transports).join(", ") || "none"}.`,
+      { details: { transport: chosen } },
+    );
+  return transport;
+}
