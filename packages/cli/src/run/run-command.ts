@@ -1,32 +1,14 @@
 import { OutpostError } from "@outpost/core";
 import type { BranchPolicy, Brief } from "@outpost/dispatch";
 import type { ProgramIo, RunFlags } from "../program.js";
-import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import { loadAgent } from "../agents/load-agent.js";
 import { chooseProvider } from "./choose-provider.js";
-import { jsonReporter } from "../output/json-reporter.js";
-import { progressReporter } from "../output/progress-reporter.js";
-import type { Reporter } from "../output/reporter.js";
-import { closableOutput } from "../output/closable-output.js";
-import { exitCodeForSignal, handleStopSignals } from "./stop-signals.js";
+import { reportedDispatch } from "../output/reported-dispatch.js";
 
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
 export async function runCommand(briefText: string, flags: RunFlags, io: ProgramIo): Promise<number> {
-  const controller = new AbortController();
-  // A reader that went away (`| head`) or a closed terminal ends the run like Ctrl-C: agent stopped, work kept.
-  let outputClosed = false;
-  const stdout = closableOutput(io.stdout, () => {
-    outputClosed = true;
-    controller.abort(new Error("the output was closed"));
-  });
-  const stderr = closableOutput(io.stderr, () => undefined);
-  const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
-  const reporter: Reporter = flags.json ? jsonReporter(stdout) : progressReporter(stdout, stderr, live);
-  const signals = handleStopSignals(controller, (text) => stderr.write(text));
-  // An aborted dispatch rejects with the signal's reason; this finds the error (and recovery) behind it.
-  let abortError: (reason: unknown) => OutpostError | undefined = () => undefined;
-  try {
-    const [{ dispatch, dispatchAbortError }, agent, provider] = await Promise.all([
+  return reportedDispatch(flags, io, async ({ reporter, options }) => {
+    const [{ dispatch }, agent, provider] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({
         name: flags.agent ?? "",
@@ -37,9 +19,9 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       }),
       chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
     ]);
-    abortError = dispatchAbortError;
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
     const result = await dispatch({
+      ...options,
       agent,
       sandboxProvider: provider,
       brief: parseBrief(briefText),
@@ -54,34 +36,16 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       copies: flags.copy,
       conversationHome: flags.conversationHome,
       continuation: flags.continue ? { id: flags.continue, fork: flags.fork === true } : undefined,
-      signal: controller.signal,
-      observe: (observation) => reporter.event(observation),
-      warn: (message) => reporter.warn(message),
-      diagnostic: (message) => {
-        if (flags.verbose || flags.json) reporter.diagnostic(message);
-      },
+      // --record keeps each commit with a verified patch, so `outpost replay` rebuilds it.
+      ...(flags.record ? { logging: { replayable: true } } : {}),
     });
-    reporter.close();
-    reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`);
-    return result.completed ? EXIT_CODES.success : EXIT_CODES.incomplete;
-  } catch (caught) {
-    reporter.close();
-    const error = OutpostError.isInstance(caught)
-      ? caught
-      : (abortError(caught) ??
-        new OutpostError(
-          "process",
-          `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`,
-          { cause: caught },
-        ));
-    reporter.error(error);
-    const signal = signals.received();
-    if (error.code === "aborted" && signal) return exitCodeForSignal(signal);
-    if (error.code === "aborted" && outputClosed) return EXIT_CODES.outputClosed;
-    return exitCodeFor(error.code);
-  } finally {
-    signals.dispose();
-  }
+    const journal = flags.record ? result.journal?.key : undefined;
+    return {
+      result,
+      agentOption: flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`,
+      ...(journal ? { footer: [`journal: ${journal} (replay with: outpost replay ${journal})`] } : {}),
+    };
+  });
 }
 
 /** The provider flags, by the option names provider descriptors declare (each provider refuses what it does not read). */
