@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "./commander.js";
 import { findPlugins } from "./plugins/find-plugins.js";
+import { addReplayCommand } from "./replay/replay-program.js";
 
 export interface ProgramIo {
   readonly stdout: NodeJS.WritableStream;
@@ -42,6 +43,8 @@ export interface RunFlags {
   /** `name=value` options handed to the provider as strings, for options without a flag of their own. */
   readonly providerOption?: string[];
   readonly copy?: string[];
+  /** Keep a replayable journal (commits with verified patches) and print its reference. */
+  readonly record?: boolean;
   /** Path of a JSON Schema file: the answer's `<response>` block is validated against it and printed. */
   readonly response?: string;
 }
@@ -124,6 +127,7 @@ export function buildProgram(io: ProgramIo): Command {
       collect,
     )
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
+    .option("--record", "keep a replayable journal of the run (commits with verified patches) and print its reference for `outpost replay`")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {
       if (flags.agent === undefined && flags.agentModule === undefined) {
@@ -134,6 +138,8 @@ export function buildProgram(io: ProgramIo): Command {
       const { runCommand } = await import("./run/run-command.js");
       io.setExitCode(await runCommand(brief, flags, io));
     });
+
+  addReplayCommand(program, io);
 
   program
     .command("ps")

@@ -9,8 +9,14 @@ export const descriptor: ProviderDescriptor = {
   kind: "provider",
   name: "docker",
   description: "runs the agent in a container on a Docker engine (DOCKER_HOST or /var/run/docker.sock)",
+  // The default mode's placement; `mode: "isolated"` creates a provider whose placement is "remote".
   placement: "mounted",
   options: [
+    {
+      name: "mode",
+      description:
+        "mounted (default: the worktree is bind-mounted) or isolated (remote placement: nothing of the host is mounted, the repository travels as git bundles)",
+    },
     { name: "image", description: "image to run (default outpost-test:latest)" },
     { name: "network", description: "bridge, none (no egress), host, or a network name" },
     { name: "cpus", description: "CPU limit (default 2)" },
@@ -33,12 +39,15 @@ export const descriptor: ProviderDescriptor = {
 function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProviderConfig {
   const number = (key: string): number | undefined => (typeof options[key] === "number" ? options[key] : undefined);
   const image = typeof options.image === "string" ? options.image : undefined;
+  // Anything else than the two modes reaches validateConfig, which refuses it with code configuration.
+  const mode = options.mode as DockerProviderConfig["mode"];
   const network = typeof options.network === "string" ? options.network : undefined;
   const user = options.user as DockerProviderConfig["user"];
   const volumes = options.volume as readonly DockerVolume[] | undefined;
   const [cpus, memoryMb, pidsLimit] = [number("cpus"), number("memoryMb"), number("pidsLimit")];
   return {
     ...(image ? { image } : {}),
+    ...(mode === undefined ? {} : { mode }),
     ...(network ? { network } : {}),
     // As root, your worktrees are root's: the container runs as you (capabilities dropped) so it can write them.
     ...(user ? { user } : process.getuid?.() === 0 ? { user: { uid: 0, gid: 0 } } : {}),

@@ -155,4 +155,68 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       await queue.close();
     }
   });
+
+  it("a result committed by an attempt that died before publishing is published by the next attempt, not redone", async () => {
+    const remote = bareRemote();
+    const results = fsTransport({ directory: temporary("results") });
+    const queue = openDispatchQueue({ url: gated.server!.url, name: "resume" });
+    const id = "key-resumed";
+    // The dead attempt (fence 1): its work parked under its attempt ref, its record stored and committed.
+    const side = temporary("side");
+    git(side, "clone", "--quiet", remote, ".");
+    writeFileSync(join(side, "parked.txt"), "parked\n");
+    git(side, "add", "parked.txt");
+    git(side, "-c", "user.name=Dead", "-c", "user.email=dead@outpost.invalid", "commit", "--quiet", "-m", "parked work");
+    const head = git(side, "rev-parse", "HEAD");
+    const parked = `refs/outpost/attempts/resume/${id}/1`;
+    git(side, "push", "--quiet", "origin", `HEAD:${parked}`);
+    const fence = await acquireFence(queue.redis, "resume", id);
+    const resultKey = `resume/${id}/result-1.json`;
+    const record = {
+      dispatchId: "dead-dispatch",
+      branch: `outpost/queue/${id}`,
+      head,
+      commits: [head],
+      completed: true,
+      text: "done",
+      resultKey,
+      fence: fence.token,
+      worker: "dead-worker",
+      job: id,
+      attemptRef: parked,
+      turns: [],
+      journal: [],
+      durationMs: 1,
+    };
+    await results.write(resultKey, new TextEncoder().encode(JSON.stringify(record)), { ifRevision: null });
+    await fence.commit(resultKey);
+
+    const worker = await runDispatchWorker({
+      queue,
+      plugins: [shellAgentDescriptor, localDescriptor],
+      transports: { results },
+      cacheDirectory: temporary("cache"),
+    });
+    try {
+      await enqueueDispatch(queue, {
+        brief: "never-run.txt",
+        agent: { name: "shell" },
+        provider: { name: "local" },
+        repository: { url: remote, base: "main" },
+        idempotencyKey: "resumed",
+      });
+      await waitUntil(async () => (await queue.queue.getJob(id))?.finishedOn !== undefined, 60_000);
+      const job = await queue.queue.getJob(id);
+      expect(job?.returnvalue).toMatchObject({ worker: "dead-worker", fence: 1, head, resultKey });
+      expect(git(remote, "rev-parse", `refs/heads/outpost/queue/${id}`)).toBe(head);
+      expect(git(remote, "for-each-ref", "refs/outpost/")).toBe("");
+      // The work was not redone: no attempt of this worker wrote a record.
+      const stored: string[] = [];
+      for await (const entry of results.list(`resume/${id}/`)) stored.push(entry.key);
+      expect(stored).toEqual([resultKey]);
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
 });

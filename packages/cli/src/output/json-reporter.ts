@@ -26,6 +26,7 @@ export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
         workspaceKept: result.workspaceKept,
         conversationId: result.conversationId ?? null,
         conversation: result.conversation ?? null,
+        journal: result.journal?.key ?? null,
         usage: result.usage,
         turns: result.turns.length,
         ...("value" in result ? { value: result.value ?? null } : {}),

@@ -1,35 +1,16 @@
 import { OutpostError } from "@outpost/core";
 import type { BranchPolicy, Brief } from "@outpost/dispatch";
 import type { ProgramIo, RunFlags } from "../program.js";
-import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import { loadAgent } from "../agents/load-agent.js";
 import { chooseProvider } from "./choose-provider.js";
-import { jsonReporter } from "../output/json-reporter.js";
-import { progressReporter } from "../output/progress-reporter.js";
-import type { Reporter } from "../output/reporter.js";
-import { closableOutput } from "../output/closable-output.js";
-import { exitCodeForSignal, handleStopSignals } from "./stop-signals.js";
+import { reportedDispatch } from "../output/reported-dispatch.js";
 import { responseFromSchemaFile } from "./json-schema-response.js";
 import { steerFromTerminal } from "./terminal-steering.js";
 
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
 export async function runCommand(briefText: string, flags: RunFlags, io: ProgramIo): Promise<number> {
-  const controller = new AbortController();
-  // A reader that went away (`| head`) or a closed terminal ends the run like Ctrl-C: agent stopped, work kept.
-  let outputClosed = false;
-  const stdout = closableOutput(io.stdout, () => {
-    outputClosed = true;
-    controller.abort(new Error("the output was closed"));
-  });
-  const stderr = closableOutput(io.stderr, () => undefined);
-  const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
-  const reporter: Reporter = flags.json ? jsonReporter(stdout) : progressReporter(stdout, stderr, live);
-  const signals = handleStopSignals(controller, (text) => stderr.write(text));
-  // An aborted dispatch rejects with the signal's reason; this finds the error (and recovery) behind it.
-  let abortError: (reason: unknown) => OutpostError | undefined = () => undefined;
-  let stopSteering = (): void => undefined;
-  try {
-    const [{ dispatch, dispatchAbortError, createSteering }, agent, provider, response] = await Promise.all([
+  return reportedDispatch(flags, io, async ({ reporter, options }) => {
+    const [{ dispatch, createSteering }, agent, provider, response] = await Promise.all([
       import("@outpost/dispatch"),
       loadAgent({
         name: flags.agent ?? "",
@@ -41,15 +22,15 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
       flags.response === undefined ? undefined : responseFromSchemaFile(flags.response),
     ]);
-    abortError = dispatchAbortError;
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
-    // On a terminal, a line typed during the run steers the agent.
+    // On a terminal (the progress display on stdout, a person on stdin), a line typed during the run steers the agent.
+    const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
     const steering = live && io.stdin?.isTTY === true ? createSteering() : undefined;
-    if (steering && io.stdin) {
-      stopSteering = steerFromTerminal(io.stdin, steering, (message) => reporter.warn(message));
-      reporter.diagnostic("type a line and press Enter to steer the agent");
-    }
+    const stopSteering =
+      steering && io.stdin ? steerFromTerminal(io.stdin, steering, (message) => reporter.warn(message)) : () => undefined;
+    if (steering) reporter.diagnostic("type a line and press Enter to steer the agent");
     const result = await dispatch({
+      ...options,
       agent,
       sandboxProvider: provider,
       brief: parseBrief(briefText),
@@ -64,38 +45,18 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       copies: flags.copy,
       conversationHome: flags.conversationHome,
       continuation: flags.continue ? { id: flags.continue, fork: flags.fork === true } : undefined,
-      signal: controller.signal,
+      // --record keeps each commit with a verified patch, so `outpost replay` rebuilds it.
+      ...(flags.record ? { logging: { replayable: true } } : {}),
       ...(steering ? { steering } : {}),
       ...(response ? { response } : {}),
-      observe: (observation) => reporter.event(observation),
-      warn: (message) => reporter.warn(message),
-      diagnostic: (message) => {
-        if (flags.verbose || flags.json) reporter.diagnostic(message);
-      },
-    });
-    stopSteering();
-    reporter.close();
-    reporter.result(result, flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`);
-    return result.completed ? EXIT_CODES.success : EXIT_CODES.incomplete;
-  } catch (caught) {
-    stopSteering();
-    reporter.close();
-    const error = OutpostError.isInstance(caught)
-      ? caught
-      : (abortError(caught) ??
-        new OutpostError(
-          "process",
-          `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`,
-          { cause: caught },
-        ));
-    reporter.error(error);
-    const signal = signals.received();
-    if (error.code === "aborted" && signal) return exitCodeForSignal(signal);
-    if (error.code === "aborted" && outputClosed) return EXIT_CODES.outputClosed;
-    return exitCodeFor(error.code);
-  } finally {
-    signals.dispose();
-  }
+    }).finally(stopSteering);
+    const journal = flags.record ? result.journal?.key : undefined;
+    return {
+      result,
+      agentOption: flags.agentModule ? `--agent-module ${flags.agentModule}` : `--agent ${flags.agent ?? ""}`,
+      ...(journal ? { footer: [`journal: ${journal} (replay with: outpost replay ${journal})`] } : {}),
+    };
+  });
 }
 
 /** The provider flags, by the option names provider descriptors declare (each provider refuses what it does not read). */

@@ -95,14 +95,15 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
       })
     : undefined;
   const activity = createActivityLog(root, dispatchId, options.activityTransport);
-  // The journal is named after the dispatch; credentials among the agent's variables never reach it.
+  // The journal is named after the dispatch; credentials among the agent's and the provider's variables
+  // (both reach the agent's processes) never reach it.
   const journal = openJournal({
     logging: options.logging,
     root,
     journalId: dispatchId,
     agent: agent.name,
     source: agent.kind === "replay" ? agent.source : "agent",
-    secrets: [...variables.values()].flatMap((values) => secretValues(values)),
+    secrets: [...variables.values(), provider.variables ?? {}].flatMap((values) => secretValues(values)),
   });
   const state: DispatchState = {
     options,

@@ -38,7 +38,11 @@ export async function bundleRoundTrip(options: DescribeSessionBundleProfileOptio
       if (!moved && data !== recorded.get(path)) throw new Error(`${path} is not relocated, yet it was not restored byte for byte`);
     }
 
-    const stale = staleMentions([pair.recording.workspace, pair.recording.home, RECORDED_ROOT]);
+    // A provider may give every lease the same home (a container's /home/...): that path is the target's own.
+    const moved = [pair.recording.workspace, pair.recording.home].filter(
+      (path) => path !== target.lease.home && path !== target.lease.root,
+    );
+    const stale = staleMentions([...moved, RECORDED_ROOT]);
     const mentioning = (await listSandboxTree(target.lease, target.lease.home))
       .filter((entry) => stale.some((pattern) => pattern.test(entry.path) || pattern.test(text(entry))))
       .map((entry) => entry.path);
