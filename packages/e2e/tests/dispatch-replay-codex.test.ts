@@ -55,7 +55,10 @@ const unavailable = missingCli("codex");
         repository,
         sandboxProvider: localProvider({ variables: { PATH: pathWithClis() } }),
         logging: { replayable: true },
-        observe: (observation) => recorded.push(observation.event),
+        observe: (observation) => {
+          // The agent's own events; fallbacks and steering are the engine's.
+          if (observation.event.type !== "fallback" && observation.event.type !== "steer") recorded.push(observation.event);
+        },
       });
       expect(server.problems).toEqual([]);
     } finally {
@@ -76,7 +79,10 @@ const unavailable = missingCli("codex");
       repository: clone,
       sandboxProvider: localProvider(),
       logging: false,
-      observe: (observation) => replayedEvents.push(observation.event),
+      observe: (observation) => {
+        // The agent's own events; fallbacks and steering are the engine's.
+        if (observation.event.type !== "fallback" && observation.event.type !== "steer") replayedEvents.push(observation.event);
+      },
     });
     expect(replayedEvents).toEqual(recorded.filter((event) => event.type !== "raw"));
     expect(replayed.usage).toEqual(result.usage);

@@ -47,7 +47,10 @@ if (gated.server) {
         repository,
         sandboxProvider: localProvider({ variables: { SCRIPT_AGENT_API_KEY: SECRET } }),
         logging: { transport: transportOf(server, "journals"), replayable: true },
-        observe: (observation) => recorded.push(observation.event),
+        observe: (observation) => {
+          // The agent's own events; fallbacks and steering are the engine's.
+          if (observation.event.type !== "fallback" && observation.event.type !== "steer") recorded.push(observation.event);
+        },
       });
       expect(result.commits).toHaveLength(2);
       expect(result.journal?.key).toBe(`journals/${result.dispatchId}/index.json`);
@@ -72,7 +75,10 @@ if (gated.server) {
         repository: clone,
         sandboxProvider: localProvider(),
         logging: false,
-        observe: (observation) => replayedEvents.push(observation.event),
+        observe: (observation) => {
+          // The agent's own events; fallbacks and steering are the engine's.
+          if (observation.event.type !== "fallback" && observation.event.type !== "steer") replayedEvents.push(observation.event);
+        },
       });
       expect(JSON.stringify(recorded)).toContain(SECRET);
       const redacted = JSON.parse(JSON.stringify(recorded).replaceAll(SECRET, "[redacted]")) as AgentEvent[];
