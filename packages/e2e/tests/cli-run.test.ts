@@ -43,7 +43,7 @@ describe("outpost CLI", () => {
       expect(result.stdout).toMatch(/^Usage: outpost/);
     }
     expect(outpost(["agents"]).stdout.split("\n")).toContain("claude\t@outpost/agent-claude");
-    expect(outpost(["--help"]).stdout).toContain("Installed providers: docker, local, vercel");
+    expect(outpost(["--help"]).stdout).toContain("Installed providers: daytona, docker, local, vercel");
   });
 
   it("a bad flag prints usage and exits non-zero", () => {
@@ -53,7 +53,7 @@ describe("outpost CLI", () => {
     expect(result.stderr).toContain("Usage: outpost run");
     const badProvider = outpost(["run", "--agent", "claude", "--provider", "moon", "brief"]);
     expect(badProvider.status).toBe(2);
-    expect(badProvider.stderr).toContain('Unknown provider "moon". Installed providers: docker, local, vercel.');
+    expect(badProvider.stderr).toContain('Unknown provider "moon". Installed providers: daytona, docker, local, vercel.');
   });
 
   it("an unknown agent exits 2 and lists the agents", () => {
@@ -129,7 +129,7 @@ describe("outpost CLI", () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("No sandbox provider is available by default (docker: no Docker engine answers");
-    expect(result.stderr).toContain("--provider <name> (installed: docker, local, vercel)");
+    expect(result.stderr).toContain("--provider <name> (installed: daytona, docker, local, vercel)");
   });
 
   it("--branch takes current, integrate or a branch name; @file reads a brief file", () => {

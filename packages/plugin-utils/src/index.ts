@@ -22,3 +22,7 @@ export type { ExtractRequest } from "./sandbox-transfers.js";
 export { SandboxFileTransfers } from "./sandbox-file-transfers.js";
 export type { ArchiveRequest, SandboxChannel, ScriptRequest } from "./sandbox-channel.js";
 export { normalizeTreePath } from "./archive-path.js";
+export { FRAMED_COMMAND_WRAPPER, FramedInput, WRAPPER_HEADER_BYTES, WrapperHeader } from "./framed-input.js";
+export type { InputFrameFile, WrapperStart } from "./framed-input.js";
+export { inputFailure, runWrappedCommand } from "./wrapped-command.js";
+export type { WrappedLease, WrappedOutcome, WrappedRun } from "./wrapped-command.js";

@@ -27,6 +27,8 @@ export { providerDeadlineTests } from "./provider/deadline.js";
 export { providerTransferTests } from "./provider/transfers.js";
 export { providerFileTransferTests } from "./provider/file-transfers.js";
 export { providerLifecycleTests } from "./provider/lifecycle.js";
+export { describeHostileTrees, HOSTILE_NAMES } from "./provider/hostile-trees.js";
+export type { DescribeHostileTreesOptions } from "./provider/hostile-trees.js";
 export { providerEnvironmentTests, KIT_CONTEXT_HOME } from "./provider/environment.js";
 export { providerSandboxPathTests } from "./provider/sandbox-paths.js";
 export { providerBatchTests } from "./provider/batch-atomicity.js";

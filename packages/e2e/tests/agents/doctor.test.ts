@@ -35,6 +35,7 @@ describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
     }
     expect(agents.find((report) => report["agent"] === "kimi")).toMatchObject({ status: "untracked" });
     expect(reports.filter((report) => report["type"] === "provider").map((report) => report["provider"])).toEqual([
+      "daytona",
       "docker",
       "local",
       "vercel",

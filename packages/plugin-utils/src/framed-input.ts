@@ -1,0 +1,179 @@
+import { posix } from "node:path";
+import { Writable } from "node:stream";
+
+/**
+ * Runs every command on a platform without a stdin channel: `$1` directory, `$2` input directory (`-`: no
+ * stdin), `$3…` the command. Prints a header on stdout before anything else — `P` + 10-digit pid, `D` when
+ * the directory is missing, `X` when the executable is not found. The host writes stdin as numbered frames
+ * into the input directory (`<n>` then its marker `<n>.ok`, `end` after the last), and a reader feeds them
+ * in order through a FIFO. Without input the wrapper replaces itself with the command.
+ */
+export const FRAMED_COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { printf D; exit 126; }
+input=$2
+shift 2
+command -v -- "$1" >/dev/null 2>&1 || { printf X; exit 127; }
+printf 'P%010d' "$$"
+[ "$input" = - ] && exec "$@" </dev/null
+mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exit 125
+(
+  n=0
+  while :; do
+    if [ -e "$input/$n.ok" ]; then
+      cat -- "$input/$n" || exit 0
+      rm -f -- "$input/$n" "$input/$n.ok"
+      n=$((n+1))
+    elif [ -e "$input/end" ]; then
+      [ -e "$input/$n.ok" ] || break
+    else
+      sleep 0.02 2>/dev/null || sleep 1
+    fi
+  done
+) >"$input/fifo" &
+reader=$!
+"$@" <"$input/fifo"
+status=$?
+kill "$reader" 2>/dev/null
+rm -rf -- "$input"
+exit "$status"`;
+
+/** Header bytes FRAMED_COMMAND_WRAPPER prints on success. */
+export const WRAPPER_HEADER_BYTES = 11;
+
+/** How the wrapper's header ended: a pid, or the reason the command never started. */
+export type WrapperStart = { readonly pid: number } | { readonly missing: "directory" | "executable" };
+
+/**
+ * Reads the wrapper's header off the front of stdout text and hands the rest on; `start` is known once the
+ * header arrived.
+ */
+export class WrapperHeader {
+  private header = "";
+  start: WrapperStart | undefined;
+
+  constructor(private readonly onStdout: (text: string) => void) {}
+
+  readonly push = (text: string): void => {
+    if (this.start !== undefined) return this.onStdout(text);
+    this.header += text;
+    if (this.header.startsWith("D")) this.start = { missing: "directory" };
+    else if (this.header.startsWith("X")) this.start = { missing: "executable" };
+    else if (this.header.length >= WRAPPER_HEADER_BYTES) {
+      this.start = { pid: Number(this.header.slice(1, WRAPPER_HEADER_BYTES)) };
+      const rest = this.header.slice(WRAPPER_HEADER_BYTES);
+      if (rest !== "") this.onStdout(rest);
+    }
+  };
+}
+
+/** One file of a frame batch, relative paths resolved against the input directory. */
+export interface InputFrameFile {
+  readonly path: string;
+  readonly content: Buffer;
+  /** A marker (`<n>.ok` or `end`): it must land only after the data files of its batch. */
+  readonly marker: boolean;
+}
+
+// One frame carries at most this much; a writer waits while this much is queued (backpressure).
+const FRAME_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A process's stdin for FRAMED_COMMAND_WRAPPER: what is written here goes to the sandbox as numbered frames
+ * through `send` (the provider's file API), `end` after the last. Writes made in the same tick travel
+ * together, so `stdin` plus end costs one batch.
+ */
+export class FramedInput extends Writable {
+  private queue: Buffer[] = [];
+  private queued = 0;
+  private frame = 0;
+  private shipping: Promise<void> | undefined;
+  private waiting: (() => void)[] = [];
+  private failure: Error | undefined;
+  private ending = false;
+  private ended = false;
+  private finished: ((error?: Error | null) => void) | undefined;
+
+  constructor(
+    private readonly send: (files: readonly InputFrameFile[]) => Promise<void>,
+    private readonly directory: string,
+  ) {
+    super();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.failure) return callback(this.failure);
+    this.queue.push(chunk);
+    this.queued += chunk.length;
+    this.schedule();
+    if (this.queued < FRAME_BYTES) return callback();
+    this.waiting.push(() => callback(this.failure));
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    if (this.failure) return callback(this.failure);
+    this.finished = callback;
+    this.schedule(true);
+  }
+
+  private schedule(end = false): void {
+    if (end) this.ending = true;
+    if (this.shipping !== undefined) return;
+    this.shipping = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.ship());
+  }
+
+  private async ship(): Promise<void> {
+    try {
+      while (this.queue.length > 0 || this.ending) {
+        const data = this.take();
+        const files: InputFrameFile[] = [];
+        if (data.length > 0) {
+          files.push({ path: posix.join(this.directory, String(this.frame)), content: data, marker: false });
+          files.push({ path: posix.join(this.directory, `${this.frame}.ok`), content: Buffer.alloc(0), marker: true });
+          this.frame++;
+        }
+        const last = this.ending && this.queue.length === 0;
+        if (last) files.push({ path: posix.join(this.directory, "end"), content: Buffer.alloc(0), marker: true });
+        if (files.length > 0) await this.send(files);
+        this.release();
+        if (last) {
+          this.ended = true;
+          this.finished?.();
+          return;
+        }
+      }
+    } catch (error) {
+      this.failure = error as Error;
+      this.release();
+      this.finished?.(this.failure);
+    } finally {
+      this.shipping = undefined;
+      if (this.failure === undefined && (this.queue.length > 0 || (this.ending && !this.ended))) this.schedule();
+    }
+  }
+
+  private take(): Buffer {
+    const parts: Buffer[] = [];
+    let size = 0;
+    while (this.queue.length > 0 && size < FRAME_BYTES) {
+      const next = this.queue[0]!;
+      const room = FRAME_BYTES - size;
+      if (next.length <= room) {
+        parts.push(next);
+        size += next.length;
+        this.queue.shift();
+      } else {
+        parts.push(next.subarray(0, room));
+        this.queue[0] = next.subarray(room);
+        size += room;
+      }
+    }
+    this.queued -= size;
+    return Buffer.concat(parts);
+  }
+
+  private release(): void {
+    if (this.queued >= FRAME_BYTES && this.failure === undefined) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resume of waiting) resume();
+  }
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import { isAbsolute, posix } from "node:path";
+import { OutpostError, throwIfAborted } from "@outpost/core";
+import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
+import { Daytona, type Sandbox } from "@daytonaio/sdk";
+import { OperationGuard } from "@outpost/plugin-utils";
+import { daytonaCredentials, type DaytonaProviderConfig } from "./daytona-provider-config.js";
+import { DaytonaLease } from "./daytona-lease.js";
+import { mapDaytonaError } from "./map-daytona-error.js";
+import { shellCommand } from "./shell-words.js";
+
+/** Capabilities every Daytona lease has. */
+export const DAYTONA_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
+
+/** Makes sure root and the lease's scratch directory exist (scratch private to the sandbox user). */
+const SETUP_SCRIPT = `mkdir -p -- "$1" "$2" && chmod 700 "$2"`;
+
+/** A SandboxProvider that runs each lease in its own Daytona sandbox through @daytonaio/sdk. */
+export function daytonaProvider(config: DaytonaProviderConfig = {}): SandboxProvider {
+  return {
+    specificationVersion: "v1",
+    name: "daytona",
+    placement: "remote",
+    capabilities: { liveInput: DAYTONA_CAPABILITIES.liveInput, fileTransfers: DAYTONA_CAPABILITIES.fileTransfers },
+    ...(config.variables === undefined ? {} : { variables: config.variables }),
+    acquire: (context) => acquire(config, context),
+  };
+}
+
+async function acquire(config: DaytonaProviderConfig, context: SandboxContext): Promise<SandboxLease> {
+  throwIfAborted(context.signal, "Acquiring a Daytona lease");
+  if (typeof context.directory !== "string" || !isAbsolute(context.directory)) {
+    throw new OutpostError(
+      "configuration",
+      `The sandbox context directory ${JSON.stringify(context.directory)} is not absolute. Pass an absolute host path.`,
+    );
+  }
+  const guard = new OperationGuard({ signal: context.signal }, "Acquiring a Daytona lease");
+  let sandbox: Sandbox | undefined;
+  const created = config.sandbox === undefined;
+  try {
+    sandbox = await open(config);
+    guard.check();
+    const [reportedHome, workDir] = await Promise.all([sandbox.getUserHomeDir(), sandbox.getWorkDir()]);
+    const home = reportedHome ?? `/home/${sandbox.user || "daytona"}`;
+    const root = config.root ?? workDir ?? home;
+    const scratch = posix.join("/tmp", `outpost-${sandbox.id}-${Date.now().toString(36)}`);
+    const setup = await sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", SETUP_SCRIPT, "outpost-setup", root, scratch]));
+    if (setup.exitCode !== 0) {
+      throw new OutpostError(
+        "provider",
+        `Could not prepare the Daytona sandbox ${sandbox.id}: creating ${root} failed (${setup.result.trim()}). Choose a writable root.`,
+        { details: { root } },
+      );
+    }
+    const session = `outpost-${randomBytes(6).toString("hex")}`;
+    await sandbox.process.createSession(session);
+    const variables = { ...config.variables, ...context.variables, HOME: home };
+    const lease = new DaytonaLease({ sandbox, session, root, home, scratch, variables, retain: config.retain === true });
+    // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
+    await lease.upload(context.directory, root, { signal: guard.signal });
+    guard.check();
+    return lease;
+  } catch (error) {
+    if (sandbox !== undefined && created) await sandbox.delete().catch(() => undefined);
+    throw guard.error ?? mapDaytonaError(error, "acquire a Daytona sandbox");
+  } finally {
+    guard.dispose();
+  }
+}
+
+/** A new sandbox from the create parameters, or the named existing one (started when stopped). */
+async function open(config: DaytonaProviderConfig): Promise<Sandbox> {
+  // Polling instead of the event socket: a provider must not keep a socket (and the process) alive.
+  const daytona = new Daytona({ ...daytonaCredentials(config), useDeprecatedPolling: true });
+  if (config.sandbox !== undefined) {
+    const sandbox = await daytona.get(config.sandbox).catch((error: unknown) => {
+      throw mapDaytonaError(error, `reuse the Daytona sandbox ${JSON.stringify(config.sandbox)}`);
+    });
+    if (sandbox.state !== "started") await sandbox.start(config.createTimeoutSeconds ?? 60);
+    return sandbox;
+  }
+  const parameters = {
+    ...config.create,
+    labels: { ...config.create?.labels, "outpost.lease": "true" },
+    ...(config.network?.blockAll === undefined ? {} : { networkBlockAll: config.network.blockAll }),
+    ...(config.network?.allowList === undefined ? {} : { networkAllowList: config.network.allowList }),
+  };
+  return daytona.create(parameters, { timeout: config.createTimeoutSeconds ?? 60 }).catch((error: unknown) => {
+    throw mapDaytonaError(error, "create a Daytona sandbox");
+  });
+}

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** A refusal the double answers with the API's JSON error body (`statusCode`, `message`, `code`). */
+export class DoubleRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? "" : JSON.stringify(body);
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+export function sendRefusal(response: ServerResponse, refusal: DoubleRefusal, requestId: string): void {
+  sendJson(
+    response,
+    refusal.status,
+    { statusCode: refusal.status, message: refusal.message, code: refusal.code, error: refusal.code },
+    { "x-request-id": requestId, ...refusal.headers },
+  );
+}
+
+export async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const body = await readBody(request);
+  if (body.length === 0) return {};
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as unknown;
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+    return parsed as Record<string, unknown>;
+  } catch {
+    throw new DoubleRefusal(400, "BAD_REQUEST", "The request body is not a JSON object.");
+  }
+}
+
+export function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new DoubleRefusal(400, "BAD_REQUEST", `${key} must be a string.`);
+  return value;
+}
+
+export function requiredString(body: Record<string, unknown>, key: string): string {
+  const value = optionalString(body, key);
+  if (value === undefined || value === "") throw new DoubleRefusal(400, "BAD_REQUEST", `${key} is required.`);
+  return value;
+}
+
+/** Bearer token check, as the API and the toolbox proxy both do. */
+export function assertAuthorized(request: IncomingMessage, apiKey: string): void {
+  if (request.headers.authorization !== `Bearer ${apiKey}`) {
+    throw new DoubleRefusal(401, "UNAUTHORIZED", "Invalid credentials");
+  }
+}

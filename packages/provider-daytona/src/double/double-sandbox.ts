@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { DoubleCommand } from "./double-process.js";
+import { DoubleRefusal } from "./double-http.js";
+
+export type SandboxState = "started" | "stopped" | "destroyed";
+
+/** The create request fields the double keeps and reports back. */
+export interface SandboxSpec {
+  readonly name: string;
+  readonly snapshot?: string;
+  readonly user: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly target: string;
+  readonly cpu: number;
+  readonly memory: number;
+  readonly disk: number;
+  readonly networkBlockAll: boolean;
+  readonly networkAllowList?: string;
+  readonly autoStopInterval: number;
+  readonly autoArchiveInterval: number;
+  readonly autoDeleteInterval: number;
+  readonly public: boolean;
+}
+
+/**
+ * One double sandbox: a directory on the host with `home` and `workspace` inside, sessions whose commands
+ * are real processes. Stopping or deleting kills every process; a stopped sandbox keeps its files.
+ */
+export class DoubleSandbox {
+  readonly id = randomUUID();
+  state: SandboxState = "started";
+  readonly createdAt = new Date().toISOString();
+  updatedAt = this.createdAt;
+  private readonly sessions = new Map<string, Map<string, DoubleCommand>>();
+  private readonly loose = new Set<DoubleCommand>();
+
+  constructor(
+    readonly spec: SandboxSpec,
+    readonly directory: string,
+  ) {}
+
+  get home(): string {
+    return join(this.directory, "home", this.spec.user);
+  }
+
+  get workDir(): string {
+    return join(this.directory, "workspace");
+  }
+
+  async prepare(): Promise<void> {
+    await mkdir(this.home, { recursive: true });
+    await mkdir(this.workDir, { recursive: true });
+  }
+
+  assertStarted(): void {
+    if (this.state === "destroyed") throw new DoubleRefusal(404, "NOT_FOUND", `Sandbox ${this.id} not found`);
+    if (this.state !== "started")
+      throw new DoubleRefusal(409, "SANDBOX_NOT_STARTED", `Sandbox ${this.id} is not started (state ${this.state}).`);
+  }
+
+  createSession(sessionId: string): void {
+    if (this.sessions.has(sessionId)) throw new DoubleRefusal(409, "CONFLICT", `Session ${sessionId} already exists.`);
+    this.sessions.set(sessionId, new Map());
+  }
+
+  deleteSession(sessionId: string): void {
+    const commands = this.session(sessionId);
+    for (const command of commands.values()) command.kill();
+    this.sessions.delete(sessionId);
+  }
+
+  execute(sessionId: string, command: string): DoubleCommand {
+    const entry = this.spawn(command, this.workDir);
+    this.session(sessionId).set(entry.id, entry);
+    return entry;
+  }
+
+  /** A command outside any session (`/process/execute`); stopping the sandbox kills it too. */
+  executeOnce(command: string, cwd: string | undefined): DoubleCommand {
+    const entry = this.spawn(command, cwd ?? this.workDir);
+    this.loose.add(entry);
+    void entry.done.then(() => this.loose.delete(entry));
+    return entry;
+  }
+
+  private spawn(command: string, cwd: string): DoubleCommand {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      ...this.spec.env,
+      HOME: this.home,
+      USER: this.spec.user,
+      DAYTONA_SANDBOX_ID: this.id,
+    };
+    return new DoubleCommand(randomUUID(), command, cwd, env);
+  }
+
+  command(sessionId: string, commandId: string): DoubleCommand {
+    const entry = this.session(sessionId).get(commandId);
+    if (entry === undefined) throw new DoubleRefusal(404, "NOT_FOUND", `Command ${commandId} not found in session ${sessionId}.`);
+    return entry;
+  }
+
+  /** Stops every process; files stay. */
+  stop(): void {
+    for (const commands of this.sessions.values()) for (const command of commands.values()) command.kill();
+    for (const command of this.loose) command.kill();
+    this.sessions.clear();
+    this.state = "stopped";
+    this.updatedAt = new Date().toISOString();
+  }
+
+  start(): void {
+    if (this.state === "destroyed") throw new DoubleRefusal(404, "NOT_FOUND", `Sandbox ${this.id} not found`);
+    this.state = "started";
+    this.updatedAt = new Date().toISOString();
+  }
+
+  async destroy(): Promise<void> {
+    this.stop();
+    this.state = "destroyed";
+    await rm(this.directory, { recursive: true, force: true });
+  }
+
+  private session(sessionId: string): Map<string, DoubleCommand> {
+    const commands = this.sessions.get(sessionId);
+    if (commands === undefined) throw new DoubleRefusal(404, "NOT_FOUND", `Session ${sessionId} not found.`);
+    return commands;
+  }
+}

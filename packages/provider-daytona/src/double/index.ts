@@ -1,0 +1,3 @@
+export { startDaytonaDouble } from "./daytona-double.js";
+export type { DaytonaDouble, DaytonaDoubleOptions } from "./daytona-double.js";
+export type { DaytonaFault } from "./double-faults.js";

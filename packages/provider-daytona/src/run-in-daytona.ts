@@ -1,0 +1,87 @@
+import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, WrapperHeader, type InputFrameFile } from "@outpost/plugin-utils";
+import type { WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
+import type { LeaseSandbox } from "./lease-sandbox.js";
+import { mapDaytonaError } from "./map-daytona-error.js";
+import { shellCommand, shellWord } from "./shell-words.js";
+
+/**
+ * Runs one process as an async session command through FRAMED_COMMAND_WRAPPER: the SDK's websocket log
+ * stream delivers stdout and stderr apart as they come, and the command's exit code is read once the
+ * stream closed. When the guard fires, the process tree is killed by a second command (never the
+ * sandbox), and the guard's error is thrown once the process is gone.
+ */
+export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Promise<WrappedOutcome> {
+  options.guard.check();
+  const header = new WrapperHeader(options.onStdout);
+  const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
+  const variables = Object.entries({ ...lease.variables, ...options.variables }).map(([name, value]) => shellWord(`${name}=${value}`));
+  const line = `exec env ${variables.join(" ")} ${shellCommand(["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv])}`;
+  const process = lease.sandbox.process;
+  let killFailed: ((error: unknown) => void) | undefined;
+  const abandoned = new Promise<never>((_resolve, reject) => (killFailed = reject));
+  abandoned.catch(() => undefined);
+  let killing: Promise<void> | undefined;
+  const stop = () => {
+    killing ??= killTree(lease, () => header.start).catch(() => killFailed?.(options.guard.error));
+  };
+  options.guard.signal.addEventListener("abort", stop, { once: true });
+  let feedFailure: unknown;
+  let exited = false;
+  try {
+    const { cmdId } = await process.executeSessionCommand(lease.session, { command: line, runAsync: true });
+    if (options.feed !== undefined) {
+      const pipe = new FramedInput((files) => writeFrames(lease, files), input);
+      pipe.on("error", (error) => {
+        if (!exited) feedFailure ??= error;
+      });
+      options.feed(pipe).then(
+        () => void (pipe.writableEnded ? undefined : pipe.end()),
+        (error: unknown) => {
+          if (exited) return;
+          feedFailure ??= error;
+          stop();
+        },
+      );
+    }
+    await Promise.race([process.getSessionCommandLogs(lease.session, cmdId, header.push, options.onStderr), abandoned]);
+    const status = await exitCode(lease, cmdId);
+    exited = true;
+    await killing;
+    options.guard.check();
+    if (feedFailure !== undefined) throw inputFailure(feedFailure, options.what);
+    return { start: header.start ?? { missing: "executable" }, status };
+  } catch (error) {
+    exited = true;
+    if (options.guard.error !== undefined) throw options.guard.error;
+    throw mapDaytonaError(error, options.what);
+  } finally {
+    options.guard.signal.removeEventListener("abort", stop);
+  }
+}
+
+/** The exit code, once the daemon recorded it (the log stream closes as the command ends). */
+async function exitCode(lease: LeaseSandbox, cmdId: string): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const command = await lease.sandbox.process.getSessionCommand(lease.session, cmdId);
+    if (typeof command.exitCode === "number") return command.exitCode;
+    if (attempt > 600) throw new Error(`the command ${cmdId} never reported an exit code`);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(20 * (attempt + 1), 200)));
+  }
+}
+
+/** Data frames first, their markers in a second request: a marker never lands before its frame. */
+async function writeFrames(lease: LeaseSandbox, files: readonly InputFrameFile[]): Promise<void> {
+  for (const batch of [files.filter((file) => !file.marker), files.filter((file) => file.marker)]) {
+    if (batch.length > 0) await lease.sandbox.fs.uploadFiles(batch.map((file) => ({ source: file.content, destination: file.path })));
+  }
+}
+
+/** Stops the process group and every descendant of the command's wrapper, then SIGKILLs them. */
+async function killTree(lease: LeaseSandbox, started: () => WrappedOutcome["start"] | undefined): Promise<void> {
+  // The header comes first in the output; a command killed before it arrived has not started anything yet.
+  for (let attempt = 0; started() === undefined && attempt < 100; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const start = started();
+  if (start === undefined || !("pid" in start)) throw new Error("no pid to kill");
+  const result = await lease.sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", KILL_TREE, "outpost-kill", String(start.pid)]));
+  if (result.exitCode !== 0) throw new Error(`kill exited with ${result.exitCode}`);
+}
