@@ -15,7 +15,7 @@ function archive(entries: readonly [Header, string?][]): Readable {
   const tar = pack();
   for (const [header, body] of entries) tar.entry(header, body ?? "");
   tar.finalize();
-  return tar;
+  return tar as unknown as Readable;
 }
 
 describe("unpackToStaging refuses hostile archives from the sandbox", () => {

@@ -25,7 +25,7 @@ export interface JournalWriterOptions {
   /** Values that must never reach the journal (API keys, tokens): replaced wherever they appear. */
   readonly secrets?: Iterable<string>;
   readonly limits?: Partial<JournalLimits>;
-  /** A segment is written once this many records are buffered, default 256… */
+  /** A segment is written once this many records are buffered, default 4,096… */
   readonly segmentRecords?: number;
   /** …or this long after the first buffered record, default 1,000 ms. */
   readonly segmentMs?: number;
@@ -49,7 +49,7 @@ export interface JournalWriter {
  */
 export function createJournalWriter(options: JournalWriterOptions): JournalWriter {
   const limits = { ...DEFAULT_JOURNAL_LIMITS, ...options.limits };
-  const segmentRecords = options.segmentRecords ?? 256;
+  const segmentRecords = options.segmentRecords ?? 4_096;
   const segmentMs = options.segmentMs ?? 1_000;
   const redact = secretRedactor(options.secrets ?? []);
   const indexKey = journalIndexKey(options.journalId);
