@@ -49,3 +49,5 @@ export { createReplayAgent } from "./replay/create-replay-agent.js";
 export type { CreateReplayAgentOptions } from "./replay/create-replay-agent.js";
 export { createSteering } from "./steering/steering.js";
 export type { Steering, SteeringDelivery, SteeringReceipt } from "./steering/steering.js";
+export { gitStatus as hardenedGit } from "./git/run-git.js";
+export type { GitOptions as HardenedGitOptions, GitResult as HardenedGitResult } from "./git/run-git.js";

@@ -1,37 +1,28 @@
-import { execFile } from "node:child_process";
+import { dirname } from "node:path";
 import { OutpostError } from "@outpost/core";
+import { hardenedGit } from "@outpost/dispatch";
 
-// The cache is the worker's own: hooks from a cloned repository must never run on the worker.
-const HARDENING = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"];
+// The engine's hardened host git (no hook, fsmonitor, helper or external program from any repository
+// config runs: an agent may have written the cache's config). Talking to the job's remote is the one
+// thing a worker adds: https and ssh transports, with the worker's own plain ssh, never the repository's.
+const REMOTE_CONFIG = { "protocol.https.allow": "always", "protocol.ssh.allow": "always" };
+const REMOTE_VARIABLES = { GIT_SSH_COMMAND: "ssh" };
 
 /** Runs git; a failure is code `workspace`, classified `unavailable` when the remote could not be reached. */
-export function runGit(
+export async function runGit(
   directory: string | undefined,
   args: readonly string[],
   options: { remote?: boolean; signal?: AbortSignal } = {},
 ): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      "git",
-      [...HARDENING, ...args],
-      {
-        cwd: directory,
-        encoding: "utf8",
-        maxBuffer: 16 * 1024 * 1024,
-        signal: options.signal,
-        // Never wait for a password prompt: a worker has no terminal.
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "true" },
-      },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout.trim());
-        const detail = stderr.trim().slice(-1_000) || error.message;
-        reject(
-          new OutpostError("workspace", `git ${args[0]} failed: ${detail}. Check that the worker can reach and write the remote.`, {
-            cause: error,
-            details: { args: [...args], ...(options.remote ? { classification: "unavailable" } : {}) },
-          }),
-        );
-      },
-    );
+  // A clone runs beside its destination, which does not exist yet.
+  const where = directory ?? dirname(String(args[args.length - 1]));
+  const result = await hardenedGit(where, args, {
+    ...(options.remote ? { config: REMOTE_CONFIG, variables: REMOTE_VARIABLES } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (result.status === 0) return result.stdout.trim();
+  const detail = result.stderr.trim().slice(-1_000) || `exit ${result.status}`;
+  throw new OutpostError("workspace", `git ${args[0]} failed: ${detail}. Check that the worker can reach and write the remote.`, {
+    details: { args: [...args], status: result.status, ...(options.remote ? { classification: "unavailable" } : {}) },
   });
 }
