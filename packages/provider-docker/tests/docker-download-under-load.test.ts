@@ -83,7 +83,8 @@ describeGated("downloads while the sandbox is busy", await dockerGate({ images: 
       } finally {
         await host.dispose();
       }
-    });
+      // The writer never pauses, so each round downloads more: on a loaded machine this takes far longer.
+    }, 180_000);
   }
 
   it("a large tree downloads byte-exact three times at once while other execs stream output", async () => {
