@@ -76,9 +76,11 @@ describe("daytona provider: API faults against the double", () => {
       arguments: ["-c", "echo started; sleep 60"],
       observe: (_channel, text) => text.includes("started") && started(),
     });
+    // Handled from the start: the command may fail while the double is still removing the sandbox.
+    const failed = failure(command);
     await running;
     await double.vanish(lease.sandboxId);
-    const error = await failure(command);
+    const error = await failed;
     expect(error.code).toBe("provider");
     expect(error.details).toMatchObject({ gone: true, status: 404 });
     expect(error.message).toMatch(/Acquire a new lease/);
