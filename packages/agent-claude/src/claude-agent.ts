@@ -1,6 +1,6 @@
 import { cliReleaseResolver, OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
 import { claudeConversationStore } from "./claude-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
 import { CLAUDE_FEATURES } from "./claude-features.js";
 import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
@@ -71,7 +71,6 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
       command: (turn) => claudeLiveCommand(claudeCommand(turn, options, variables), turn.prompt),
       message: claudeInputMessage,
     },
-    homeFiles: () => claudeHomeFiles(options),
     createDecoder(context?: DecoderContext) {
       for (const warning of release().warnings) context?.diagnostic?.(warning);
       return new ClaudeDecoder(CLAUDE_FAILURE_RULES, context?.diagnostic);
@@ -80,7 +79,17 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
 }
 
 function claudeCommand(turn: AgentTurn, options: ClaudeAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
-  const args = ["-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"];
+  // The settings travel on the command line, never in `~/.claude/settings.json`: on a host home that file is
+  // the user's own. `--settings` outranks the user's settings, so their `env` cannot redirect the endpoint.
+  const args = [
+    "-p",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--dangerously-skip-permissions",
+    "--settings",
+    claudeSettings(options),
+  ];
   const model = turn.model ?? options.model;
   if (model !== undefined) args.push("--model", model);
   if (turn.resume) {
@@ -113,13 +122,16 @@ function claudeVariables(options: ClaudeAgentOptions): Record<string, string> {
   };
 }
 
-/** `~/.claude/settings.json`: the endpoint and the quiet switches again, so a bare `claude` in the lease behaves the same. No secrets. */
-export function claudeHomeFiles(given: ClaudeAgentOptions): AgentHomeFile[] {
+/**
+ * The settings passed with `--settings` (inline JSON): the endpoint and the quiet switches, layered over the
+ * user's own settings without touching them. No secrets: the key stays a variable.
+ */
+export function claudeSettings(given: ClaudeAgentOptions): string {
   const options = flattenEndpoint(given);
   const env: Record<string, string> = { ...QUIET_VARIABLES };
   if (options.baseUrl !== undefined) env["ANTHROPIC_BASE_URL"] = options.baseUrl;
   if (options.model !== undefined) env["ANTHROPIC_MODEL"] = options.model;
-  return [{ path: ".claude/settings.json", content: `${JSON.stringify({ env }, null, 2)}\n` }];
+  return JSON.stringify({ env });
 }
 
 function sessionId(id: string, field: string): string {

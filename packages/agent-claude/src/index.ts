@@ -1,4 +1,4 @@
-export { claudeAgent, claudeHomeFiles } from "./claude-agent.js";
+export { claudeAgent, claudeSettings } from "./claude-agent.js";
 export type { ClaudeAgentOptions } from "./claude-agent.js";
 export { ClaudeDecoder, claudeUsage } from "./claude-decoder.js";
 export { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";

@@ -1,6 +1,6 @@
 import { isOutpostError } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { CLAUDE_BOOTSTRAP_PACKAGE, claudeAgent } from "../src/index.js";
+import { CLAUDE_BOOTSTRAP_PACKAGE, claudeAgent, claudeSettings } from "../src/index.js";
 
 const turn = { prompt: "Create hello.txt", root: "/work/repo", home: "/home/agent" };
 const ID = "0716f583-1b2c-4d5e-8f90-a1b2c3d4e5f6";
@@ -32,6 +32,8 @@ describe("claudeAgent", () => {
       "stream-json",
       "--verbose",
       "--dangerously-skip-permissions",
+      "--settings",
+      claudeSettings({ baseUrl: "http://127.0.0.1:18181", model: "claude-test" }),
       "--model",
       "claude-test",
     ]);
@@ -76,7 +78,7 @@ describe("claudeAgent", () => {
     }
   });
 
-  it("passes credentials as variables only, never in home files", () => {
+  it("passes credentials as variables only, and writes no file into the home (on a host home they are the user's)", () => {
     const command = agent.command(turn);
     expect(command.variables).toMatchObject({
       ANTHROPIC_API_KEY: "sk-ant-secret-key",
@@ -84,13 +86,13 @@ describe("claudeAgent", () => {
       IS_SANDBOX: "1",
     });
     expect(agent.variables).toEqual(command.variables);
-    const files = agent.homeFiles?.(turn) ?? [];
-    expect(files.map((file) => file.path)).toEqual([".claude/settings.json"]);
-    for (const file of files) expect(file.content).not.toContain("sk-ant-secret-key");
+    expect(agent.homeFiles?.(turn) ?? []).toEqual([]);
+    expect(command.arguments.join(" ")).not.toContain("sk-ant-secret-key");
   });
 
-  it("switches telemetry, error reporting and auto-update off in variables and settings", () => {
-    const settings = JSON.parse(agent.homeFiles?.(turn)[0]?.content ?? "{}") as { env: Record<string, string> };
+  it("switches telemetry, error reporting and auto-update off in variables and in the --settings it passes", () => {
+    const args = agent.command(turn).arguments;
+    const settings = JSON.parse(args[args.indexOf("--settings") + 1] ?? "{}") as { env: Record<string, string> };
     for (const source of [agent.variables ?? {}, settings.env]) {
       expect(source).toMatchObject({
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",

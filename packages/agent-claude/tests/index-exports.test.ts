@@ -14,7 +14,7 @@ describe("@outpost/agent-claude exports", () => {
         "ClaudeDecoder",
         "claudeAgent",
         "claudeConversationStore",
-        "claudeHomeFiles",
+        "claudeSettings",
         "claudeProjectSlug",
         "claudeUsage",
       ].sort(),

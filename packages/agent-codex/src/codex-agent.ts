@@ -3,7 +3,7 @@ import { codexConversationStore } from "./codex-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ConversationStore, DecoderContext } from "@outpost/core";
 import { CODEX_FEATURES, CODEX_FORK_SINCE, type CodexFeatures } from "./codex-features.js";
 import { codexTranscriptUsage } from "./codex-transcript-usage.js";
-import { CODEX_API_KEY_VARIABLE, codexConfig } from "./codex-config.js";
+import { CODEX_API_KEY_VARIABLE, codexConfigOverrides } from "./codex-config.js";
 import { CodexDecoder } from "./codex-decoder.js";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
 import { CODEX_BOOTSTRAP_PACKAGE } from "./codex-version.js";
@@ -60,7 +60,6 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
     storage: options.storage ?? codexConversationStore(),
     failureRules: CODEX_FAILURE_RULES,
     command: (turn) => codexCommand(turn, options, variables, release()),
-    homeFiles: () => [codexConfig(options)],
     createDecoder(context?: DecoderContext) {
       for (const warning of release().warnings) context?.diagnostic?.(warning);
       return new CodexDecoder(CODEX_FAILURE_RULES, {
@@ -90,7 +89,8 @@ function codexCommand(
       "Codex picks its own thread ids and cannot start a conversation with a given id. Omit conversationId and read the id from the turn's conversation event.",
     );
   }
-  const args = ["exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
+  // Settings as `-c` overrides, not `~/.codex/config.toml`: on a host home that file is the user's own.
+  const args = ["exec", ...codexConfigOverrides(options), "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
   const model = turn.model ?? options.model;
   if (model !== undefined) args.push("--model", model);
   if (turn.resume) args.push(turn.resume.fork ? "fork" : "resume", threadId(turn.resume.id));

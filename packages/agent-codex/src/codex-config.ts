@@ -39,6 +39,30 @@ export function codexConfig(options: CodexConfigOptions): AgentHomeFile {
   return { path: ".codex/config.toml", content: `${lines.join("\n")}\n` };
 }
 
+/**
+ * The same settings as `-c key=value` overrides (values parsed as TOML), layered over `~/.codex/config.toml`
+ * without writing it: on a host home that file is the user's own.
+ */
+export function codexConfigOverrides(options: CodexConfigOptions): string[] {
+  const pairs: [string, string][] = [["check_for_update_on_startup", "false"]];
+  if (options.model !== undefined) pairs.push(["model", tomlString(options.model)]);
+  pairs.push(["analytics.enabled", "false"], ["features.plugins", "false"]);
+  if (options.baseUrl !== undefined) {
+    pairs.push(
+      ["model_provider", '"outpost"'],
+      ["model_providers.outpost.name", '"Outpost endpoint"'],
+      ["model_providers.outpost.base_url", tomlString(options.baseUrl)],
+      ["model_providers.outpost.env_key", `"${CODEX_API_KEY_VARIABLE}"`],
+      ["model_providers.outpost.wire_api", '"responses"'],
+    );
+    if (options.maxRetries !== undefined) {
+      const retries = String(Math.max(0, Math.floor(options.maxRetries)));
+      pairs.push(["model_providers.outpost.request_max_retries", retries], ["model_providers.outpost.stream_max_retries", retries]);
+    }
+  }
+  return pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+}
+
 /** A TOML basic string: JSON's escapes are valid TOML escapes, and control characters are escaped. */
 function tomlString(value: string): string {
   return JSON.stringify(value).replace(/\u007f/g, "\\u007f");

@@ -1,6 +1,6 @@
 import { isOutpostError } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { CODEX_API_KEY_VARIABLE, CODEX_BOOTSTRAP_PACKAGE, codexAgent, codexConfig } from "../src/index.js";
+import { CODEX_API_KEY_VARIABLE, CODEX_BOOTSTRAP_PACKAGE, codexAgent, codexConfig, codexConfigOverrides } from "../src/index.js";
 
 const turn = { prompt: "Create hello.txt", root: "/work/repo", home: "/home/agent" };
 const ID = "01a23602-2a2f-75f3-9c72-23a3abd8668b";
@@ -15,7 +15,8 @@ function configurationError(run: () => unknown): boolean {
 }
 
 describe("codexAgent", () => {
-  const agent = codexAgent({ baseUrl: "http://127.0.0.1:18181/v1", apiKey: "secret-codex-key", model: "gpt-5.5" });
+  const OPTIONS = { baseUrl: "http://127.0.0.1:18181/v1", apiKey: "secret-codex-key", model: "gpt-5.5" };
+  const agent = codexAgent(OPTIONS);
 
   it("declares its features", () => {
     expect(agent).toMatchObject({
@@ -35,6 +36,7 @@ describe("codexAgent", () => {
     expect(command).toMatchObject({ executable: "codex", stdin: "Create hello.txt", directory: "/work/repo" });
     expect(command.arguments).toEqual([
       "exec",
+      ...codexConfigOverrides(OPTIONS),
       "--json",
       "--skip-git-repo-check",
       "--dangerously-bypass-approvals-and-sandbox",
@@ -55,12 +57,12 @@ describe("codexAgent", () => {
     expect(configurationError(() => agent.command({ ...turn, conversationId: ID }))).toBe(true);
   });
 
-  it("passes the key as a variable named in the config, never in the file", () => {
+  it("passes the key as a variable named in the -c overrides, and writes no file into the home (on a host home it is the user's)", () => {
     expect(agent.variables).toEqual({ [CODEX_API_KEY_VARIABLE]: "secret-codex-key" });
-    const [config] = agent.homeFiles?.(turn) ?? [];
-    expect(config?.path).toBe(".codex/config.toml");
-    expect(config?.content).not.toContain("secret-codex-key");
-    expect(config?.content).toContain(`env_key = "${CODEX_API_KEY_VARIABLE}"`);
+    expect(agent.homeFiles?.(turn) ?? []).toEqual([]);
+    const args = agent.command(turn).arguments;
+    expect(args.join(" ")).not.toContain("secret-codex-key");
+    expect(args).toContain(`model_providers.outpost.env_key="${CODEX_API_KEY_VARIABLE}"`);
     expect(codexAgent({ apiKey: "k" }).variables).toEqual({ OPENAI_API_KEY: "k" });
   });
 
@@ -80,6 +82,25 @@ describe("codexAgent", () => {
     ]) {
       expect(content).toContain(line);
     }
+  });
+
+  it("passes the same settings as -c overrides, with values as TOML (hostile values stay one string)", () => {
+    const overrides = codexConfigOverrides({ baseUrl: 'http://x"\nmodel_provider = "evil', model: "m", maxRetries: 0 });
+    expect(overrides.filter((_, index) => index % 2 === 0).every((flag) => flag === "-c")).toBe(true);
+    const pairs = overrides.filter((_, index) => index % 2 === 1);
+    expect(pairs).toEqual([
+      "check_for_update_on_startup=false",
+      'model="m"',
+      "analytics.enabled=false",
+      "features.plugins=false",
+      'model_provider="outpost"',
+      'model_providers.outpost.name="Outpost endpoint"',
+      'model_providers.outpost.base_url="http://x\\"\\nmodel_provider = \\"evil"',
+      `model_providers.outpost.env_key="${CODEX_API_KEY_VARIABLE}"`,
+      'model_providers.outpost.wire_api="responses"',
+      "model_providers.outpost.request_max_retries=0",
+      "model_providers.outpost.stream_max_retries=0",
+    ]);
   });
 
   it("escapes hostile values so they cannot add TOML keys", () => {

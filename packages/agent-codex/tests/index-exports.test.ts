@@ -16,6 +16,7 @@ describe("@outpost/agent-codex exports", () => {
         "CodexDecoder",
         "codexAgent",
         "codexConfig",
+        "codexConfigOverrides",
         "codexConversationStore",
         "codexUsage",
       ].sort(),

@@ -4,7 +4,8 @@ import { geminiConversationStore } from "./gemini-conversation-store.js";
 import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
 import { GeminiDecoder } from "./gemini-decoder.js";
 import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
-import { geminiSettings } from "./gemini-settings.js";
+import { GEMINI_SETTINGS_VARIABLE, geminiSettings } from "./gemini-settings.js";
+import { posix } from "node:path";
 import { GEMINI_BOOTSTRAP_PACKAGE } from "./gemini-version.js";
 
 export interface GeminiAgentOptions extends EndpointOptions {
@@ -59,7 +60,7 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
     storage: options.storage ?? geminiConversationStore(),
     failureRules: GEMINI_FAILURE_RULES,
     command: (turn) => geminiCommand(turn, options, variables),
-    homeFiles: () => [geminiSettings(options)],
+    homeFiles: (turn) => [geminiSettings(options, turn.sharedHome === true)],
     createDecoder(context?: DecoderContext) {
       for (const warning of release().warnings) context?.diagnostic?.(warning);
       return new GeminiDecoder(GEMINI_FAILURE_RULES, context?.diagnostic);
@@ -80,7 +81,15 @@ function geminiCommand(turn: AgentTurn, options: GeminiAgentOptions, variables: 
   if (turn.resume) args.push("--resume", sessionId(turn.resume.id, "resume"));
   else if (turn.conversationId !== undefined) args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
   // Without -p and with stdin not a terminal, the CLI runs headless and reads the prompt from stdin.
-  return { executable: options.executable ?? "gemini", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+  // On a shared home the settings file is the agent's own, outside the user's `~/.gemini`, read as system settings.
+  const shared = turn.sharedHome === true ? { [GEMINI_SETTINGS_VARIABLE]: posix.join(turn.home, geminiSettings(options, true).path) } : {};
+  return {
+    executable: options.executable ?? "gemini",
+    arguments: args,
+    stdin: turn.prompt,
+    variables: { ...variables, ...shared },
+    directory: turn.root,
+  };
 }
 
 function geminiVariables(options: GeminiAgentOptions): Record<string, string> {

@@ -1,6 +1,6 @@
 import { isOutpostError } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { GEMINI_BOOTSTRAP_PACKAGE, geminiAgent, geminiSettings } from "../src/index.js";
+import { GEMINI_BOOTSTRAP_PACKAGE, geminiAgent, geminiSettings, GEMINI_SETTINGS_VARIABLE } from "../src/index.js";
 
 const turn = { prompt: "Create hello.txt", root: "/work/repo", home: "/home/agent" };
 const ID = "f84c0e78-1b2c-4d5e-8f90-a1b2c3d4e5f6";
@@ -56,9 +56,23 @@ describe("geminiAgent", () => {
     for (const file of agent.homeFiles?.(turn) ?? []) expect(file.content).not.toContain("secret-gemini-key");
   });
 
+  it("on a shared home, points the CLI at its own file through GEMINI_CLI_SYSTEM_SETTINGS_PATH (settings that outrank the user's)", () => {
+    const shared = { ...turn, sharedHome: true };
+    const [file] = agent.homeFiles?.(shared) ?? [];
+    expect(file?.path).not.toBe(".gemini/settings.json");
+    expect(agent.command(shared).variables).toMatchObject({ [GEMINI_SETTINGS_VARIABLE]: `${turn.home}/${file?.path}` });
+    expect(agent.command(turn).variables).not.toHaveProperty(GEMINI_SETTINGS_VARIABLE);
+    expect(agent.homeFiles?.(turn).map((own) => own.path)).toEqual([".gemini/settings.json"]);
+  });
+
   it("writes the measured settings: API-key auth, updates, statistics, telemetry and folder trust off", () => {
     const file = geminiSettings({ maxAttempts: 50 });
     expect(file.path).toBe(".gemini/settings.json");
+    // On a shared home (the user's): a file of Outpost's named by its content, never `~/.gemini/settings.json`.
+    const shared = geminiSettings({ maxAttempts: 50 }, true);
+    expect(shared.path).toMatch(/^\.outpost\/agents\/gemini\/settings-[0-9a-f]{16}\.json$/);
+    expect(shared.content).toBe(file.content);
+    expect(geminiSettings({ maxAttempts: 2 }, true).path).not.toBe(shared.path);
     expect(JSON.parse(file.content)).toEqual({
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 10 },
       privacy: { usageStatisticsEnabled: false },

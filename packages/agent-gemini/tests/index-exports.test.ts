@@ -15,6 +15,7 @@ describe("@outpost/agent-gemini exports", () => {
         "geminiConversationStore",
         "geminiProjectSlug",
         "geminiSettings",
+        "GEMINI_SETTINGS_VARIABLE",
         "geminiShortName",
         "geminiUsage",
       ].sort(),

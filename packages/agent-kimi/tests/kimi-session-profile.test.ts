@@ -124,7 +124,7 @@ describe("kimiConversationStore with a Kimi Code session", () => {
     const { recording, source } = pair;
     const base = await mkdtemp(join(tmpdir(), "outpost-kimi-home-"));
     await mkdir(join(base, "w"));
-    const lease = await localProvider().acquire({
+    const lease = await localProvider({ home: "private" }).acquire({
       repository: join(base, "w"),
       directory: join(base, "w"),
       gitDirectories: [],

@@ -1,4 +1,4 @@
-export { opencodeAgent, OPENCODE_CONFIG_PATH } from "./opencode-agent.js";
+export { opencodeAgent, OPENCODE_CONFIG_PATH, OPENCODE_CONFIG_VARIABLE } from "./opencode-agent.js";
 export type { OpencodeAgentOptions } from "./opencode-agent.js";
 export { opencodeConfig, OPENCODE_API_KEY_VARIABLE } from "./opencode-config.js";
 export type { OpencodeEndpoint } from "./opencode-config.js";

@@ -1,5 +1,5 @@
 import { cliReleaseResolver, OutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
 import { OPENCODE_FEATURES } from "./opencode-features.js";
 import { DEFAULT_OPENCODE_PROVIDER, OPENCODE_API_KEY_VARIABLE, opencodeConfig, qualifyModel } from "./opencode-config.js";
 import type { OpencodeEndpoint } from "./opencode-config.js";
@@ -23,8 +23,11 @@ export interface OpencodeAgentOptions {
   readonly version?: string;
 }
 
-/** Path of the config opencode reads, relative to the lease home. */
+/** Path of the user's global opencode config, relative to the home: Outpost never writes it. */
 export const OPENCODE_CONFIG_PATH = ".config/opencode/opencode.json";
+
+/** Variable that carries the turn's config as inline JSON (it outranks the global and project configs). */
+export const OPENCODE_CONFIG_VARIABLE = "OPENCODE_CONFIG_CONTENT";
 
 /** opencode (`opencode-ai`) as an Outpost agent. */
 export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter {
@@ -63,11 +66,17 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
       }
       // No message argument: `opencode run` reads the prompt from stdin. opencode takes its project
       // directory from PWD when set (measured), so an inherited PWD would point it at the wrong tree.
-      return { executable, arguments: args, stdin: turn.prompt, variables: { ...variables, PWD: turn.root }, directory: turn.root };
-    },
-    homeFiles(turn: AgentTurn): readonly AgentHomeFile[] {
-      const models = [options.model, turn.model].filter((model): model is string => model !== undefined);
-      return [{ path: OPENCODE_CONFIG_PATH, content: opencodeConfig(options.endpoint, models, turn.model ?? options.model) }];
+      // The config travels in OPENCODE_CONFIG_CONTENT, which outranks the global and project configs, instead
+      // of `~/.config/opencode/opencode.json`: on a host home that file is the user's own.
+      const models = [options.model, turn.model].filter((name): name is string => name !== undefined);
+      const config = opencodeConfig(options.endpoint, models, turn.model ?? options.model);
+      return {
+        executable,
+        arguments: args,
+        stdin: turn.prompt,
+        variables: { ...variables, [OPENCODE_CONFIG_VARIABLE]: config, PWD: turn.root },
+        directory: turn.root,
+      };
     },
     createDecoder(context?: DecoderContext) {
       for (const warning of release().warnings) context?.diagnostic?.(warning);

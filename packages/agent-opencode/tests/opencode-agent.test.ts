@@ -1,7 +1,10 @@
 import { isOutpostError } from "@outpost/core";
 import type { AgentTurn } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { OPENCODE_CONFIG_PATH, opencodeAgent } from "../src/index.js";
+import { OPENCODE_CONFIG_VARIABLE, opencodeAgent } from "../src/index.js";
+
+const configOf = (command: { variables: Readonly<Record<string, string>> }) =>
+  JSON.parse(command.variables[OPENCODE_CONFIG_VARIABLE] ?? "{}");
 
 const turn: AgentTurn = { prompt: "Create hello.txt containing hi", root: "/work/repo", home: "/home/agent" };
 const endpoint = { baseUrl: "http://127.0.0.1:18181/v1", apiKey: "sk-secret-value" };
@@ -70,12 +73,12 @@ describe("opencodeAgent", () => {
     expect(isOutpostError(thrown, "configuration")).toBe(true);
   });
 
-  it("writes a home config that points at the endpoint, references the key by variable, and switches off autoupdate and sharing", () => {
-    const files = opencodeAgent({ endpoint, model: "fake-model" }).homeFiles?.({ ...turn, model: "other-model" }) ?? [];
-    expect(files.map((file) => file.path)).toEqual([OPENCODE_CONFIG_PATH]);
-    const content = files[0]?.content ?? "";
-    expect(content).not.toContain("sk-secret-value");
-    const config = JSON.parse(content);
+  it("passes an inline config (no home file: on a host home it is the user's) that points at the endpoint, references the key by variable, and switches off autoupdate and sharing", () => {
+    const agent = opencodeAgent({ endpoint, model: "fake-model" });
+    expect(agent.homeFiles?.(turn) ?? []).toEqual([]);
+    const command = agent.command({ ...turn, model: "other-model" });
+    expect(command.variables[OPENCODE_CONFIG_VARIABLE]).not.toContain("sk-secret-value");
+    const config = configOf(command);
     expect(config).toMatchObject({
       autoupdate: false,
       share: "disabled",
@@ -95,13 +98,13 @@ describe("opencodeAgent", () => {
   it("keeps a model that names another provider as given", () => {
     const agent = opencodeAgent({ endpoint });
     expect(agent.command({ ...turn, model: "anthropic/claude" }).arguments).toContain("anthropic/claude");
-    const config = JSON.parse(agent.homeFiles?.({ ...turn, model: "anthropic/claude" })[0]?.content ?? "{}");
+    const config = configOf(agent.command({ ...turn, model: "anthropic/claude" }));
     expect(config.model).toBe("anthropic/claude");
     expect(Object.keys(config.provider.outpost.models)).toEqual([]);
   });
 
   it("without an endpoint writes only the unattended defaults", () => {
-    const config = JSON.parse(opencodeAgent().homeFiles?.(turn)[0]?.content ?? "{}");
+    const config = configOf(opencodeAgent().command(turn));
     expect(config.provider).toBeUndefined();
     expect(config.autoupdate).toBe(false);
   });

@@ -11,7 +11,7 @@ const repository = scratchRepository("outpost-public-names-");
 afterAll(() => rmSync(repository, { recursive: true, force: true }));
 const git = (...args: string[]) => execFileSync("git", ["-C", repository, ...args], { encoding: "utf8" }).trim();
 const run = (options: Omit<Parameters<typeof dispatch>[0], "agent" | "sandboxProvider" | "repository">) =>
-  dispatch({ agent: echoAgent(), sandboxProvider: localProvider(), repository, until: [], ...options });
+  dispatch({ agent: echoAgent(), sandboxProvider: localProvider({ home: "private" }), repository, until: [], ...options });
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => undefined,

@@ -121,7 +121,7 @@ describe("dispatch hooks", () => {
       agent: agentWith({ FILE: "h.txt" }),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       hooks: {
         workspaceReady: [`echo workspace >> '${log}'`],

@@ -38,7 +38,12 @@ try {
     await mkdir(join(tree, `d${index % 20}`), { recursive: true });
     await writeFile(join(tree, `d${index % 20}`, `f${index}.txt`), `file ${index}\n`.repeat(50));
   }
-  const lease = await localProvider().acquire({ repository: workspace, directory: workspace, gitDirectories: [], variables: {} });
+  const lease = await localProvider({ home: "private" }).acquire({
+    repository: workspace,
+    directory: workspace,
+    gitDirectories: [],
+    variables: {},
+  });
   try {
     await spawnAndWait("true", []);
     await lease.invoke({ executable: "true" });

@@ -6,7 +6,7 @@ export const descriptor: ProviderDescriptor = {
   specificationVersion: DESCRIPTOR_SPECIFICATION_VERSION,
   kind: "provider",
   name: LOCAL_PROVIDER_NAME,
-  description: "runs the agent directly on this machine, in the worktree, with a private home (no isolation)",
+  description: "runs the agent directly on this machine, in the worktree, with your home (no isolation)",
   placement: "host",
   options: [
     {

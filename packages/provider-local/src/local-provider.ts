@@ -7,7 +7,11 @@ import { inheritedEnvironment, type LocalEnvironmentConfig } from "./inherited-e
 import { leaseHome, type LocalHome } from "./private-home.js";
 
 export interface LocalProviderConfig {
-  /** `"private"` (default): a fresh 0700 temporary home per lease, removed on release; `"host"`: your home; or a path. */
+  /**
+   * `"host"` (default, reference page 002): your home, so the CLI's own login, settings and native sessions
+   * are found; Outpost never overwrites a file there. `"private"`: a fresh 0700 temporary home per lease,
+   * removed on release. Or a path. SECURITY.md says what each choice exposes.
+   */
   readonly home?: LocalHome;
   /**
    * Variables of this process the commands see. Default: an allow-list of what a CLI needs to run
@@ -43,7 +47,7 @@ export function localProvider(config: LocalProviderConfig = {}): SandboxProvider
       throwIfAborted(context.signal, "Acquiring a local lease");
       const root = resolve(context.directory);
       // The private home is made while the root is checked; a refused root removes it again.
-      const [found, home] = await Promise.all([stat(root).catch(() => undefined), leaseHome(config.home ?? "private")]);
+      const [found, home] = await Promise.all([stat(root).catch(() => undefined), leaseHome(config.home ?? "host")]);
       if (!found?.isDirectory()) {
         await home.dispose();
         throw new OutpostError(

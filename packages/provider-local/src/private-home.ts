@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-/** `"private"` (default): a fresh 0700 directory per lease; `"host"`: the real home; or a path. */
+/** `"host"` (default): your home (`os.homedir()`); `"private"`: a fresh 0700 directory per lease; or a path. */
 export type LocalHome = "private" | "host" | (string & {});
 
 export interface LeaseHome {

@@ -12,7 +12,7 @@ const script = `
 import { localProvider } from "@outpost/provider-local";
 import { describeSandboxProvider } from "@outpost/testkit";
 import { tmpdir } from "node:os";
-const lease = await localProvider().acquire({ repository: tmpdir(), directory: tmpdir(), gitDirectories: [], variables: {} });
+const lease = await localProvider({ home: "private" }).acquire({ repository: tmpdir(), directory: tmpdir(), gitDirectories: [], variables: {} });
 const result = await lease.invoke({ executable: "sh", arguments: ["-c", "printf built"] });
 await lease.release();
 console.log(JSON.stringify({ stdout: result.stdout, kit: typeof describeSandboxProvider }));

@@ -53,7 +53,7 @@ afterEach(async () => {
 });
 
 async function environmentSeen(config: Parameters<typeof localProvider>[0] = {}): Promise<Map<string, string>> {
-  const lease = await localProvider(config).acquire({
+  const lease = await localProvider({ home: "private", ...config }).acquire({
     repository: workspace,
     directory: workspace,
     gitDirectories: [],

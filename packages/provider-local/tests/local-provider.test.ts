@@ -19,7 +19,13 @@ afterEach(async () => {
 });
 
 async function acquire(config: Parameters<typeof localProvider>[0] = {}, variables: Record<string, string> = {}): Promise<SandboxLease> {
-  const lease = await localProvider(config).acquire({ repository: workspace, directory: workspace, gitDirectories: [], variables });
+  // A private home unless the test asks for another: the default (the host home) is tested on its own.
+  const lease = await localProvider({ home: "private", ...config }).acquire({
+    repository: workspace,
+    directory: workspace,
+    gitDirectories: [],
+    variables,
+  });
   leases.push(lease);
   return lease;
 }
@@ -32,9 +38,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("localProvider home", () => {
-  it("gives each lease its own private 0700 home, set as HOME, removed on release", async () => {
-    const first = await acquire();
-    const second = await acquire();
+  it('gives each lease its own private 0700 home with home: "private", set as HOME, removed on release', async () => {
+    const first = await acquire({ home: "private" });
+    const second = await acquire({ home: "private" });
     expect(first.home).not.toBe(second.home);
     expect(first.home).not.toBe(homedir());
     expect((await stat(first.home)).mode & 0o777).toBe(0o700);
@@ -44,7 +50,11 @@ describe("localProvider home", () => {
     await expect(stat(first.home)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
-  it('uses the real home with home: "host" and never removes it', async () => {
+  it('uses the host home by default (reference page 002), as home: "host" does, and never removes it', async () => {
+    const byDefault = await localProvider().acquire({ repository: workspace, directory: workspace, gitDirectories: [], variables: {} });
+    leases.push(byDefault);
+    expect(byDefault.home).toBe(homedir());
+    await byDefault.release();
     const lease = await acquire({ home: "host" });
     expect(lease.home).toBe(homedir());
     expect((await lease.invoke({ executable: "sh", arguments: ["-c", 'printf %s "$HOME"'] })).stdout).toBe(homedir());

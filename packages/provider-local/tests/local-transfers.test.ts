@@ -14,7 +14,12 @@ beforeEach(async () => {
   scratch = await mkdtemp(join(tmpdir(), "outpost-local-transfers-"));
   workspace = join(scratch, "workspace");
   await mkdir(workspace);
-  lease = await localProvider().acquire({ repository: workspace, directory: workspace, gitDirectories: [], variables: {} });
+  lease = await localProvider({ home: "private" }).acquire({
+    repository: workspace,
+    directory: workspace,
+    gitDirectories: [],
+    variables: {},
+  });
 });
 
 afterEach(async () => {

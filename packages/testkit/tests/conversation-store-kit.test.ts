@@ -23,7 +23,7 @@ async function failures(flaws: BundleStoreFlaws): Promise<string[]> {
   describeConversationStore({
     store: referenceBundleStore(profile, LIMITS, flaws),
     fixture: FIXTURE,
-    provider: (home) => referenceProvider({}, home === undefined ? {} : { home }),
+    provider: (home) => referenceProvider({}, { home }),
     runner: recorded.runner,
   });
   return [...(await recorded.run()).values()].map((error) => error.message);

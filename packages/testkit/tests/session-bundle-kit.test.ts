@@ -29,7 +29,7 @@ async function failures(flaws: BundleStoreFlaws, part = "") {
     store: referenceBundleStore(demoProfile, LIMITS, flaws),
     fixture: FIXTURE,
     limits: LIMITS,
-    provider: (home) => referenceProvider({}, home === undefined ? {} : { home }),
+    provider: (home) => referenceProvider({}, { home }),
     runner: recorded.runner,
   });
   const failed = await recorded.run((title) => title.includes(part));

@@ -13,6 +13,12 @@ export interface AgentTurn {
   readonly root: string;
   /** Agent home in the sandbox (the lease home). */
   readonly home: string;
+  /**
+   * True when the lease home may be the user's own (a host home Outpost did not create for the lease): the
+   * CLI's own configuration files there are the user's, so settings go through flags, variables or files of
+   * the agent's own (`homeFiles` must never name the CLI's configuration files then).
+   */
+  readonly sharedHome?: boolean;
 }
 
 /** The process that runs one turn. */

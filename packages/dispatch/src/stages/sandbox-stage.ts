@@ -1,8 +1,9 @@
 import { mkdir } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { assertSpecificationVersion, throwIfAborted, type ConversationContext } from "@outpost/core";
 import { openGitBoundary } from "../git/git-boundary.js";
 import { runHostHooks, runSandboxHooks } from "../hooks/run-hooks.js";
+import { isPrivateHostHome } from "../turn/shared-home.js";
 import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
 /**
@@ -48,7 +49,7 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
         phase: "sandbox",
         ...(typeof container === "string" ? { container } : {}),
         ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
-        ...(provider.placement === "host" && /^outpost-home-/.test(basename(lease.home)) ? { home: lease.home } : {}),
+        ...(isPrivateHostHome(provider, lease) ? { home: lease.home } : {}),
       }),
     ),
   );

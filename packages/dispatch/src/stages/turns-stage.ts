@@ -3,6 +3,7 @@ import { turnUsage } from "../turn/turn-usage.js";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
 import { writeHomeFiles } from "../turn/home-files.js";
+import { isSharedHome } from "../turn/shared-home.js";
 import { runTurn, type TurnOutcome } from "../turn/run-turn.js";
 import { runWithFallback } from "../fallback/run-with-fallback.js";
 import { isFallbackAgent } from "../fallback/fallback-agent.js";
@@ -241,11 +242,15 @@ async function runPass(
     prompt: request.prompt,
     root: lease.root,
     home: lease.home,
+    ...(isSharedHome(provider, lease) ? { sharedHome: true } : {}),
     model: options.model,
     resume: request.resume,
     ...(request.conversationId ? { conversationId: request.conversationId } : {}),
   };
-  await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], state.staging, signal);
+  await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], state.staging, {
+    host: provider.placement === "host",
+    ...(signal ? { signal } : {}),
+  });
   let located = false;
   return runTurn({
     agent,
