@@ -82,7 +82,8 @@ function geminiCommand(turn: AgentTurn, options: GeminiAgentOptions, variables: 
   else if (turn.conversationId !== undefined) args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
   // Without -p and with stdin not a terminal, the CLI runs headless and reads the prompt from stdin.
   // On a shared home the settings file is the agent's own, outside the user's `~/.gemini`, read as system settings.
-  const shared = turn.sharedHome === true ? { [GEMINI_SETTINGS_VARIABLE]: posix.join(turn.home, geminiSettings(options, true).path) } : {};
+  const shared: Record<string, string> = {};
+  if (turn.sharedHome === true) shared[GEMINI_SETTINGS_VARIABLE] = posix.join(turn.home, geminiSettings(options, true).path);
   return {
     executable: options.executable ?? "gemini",
     arguments: args,

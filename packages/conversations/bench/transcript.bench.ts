@@ -64,7 +64,12 @@ async function setup(megabytes: number, generateElsewhere = false) {
   const base = await mkdtemp(join(tmpdir(), "outpost-bench-"));
   const make = async (name: string) => {
     await mkdir(join(base, name), { recursive: true });
-    return localProvider({ home: "private" }).acquire({ repository: join(base, name), directory: join(base, name), gitDirectories: [], variables: {} });
+    return localProvider({ home: "private" }).acquire({
+      repository: join(base, name),
+      directory: join(base, name),
+      gitDirectories: [],
+      variables: {},
+    });
   };
   const source = await make("repo");
   const target = await make("project");

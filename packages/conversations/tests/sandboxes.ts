@@ -18,7 +18,12 @@ export async function localSandbox(name = "repo", variables: Record<string, stri
   const base = await mkdtemp(join(tmpdir(), "outpost-conversations-"));
   const workspace = join(base, name);
   await mkdir(workspace, { recursive: true });
-  const lease = await localProvider({ home: "private" }).acquire({ repository: workspace, directory: workspace, gitDirectories: [], variables });
+  const lease = await localProvider({ home: "private" }).acquire({
+    repository: workspace,
+    directory: workspace,
+    gitDirectories: [],
+    variables,
+  });
   return {
     lease,
     workspace,

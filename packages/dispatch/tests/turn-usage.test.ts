@@ -48,7 +48,14 @@ function fileStore(content: string): ConversationStore {
 const finished: AgentEvent = { type: "finished", text: "done" };
 const conversation: AgentEvent = { type: "conversation", id: "c-1" };
 const run = (agent: AgentAdapter, warnings: string[] = []) =>
-  dispatch({ agent, sandboxProvider: localProvider({ home: "private" }), brief: "x", repository, until: [], warn: (message) => warnings.push(message) });
+  dispatch({
+    agent,
+    sandboxProvider: localProvider({ home: "private" }),
+    brief: "x",
+    repository,
+    until: [],
+    warn: (message) => warnings.push(message),
+  });
 
 describe("usage by the agent's declared mode", () => {
   it("events: complete when the stream reports input and output tokens", async () => {
