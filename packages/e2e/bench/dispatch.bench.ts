@@ -89,7 +89,7 @@ async function compare(
   console.log(`${"".padEnd(40)} phase medians (ms): ${phaseText}`);
 }
 
-const local = localProvider();
+const local = localProvider({ home: "private" });
 await compare(
   "local, dispatch() in-process, script agent",
   1.3,

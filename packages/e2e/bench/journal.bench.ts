@@ -54,7 +54,7 @@ function site(): { repository: string; source: string } {
 async function record(logging: Logging) {
   const { repository, source } = site();
   const started = performance.now();
-  const result = await dispatch({ agent: emitter, brief: BRIEF, repository, sandboxProvider: localProvider(), logging });
+  const result = await dispatch({ agent: emitter, brief: BRIEF, repository, sandboxProvider: localProvider({ home: "private" }), logging });
   return { ms: performance.now() - started, result, repository, source };
 }
 
@@ -73,7 +73,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
     agent: createReplayAgent({ journal }),
     brief: BRIEF,
     repository: clone,
-    sandboxProvider: localProvider(),
+    sandboxProvider: localProvider({ home: "private" }),
     logging: false,
   });
   replays.push(performance.now() - started);

@@ -73,7 +73,7 @@ function installThirdPartyProvider(root: string): string {
       "export const descriptor = {",
       '  specificationVersion: "v1", kind: "provider", name: "hostbox", description: "a third-party test provider", placement: "host",',
       '  options: [{ name: "region", description: "where" }], capabilities: [],',
-      `  createProvider: (options) => { writeFileSync(${JSON.stringify(record)}, JSON.stringify(options)); return localProvider(); },`,
+      `  createProvider: (options) => { writeFileSync(${JSON.stringify(record)}, JSON.stringify(options)); return localProvider({ home: "private" }); },`,
       "};",
     ].join("\n"),
   );

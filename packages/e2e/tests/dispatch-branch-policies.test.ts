@@ -29,7 +29,7 @@ describe("dispatch branch policies", () => {
       agent: committingAgent("current.txt"),
       brief: "write current.txt",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
     });
     expect(result.completed).toBe(true);
     expect(result.branch).toBe("main");
@@ -50,7 +50,7 @@ describe("dispatch branch policies", () => {
       agent: committingAgent("named.txt"),
       brief: "write named.txt",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "named", name: "feature/named" },
     });
     expect(result.branch).toBe("feature/named");
@@ -68,7 +68,7 @@ describe("dispatch branch policies", () => {
 
   it("named: a second dispatch continues on the existing branch", async () => {
     const repository = scratchRepository();
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     const first = await dispatch({
       agent: committingAgent("one.txt"),
       brief: "one",
@@ -92,7 +92,7 @@ describe("dispatch branch policies", () => {
       agent: scriptAgent({ directory: agentDirectory, behaviour: { FILE: "dirty.txt" } }),
       brief: "one",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "named", name: "handmade" },
       hooks: { workspaceReady: ["touch untracked-scratch"] },
     });
@@ -102,7 +102,7 @@ describe("dispatch branch policies", () => {
       agent: committingAgent("again.txt"),
       brief: "two",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "named", name: "handmade" },
     });
     expect(gitIn(repository, "rev-list", "--reverse", "main..handmade").split("\n")).toEqual([...first.commits, ...second.commits]);
@@ -115,7 +115,7 @@ describe("dispatch branch policies", () => {
       brief: "write integrated.txt",
       label: "Add file",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
     });
     expect(result.branch).toBe("main");
@@ -143,7 +143,7 @@ describe("dispatch branch policies", () => {
       agent,
       brief: "agent",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       hooks: userCommits,
     });
@@ -162,7 +162,7 @@ describe("dispatch branch policies", () => {
       agent,
       brief: "edit README",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       hooks: { hostReady: [userEdit] },
     });
@@ -193,7 +193,7 @@ describe("dispatch branch policies", () => {
       agent: committingAgent("feature.txt"),
       brief: "feature",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
     });
     expect(gitIn(repository, "rev-parse", "main")).toBe(kept.commits[0]);
@@ -205,7 +205,7 @@ describe("dispatch branch policies", () => {
       agent,
       brief: "rewrite README",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
     }).then(
       () => undefined,
@@ -229,7 +229,7 @@ describe("dispatch branch policies", () => {
       agent: committingAgent("while-locked.txt"),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       hooks: { hostReady: [holdIndex] },
     });
@@ -245,7 +245,7 @@ describe("dispatch branch policies", () => {
       agent: committingAgent("release-note.txt"),
       brief: "note",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate", target: "release", name: "outpost/release-note" },
     });
     expect(result.branch).toBe("release");

@@ -83,7 +83,7 @@ function archivedClaudeStore(server: MotoServer) {
       expect(second.conversationId).toBe(id);
       expect(second.text).toContain("history_has_turn1=true");
 
-      const third = await turn(localProvider(), "TURN3: and now?", id);
+      const third = await turn(localProvider({ home: "private" }), "TURN3: and now?", id);
       expect(third.conversationId).toBe(id);
       expect(third.text).toContain("history_has_turn2=true");
       // The model server saw the whole history on each continued turn: turn 1's marker, then turn 2's brief.

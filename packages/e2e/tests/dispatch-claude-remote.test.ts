@@ -73,7 +73,7 @@ const gate = dockerGate();
           brief: "TURN2: and now?",
           repository,
           conversationHome,
-          sandboxProvider: localProvider(),
+          sandboxProvider: localProvider({ home: "private" }),
           continuation: { id: first.conversationId! },
           until: ["MARKER_TURN2_DONE"],
         });

@@ -35,7 +35,7 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
         brief: "Create hello.txt and commit it.",
         repository,
         conversationHome,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
       });
       expect(first.completed).toBe(true);
@@ -50,7 +50,7 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
         brief: "TURN2: what did you do?",
         repository,
         conversationHome,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         continuation: { id: first.conversationId! },
       });
       expect(second.conversationId).toBe(first.conversationId);
@@ -78,7 +78,7 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
         brief: "Create hello.txt and commit it.",
         repository,
         conversationHome,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
       });
       const original = readFileSync(first.conversation!.file, "utf8");
       const forked = await dispatch({
@@ -86,7 +86,7 @@ describe("dispatch with the real Claude Code CLI (local provider)", () => {
         brief: "TURN2: what did you do?",
         repository,
         conversationHome,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         continuation: { id: first.conversationId!, fork: true },
       });
       expect(forked.text).toContain("history_has_turn1=true");
@@ -115,7 +115,7 @@ const gate = dockerGate();
           brief: "Create hello.txt and commit it.",
           repository,
           conversationHome,
-          sandboxProvider: localProvider(),
+          sandboxProvider: localProvider({ home: "private" }),
           branch: { mode: "integrate" },
         });
         expect(first.commits).toHaveLength(1);
@@ -142,7 +142,7 @@ const gate = dockerGate();
           brief: "TURN2: and now?",
           repository,
           conversationHome,
-          sandboxProvider: localProvider(),
+          sandboxProvider: localProvider({ home: "private" }),
           continuation: { id: first.conversationId! },
           until: ["MARKER_TURN2_DONE"],
         });

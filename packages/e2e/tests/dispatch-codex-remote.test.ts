@@ -90,7 +90,7 @@ const unavailable = gate.unavailable?.reason ?? missingCli("codex");
           brief: "TURN2: and now?",
           repository,
           conversationHome,
-          sandboxProvider: localProvider({ variables: { PATH: pathWithClis() } }),
+          sandboxProvider: localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
           continuation: { id: first.conversationId! },
         });
         expect(third.text).toContain("history_has_turn1=true");

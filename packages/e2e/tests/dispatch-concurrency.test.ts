@@ -11,7 +11,7 @@ const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
 describe("dispatch concurrency", () => {
   it("eight integrate dispatches at once on one repository: every commit lands, refs intact", async () => {
     const repository = scratchRepository();
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
         dispatch({

@@ -14,14 +14,20 @@ describe("dispatch continuation (script agent, local provider)", () => {
     const repository = scratchRepository();
     const conversationHome = mkdtempSync(join(tmpdir(), "outpost-conversations-"));
     const agent = scriptAgent({ directory: agentDirectory });
-    const first = await dispatch({ agent, brief: "first task", repository, sandboxProvider: localProvider(), conversationHome });
+    const first = await dispatch({
+      agent,
+      brief: "first task",
+      repository,
+      sandboxProvider: localProvider({ home: "private" }),
+      conversationHome,
+    });
     expect(first.conversation?.id).toBe(first.conversationId);
     expect(first.conversation!.file.startsWith(conversationHome)).toBe(true);
     const second = await dispatch({
       agent,
       brief: "second task",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       conversationHome,
       continuation: { id: first.conversationId! },
     });
@@ -33,7 +39,7 @@ describe("dispatch continuation (script agent, local provider)", () => {
   it("a cold continuation that cannot be found fails with code session before allocating anything", async () => {
     const repository = scratchRepository();
     let acquired = false;
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     const error = await dispatch({
       agent: scriptAgent({ directory: agentDirectory }),
       brief: "x",
@@ -64,7 +70,13 @@ describe("dispatch continuation (script agent, local provider)", () => {
       [notResumable, { id: "abc" }],
       [agent, { id: "abc", fork: true }],
     ] as const) {
-      const error = await dispatch({ agent: candidate, brief: "x", repository, sandboxProvider: localProvider(), continuation }).then(
+      const error = await dispatch({
+        agent: candidate,
+        brief: "x",
+        repository,
+        sandboxProvider: localProvider({ home: "private" }),
+        continuation,
+      }).then(
         () => undefined,
         (caught: unknown) => caught,
       );
@@ -76,7 +88,13 @@ describe("dispatch continuation (script agent, local provider)", () => {
     const repository = scratchRepository();
     const conversationHome = mkdtempSync(join(tmpdir(), "outpost-conversations-"));
     const base = scriptAgent({ directory: agentDirectory });
-    const first = await dispatch({ agent: base, brief: "first task", repository, sandboxProvider: localProvider(), conversationHome });
+    const first = await dispatch({
+      agent: base,
+      brief: "first task",
+      repository,
+      sandboxProvider: localProvider({ home: "private" }),
+      conversationHome,
+    });
     const asked: unknown[] = [];
     const { forkable: _omitted, ...rest } = base;
     const agent = {
@@ -90,7 +108,7 @@ describe("dispatch continuation (script agent, local provider)", () => {
       agent,
       brief: "second task",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       conversationHome,
       continuation: { id: first.conversationId!, fork: true },
     });
@@ -101,7 +119,7 @@ describe("dispatch continuation (script agent, local provider)", () => {
   it("refuses a continuation with code configuration before allocating when the agent has no storage", async () => {
     const repository = scratchRepository();
     let acquired = false;
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     const error = await dispatch({
       agent: scriptAgent({ directory: agentDirectory, storage: false }),
       brief: "x",

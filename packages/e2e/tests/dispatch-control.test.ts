@@ -17,7 +17,7 @@ import { missingCli, pathWithClis } from "./support/cli-bin.js";
 const claude = (server: ModelServer) => claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-outpost-test", maxRetries: 0 });
 const codex = (server: ModelServer) =>
   codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 });
-const provider = () => localProvider({ variables: { PATH: pathWithClis() } });
+const provider = () => localProvider({ home: "private", variables: { PATH: pathWithClis() } });
 const gemini = (server: ModelServer) =>
   geminiAgent({ baseUrl: server.url, apiKey: "outpost-test-key", model: "gemini-2.5-flash", maxAttempts: 1 });
 const unavailable = missingCli("claude") ?? missingCli("codex");

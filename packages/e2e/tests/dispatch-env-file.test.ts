@@ -52,7 +52,7 @@ describe("agent variables over .outpost/.env", () => {
       agent,
       brief: "x",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       observe: ({ event }) => {
         if (event.type === "text") texts.push(event.text);
       },
@@ -72,7 +72,7 @@ describe("agent variables over .outpost/.env", () => {
     ] as const) {
       const repository = scratchRepository();
       withEnvFile(repository, envFile);
-      const { provider, acquired } = watched(localProvider(), { CLASH: "provider" });
+      const { provider, acquired } = watched(localProvider({ home: "private" }), { CLASH: "provider" });
       const agent = { ...scriptAgent({ directory: agentDirectory }), variables: agentVariables as Readonly<Record<string, string>> };
       const error = await dispatch({ agent, brief: "x", repository, sandboxProvider: provider }).then(
         () => undefined,
@@ -93,7 +93,7 @@ describe("agent variables over .outpost/.env", () => {
     const malformed = scratchRepository();
     withEnvFile(malformed, "NOT A VARIABLE\n");
     for (const repository of [linked, malformed]) {
-      const { provider, acquired } = watched(localProvider());
+      const { provider, acquired } = watched(localProvider({ home: "private" }));
       const error = await dispatch({
         agent: scriptAgent({ directory: agentDirectory }),
         brief: "x",

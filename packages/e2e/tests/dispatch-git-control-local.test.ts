@@ -30,7 +30,7 @@ describe("the git control files with the local provider", () => {
         agent,
         brief: "plant everything",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode },
         warn: (message) => warnings.push(message),
       });

@@ -20,7 +20,7 @@ describe("dispatch locks", () => {
       agent: scriptAgent({ directory: join(agentDirectory, "first"), behaviour: { FILE: "first.txt", DELAY_MS: "6000" } }),
       brief: "first",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch,
       observe: ({ event }) => {
         if (event.type === "conversation") started();
@@ -31,7 +31,7 @@ describe("dispatch locks", () => {
       agent: scriptAgent({ directory: join(agentDirectory, "second"), behaviour: { FILE: "second.txt" } }),
       brief: "second",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch,
     }).then(
       () => undefined,
@@ -47,7 +47,7 @@ describe("dispatch locks", () => {
       agent: scriptAgent({ directory: join(agentDirectory, "third"), behaviour: { FILE: "third.txt" } }),
       brief: "third",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch,
     });
     expect(third.commits).toHaveLength(1);
@@ -63,7 +63,7 @@ describe("dispatch locks", () => {
       agent: scriptAgent({ directory: join(agentDirectory, "stale"), behaviour: { FILE: "stale.txt" } }),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
     }).then(
       () => undefined,

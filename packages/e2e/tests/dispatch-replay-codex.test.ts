@@ -53,7 +53,7 @@ const unavailable = missingCli("codex");
         agent: codexAgent({ baseUrl: `${server.url}/v1`, apiKey: API_KEY, model: "gpt-5.5", maxRetries: 0 }),
         brief: BRIEF,
         repository,
-        sandboxProvider: localProvider({ variables: { PATH: pathWithClis() } }),
+        sandboxProvider: localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
         logging: { replayable: true },
         observe: (observation) => {
           // The agent's own events; fallbacks and steering are the engine's.
@@ -77,7 +77,7 @@ const unavailable = missingCli("codex");
       agent: createReplayAgent({ journal }),
       brief: BRIEF,
       repository: clone,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       logging: false,
       observe: (observation) => {
         // The agent's own events; fallbacks and steering are the engine's.

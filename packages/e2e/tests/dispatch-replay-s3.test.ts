@@ -45,7 +45,7 @@ if (gated.server) {
         agent: scriptAgent({ directory: agentDirectory, behaviour: { SHELL: COMMIT_TWICE, PRINT_ENVIRONMENT: "1" } }),
         brief: "commit twice",
         repository,
-        sandboxProvider: localProvider({ variables: { SCRIPT_AGENT_API_KEY: SECRET } }),
+        sandboxProvider: localProvider({ home: "private", variables: { SCRIPT_AGENT_API_KEY: SECRET } }),
         logging: { transport: transportOf(server, "journals"), replayable: true },
         observe: (observation) => {
           // The agent's own events; fallbacks and steering are the engine's.
@@ -73,7 +73,7 @@ if (gated.server) {
         agent: createReplayAgent({ journal }),
         brief: "commit twice",
         repository: clone,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         logging: false,
         observe: (observation) => {
           // The agent's own events; fallbacks and steering are the engine's.

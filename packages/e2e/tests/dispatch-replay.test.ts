@@ -48,7 +48,7 @@ async function replay(options: { repository: string; divergence?: "fail" | "warn
     agent: createReplayAgent({ journal: options.journal ?? recording.journal, divergence: options.divergence ?? "fail" }),
     brief: options.brief ?? BRIEF,
     repository: options.repository,
-    sandboxProvider: localProvider(),
+    sandboxProvider: localProvider({ home: "private" }),
     logging: false,
     ...(options.passes ? { passes: options.passes, until: [] } : {}),
     observe: (observation) => {
@@ -95,7 +95,7 @@ beforeAll(async () => {
       agent: claudeAgent({ baseUrl: server.url, apiKey: API_KEY, executable: claudeBinary, maxRetries: 0 }),
       brief: BRIEF,
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       logging: { replayable: true },
       observe: (observation) => {
         // The agent's own events; fallbacks and steering are the engine's.
@@ -144,10 +144,10 @@ describe("replay of a recorded Claude Code run (no model server running)", () =>
     expect(agent.turns).toHaveLength(1);
     expect(agent.remainingTurns).toBe(1);
     expect(agent.pendingSteering()).toBeUndefined();
-    await dispatch({ agent, brief: BRIEF, repository: freshClone(), sandboxProvider: localProvider(), logging: false });
+    await dispatch({ agent, brief: BRIEF, repository: freshClone(), sandboxProvider: localProvider({ home: "private" }), logging: false });
     expect(agent.remainingTurns).toBe(0);
     const error = await rejection(
-      dispatch({ agent, brief: BRIEF, repository: freshClone(), sandboxProvider: localProvider(), logging: false }),
+      dispatch({ agent, brief: BRIEF, repository: freshClone(), sandboxProvider: localProvider({ home: "private" }), logging: false }),
     );
     expect(isOutpostError(error, "replay")).toBe(true);
     expect((error as { details: { divergence: { kind: string } } }).details.divergence.kind).toBe("exhausted");

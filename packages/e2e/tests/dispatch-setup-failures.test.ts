@@ -27,7 +27,7 @@ describe("a dispatch that fails before its agent runs leaves no worktree or bran
         agent: scriptAgent({ directory: agentDirectory }),
         brief: "never runs",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: mode === "named" ? { mode, name: "feature/hooked" } : { mode },
         hooks: { workspaceReady: ["echo broken >&2; exit 3"] },
       }).then(
@@ -48,7 +48,7 @@ describe("a dispatch that fails before its agent runs leaves no worktree or bran
       agent: scriptAgent({ directory: agentDirectory }),
       brief: "never runs",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       copies: ["linked/secret"],
     }).then(
@@ -69,7 +69,7 @@ describe("long briefs", () => {
       agent: kimiAgent({ executable: "/nonexistent/kimi" }),
       brief,
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
     }).then(
       () => undefined,
@@ -103,7 +103,13 @@ describe("long briefs", () => {
       }),
       storage: undefined,
     };
-    const result = await dispatch({ agent: agent as never, brief, repository, sandboxProvider: localProvider(), until: [] });
+    const result = await dispatch({
+      agent: agent as never,
+      brief,
+      repository,
+      sandboxProvider: localProvider({ home: "private" }),
+      until: [],
+    });
     expect(result.text).toBe(String(Buffer.byteLength(brief)));
   });
 });

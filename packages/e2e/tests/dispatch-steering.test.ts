@@ -15,7 +15,7 @@ import { missingCli, pathWithClis } from "./support/cli-bin.js";
 // Steering through dispatch() with the real CLIs against the scripted model server: injected into a running
 // Claude Code turn (stream-json input), resumed for Copilot and OpenCode (stopped, then their conversation resumed).
 const INSTRUCTION = "STEERING-7: write bonjour instead";
-const provider = () => localProvider({ variables: { PATH: pathWithClis() } });
+const provider = () => localProvider({ home: "private", variables: { PATH: pathWithClis() } });
 const COPILOT_CACHE = join(tmpdir(), "outpost-e2e-copilot-cache");
 
 async function failure(promise: Promise<unknown>): Promise<OutpostError> {

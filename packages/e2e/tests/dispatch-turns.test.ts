@@ -41,7 +41,7 @@ describe("dispatch passes and markers", () => {
       brief: "work",
       passes: 4,
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
     });
     expect(result.turns.map((turn) => turn.pass)).toEqual([1, 2]);
     expect(result.turns[0]!.marker).toBeUndefined();
@@ -61,7 +61,7 @@ describe("dispatch passes and markers", () => {
       passes: 3,
       until: [],
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
     });
     expect(result.turns).toHaveLength(3);
     expect(result.completed).toBe(true);
@@ -75,7 +75,7 @@ describe("dispatch passes and markers", () => {
       passes: 2,
       until: ["ALL-GREEN"],
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
     });
     expect(result.turns).toHaveLength(2);
     expect(result.completed).toBe(false);
@@ -83,7 +83,7 @@ describe("dispatch passes and markers", () => {
 
   it("refuses empty marker strings and bad numbers before allocating anything", async () => {
     const repository = scratchRepository();
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     for (const options of [{ until: [""] }, { passes: 0 }, { idleMs: -1 }, { deadlineMs: 1.5 }, { passes: 2, continuation: { id: "x" } }]) {
       const error = await failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: provider, ...options }));
       expect(error.code).toBe("configuration");
@@ -104,7 +104,7 @@ describe("dispatch timers and abort", () => {
         agent: agentWith({ HANG: "silent", CHILD_PID_FILE: pidFile }),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
         idleMs: 1_000,
         idleWarningMs: 300,
@@ -129,7 +129,7 @@ describe("dispatch timers and abort", () => {
         agent: agentWith({ HANG: "busy", FILE: "partial.txt", CHILD_PID_FILE: pidFile }),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "named", name: "busy" },
         deadlineMs: 1_200,
         until: ["never-printed"],
@@ -151,7 +151,7 @@ describe("dispatch timers and abort", () => {
     const repository = scratchRepository();
     // This agent does not owe a final event, so its text's marker completes the turn.
     const agent = { ...agentWith({ HANG: "after-marker", FILE: "done.txt" }), requiresFinishedEvent: false };
-    const result = await dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider(), settleMs: 300 });
+    const result = await dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider({ home: "private" }), settleMs: 300 });
     expect(result.completed).toBe(true);
     expect(result.turns[0]!.settled).toBe(true);
     expect(result.commits).toHaveLength(1);
@@ -166,7 +166,7 @@ describe("dispatch timers and abort", () => {
       agent: agentWith({ HANG: "busy", CHILD_PID_FILE: pidFile }),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       signal: controller.signal,
       until: ["never"],
@@ -195,7 +195,7 @@ describe("dispatch timers and abort", () => {
       agent: agentWith({}),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       signal: controller.signal,
     }).then(
       () => undefined,
@@ -213,7 +213,7 @@ describe("dispatch timers and abort", () => {
         agent: agentWith({ EXIT: "7", FILE: "x.txt" }),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
       }),
     );
@@ -232,7 +232,7 @@ describe("dispatch observers", () => {
       brief: "work",
       label: "observed",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       observe: (observation) => {
         seen.push(observation);
         throw new Error(`observer broke on ${observation.event.type}`);

@@ -23,7 +23,7 @@ async function failure(promise: Promise<unknown>): Promise<OutpostError> {
 describe("dispatch copies", () => {
   it("refuses absolute, .., .git and copies without a new worktree, before allocating anything", async () => {
     const repository = scratchRepository();
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     const cases: Array<{ copies: string[]; branch?: { mode: "integrate" } | { mode: "current" } }> = [
       { copies: ["/etc/passwd"], branch: { mode: "integrate" } },
       { copies: ["../outside"], branch: { mode: "integrate" } },
@@ -50,7 +50,7 @@ describe("dispatch copies", () => {
       agent: agentWith({ FILE: "a.txt" }),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       copies: [".env", "config", "missing.txt"],
       hooks: { workspaceReady: [`cp .env '${seen}'`] },
@@ -70,7 +70,7 @@ describe("dispatch copies", () => {
       agent: agentWith({}),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       copies: ["config"],
     });
@@ -81,7 +81,7 @@ describe("dispatch copies", () => {
         agent: agentWith({}),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
         copies: ["config"],
       }),
@@ -100,7 +100,7 @@ describe("dispatch copies", () => {
         agent: agentWith({}),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
         copies: ["leak"],
       }),
@@ -150,7 +150,7 @@ describe("dispatch hooks", () => {
           agent: agentWith({}),
           brief: "work",
           repository,
-          sandboxProvider: localProvider(),
+          sandboxProvider: localProvider({ home: "private" }),
           branch: { mode: "integrate" },
           hooks,
         }),
@@ -173,7 +173,7 @@ describe("dispatch storage quota", () => {
         agent: agentWith({}),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
         storageQuota: { reserveBytes: 60_000, maxBytes: 100_000 },
       }),
@@ -190,7 +190,7 @@ describe("dispatch storage quota", () => {
       agent: agentWith({ DELAY_MS: "800" }),
       brief: "slow",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       storageQuota: quota,
     });
@@ -200,7 +200,7 @@ describe("dispatch storage quota", () => {
         agent: agentWith({}),
         brief: "second",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
         storageQuota: quota,
       }),
@@ -213,7 +213,7 @@ describe("dispatch storage quota", () => {
       agent: agentWith({}),
       brief: "third",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
       storageQuota: quota,
     });
@@ -236,7 +236,7 @@ describe("dispatch activity record", () => {
       agent: agentWith({ DELAY_MS: "300" }),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       activityTransport: transport,
       label: "watched",
       observe: (observation) => {
@@ -257,7 +257,13 @@ describe("dispatch activity record", () => {
     const transport = fsTransport({ directory: mkdtempSync(join(tmpdir(), "outpost-activity-")) });
     for (const activityTransport of [undefined, transport]) {
       const error = await failure(
-        dispatch({ agent: agentWith({ EXIT: "2" }), brief: "work", repository, sandboxProvider: localProvider(), activityTransport }),
+        dispatch({
+          agent: agentWith({ EXIT: "2" }),
+          brief: "work",
+          repository,
+          sandboxProvider: localProvider({ home: "private" }),
+          activityTransport,
+        }),
       );
       const recovery = error.details.recovery as DispatchRecovery;
       expect(recovery.phase).toBe("turns");
@@ -269,7 +275,7 @@ describe("dispatch activity record", () => {
 
   it("is kept with the failed phase when cleanup fails: a release that throws, after a failed or a successful turn", async () => {
     const repository = scratchRepository();
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     // A provider whose release ends the sandbox but then reports a failure.
     const failingRelease: SandboxProvider = {
       ...provider,
@@ -310,7 +316,7 @@ describe("dispatch brief files", () => {
       agent: agentWith({}),
       brief: { file: "brief.md", variables: { who: "$(touch pwned)" } },
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       diagnostic: (message) => diagnostics.push(message),
       observe: (observation) => {
         if (observation.event.type === "text") prompt = observation.event.text;
@@ -326,7 +332,7 @@ describe("dispatch brief files", () => {
     writeFileSync(join(repository, "slow.md"), "$(sleep 5)");
     writeFileSync(join(repository, "failing.md"), "$(exit 9)");
     writeFileSync(join(repository, "unknown.md"), "{{nope}}");
-    const provider = localProvider();
+    const provider = localProvider({ home: "private" });
     expect(
       (
         await failure(
@@ -351,13 +357,17 @@ describe("dispatch brief files", () => {
         agent: agentWith({}),
         brief: "work",
         repository: join(tmpdir(), "does-not-exist-outpost"),
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
       }),
     );
     expect(error.code).toBe("workspace");
     const notGit = mkdtempSync(join(tmpdir(), "outpost-plain-"));
     expect(
-      (await failure(dispatch({ agent: agentWith({}), brief: "work", repository: notGit, sandboxProvider: localProvider() }))).code,
+      (
+        await failure(
+          dispatch({ agent: agentWith({}), brief: "work", repository: notGit, sandboxProvider: localProvider({ home: "private" }) }),
+        )
+      ).code,
     ).toBe("workspace");
   });
 });
@@ -368,7 +378,7 @@ describe("dispatch hostile input", () => {
     const base = agentWith({});
     const agent = { ...base, homeFiles: () => [{ path: "../../escaped.txt", content: "x" }] };
     const error = await failure(
-      dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "integrate" } }),
+      dispatch({ agent, brief: "work", repository, sandboxProvider: localProvider({ home: "private" }), branch: { mode: "integrate" } }),
     );
     expect(error.code).toBe("workspace");
     expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
@@ -378,7 +388,13 @@ describe("dispatch hostile input", () => {
     const repository = scratchRepository();
     for (const name of ["--upload-pack=evil", "a..b", "bad name", "x.lock", "../escape"]) {
       const error = await failure(
-        dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider(), branch: { mode: "named", name } }),
+        dispatch({
+          agent: agentWith({}),
+          brief: "work",
+          repository,
+          sandboxProvider: localProvider({ home: "private" }),
+          branch: { mode: "named", name },
+        }),
       );
       expect(error.code, name).toBe("configuration");
     }
@@ -392,7 +408,7 @@ describe("dispatch hostile input", () => {
         agent: agentWith({}),
         brief: "work",
         repository,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         continuation: { id: "../../etc/passwd" },
       }),
     );
@@ -405,7 +421,7 @@ describe("dispatch hostile input", () => {
     gitIn(empty, "init", "--quiet");
     for (const branch of [{ mode: "current" }, { mode: "integrate" }] as const) {
       const error = await failure(
-        dispatch({ agent: agentWith({}), brief: "work", repository: empty, sandboxProvider: localProvider(), branch }),
+        dispatch({ agent: agentWith({}), brief: "work", repository: empty, sandboxProvider: localProvider({ home: "private" }), branch }),
       );
       expect(error.code, branch.mode).toBe("workspace");
       expect(error.message).toContain("Make a first commit");
@@ -417,7 +433,7 @@ describe("dispatch hostile input", () => {
         agent: agentWith({}),
         brief: "work",
         repository: detached,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         branch: { mode: "integrate" },
       }),
     );
@@ -433,7 +449,7 @@ describe("dispatch hostile input", () => {
       agent: agentWith({ FILE: "after-crash.txt" }),
       brief: "work",
       repository,
-      sandboxProvider: localProvider(),
+      sandboxProvider: localProvider({ home: "private" }),
       branch: { mode: "integrate" },
     });
     expect(gitIn(repository, "rev-parse", "main")).toBe(result.commits[0]);

@@ -42,7 +42,7 @@ async function run(): Promise<number> {
     const first = await turn("1. Claude Code writes and commits a file, on a branch merged back into main", () =>
       dispatch({
         agent,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         repository,
         conversationHome,
         label: "demo",
@@ -63,7 +63,7 @@ async function run(): Promise<number> {
     const second = await turn("2. The conversation continues in a fresh sandbox", () =>
       dispatch({
         agent,
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
         repository,
         conversationHome,
         label: "demo, turn 2",

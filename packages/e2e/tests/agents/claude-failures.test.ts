@@ -7,6 +7,6 @@ describeFailureScenario({
   name: "claude",
   executable: "claude",
   agent: (server) => claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-outpost-test", maxRetries: 0 }),
-  provider: () => localProvider({ variables: { PATH: pathWithClis() } }),
+  provider: () => localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
   statuses: { 429: "quota", 529: "unavailable", 503: "unavailable" },
 });

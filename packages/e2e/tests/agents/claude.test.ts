@@ -8,5 +8,5 @@ describeAgentScenario({
   executable: "claude",
   writeTool: "Write",
   agent: (server) => claudeAgent({ baseUrl: server.url, apiKey: "sk-ant-outpost-test", maxRetries: 0 }),
-  provider: () => localProvider({ variables: { PATH: pathWithClis() } }),
+  provider: () => localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
 });

@@ -7,6 +7,6 @@ describeFailureScenario({
   name: "codex",
   executable: "codex",
   agent: (server) => codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 }),
-  provider: () => localProvider({ variables: { PATH: pathWithClis() } }),
+  provider: () => localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
   statuses: { 429: "quota", 500: "unavailable", 503: "unavailable" },
 });

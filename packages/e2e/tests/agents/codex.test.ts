@@ -9,5 +9,5 @@ describeAgentScenario({
   writeTool: "shell",
   // A known model slug gives codex its real tool set and no "model metadata not found" warning.
   agent: (server) => codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 }),
-  provider: () => localProvider({ variables: { PATH: pathWithClis() } }),
+  provider: () => localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
 });

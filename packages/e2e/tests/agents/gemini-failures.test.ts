@@ -7,6 +7,6 @@ describeFailureScenario({
   name: "gemini",
   executable: "gemini",
   agent: (server) => geminiAgent({ baseUrl: server.url, apiKey: "outpost-test-key", model: "gemini-2.5-flash", maxAttempts: 1 }),
-  provider: () => localProvider({ variables: { PATH: pathWithClis() } }),
+  provider: () => localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
   statuses: { 429: "quota", 503: "unavailable" },
 });

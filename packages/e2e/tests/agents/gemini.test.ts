@@ -10,5 +10,5 @@ describeAgentScenario({
   forkable: false,
   // A fixed model skips the routing call `auto` makes before every turn.
   agent: (server) => geminiAgent({ baseUrl: server.url, apiKey: "outpost-test-key", model: "gemini-2.5-flash", maxAttempts: 1 }),
-  provider: () => localProvider({ variables: { PATH: pathWithClis() } }),
+  provider: () => localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
 });

@@ -31,7 +31,7 @@ describe("dispatch with CLI versions", () => {
   afterAll(async () => server?.close());
 
   it("refuses a fork the CLI release cannot do with `configuration` naming the release that can, before any sandbox", async () => {
-    const provider = counting(localProvider());
+    const provider = counting(localProvider({ home: "private" }));
     const error = await dispatch({
       agent: codexAgent({ version: "0.147.0" }),
       brief: "x",
@@ -57,7 +57,7 @@ describe("dispatch with CLI versions", () => {
         brief: "Create hello.txt containing hi",
         repository: scratchRepository(),
         until: [],
-        sandboxProvider: localProvider({ variables: { PATH: pathWithClis() } }),
+        sandboxProvider: localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
         diagnostic: (message) => diagnostics.push(message),
       });
       expect(result.text).toContain("MARKER_TURN1_DONE");
@@ -82,7 +82,7 @@ describe("dispatch with CLI versions", () => {
         brief: "Create hello.txt containing hi",
         repository: scratchRepository(),
         until: [],
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
       }).then(
         () => undefined,
         (caught: unknown) => caught,
@@ -107,7 +107,7 @@ describe("dispatch with CLI versions", () => {
         brief: "Create hello.txt containing hi",
         repository: scratchRepository(),
         until: [],
-        sandboxProvider: localProvider(),
+        sandboxProvider: localProvider({ home: "private" }),
       }).then(
         () => undefined,
         (caught: unknown) => caught,

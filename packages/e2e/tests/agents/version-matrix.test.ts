@@ -93,7 +93,7 @@ for (const release of matrixReleases()) {
           responder: conversationResponder({ file: "hello.txt", content: "hi", turn1Marker: "MARKER_TURN1_DONE" }),
         });
         agent = spec.agent(server, release.executable);
-        sandbox = await agentSandbox(localProvider({ variables: { PATH: SYSTEM_PATH } }));
+        sandbox = await agentSandbox(localProvider({ home: "private", variables: { PATH: SYSTEM_PATH } }));
         repository = await mkdtemp(join(sandbox.scratch, "host-repository-"));
       });
       afterAll(async () => {

@@ -14,7 +14,7 @@ const provider = docker
       user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
       volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
     })
-  : localProvider();
+  : localProvider({ home: "private" });
 const agent = scriptAgent({
   directory: agentDirectory,
   behaviour: { HANG: "busy", FILE: "crash.txt" },

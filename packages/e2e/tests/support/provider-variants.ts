@@ -20,7 +20,12 @@ export function providerVariants(docker: {
 }): ProviderVariant[] {
   const unavailable = dockerAgentsUnavailable();
   return [
-    { name: "local provider", first: () => localProvider(), second: () => localProvider(), host: true },
+    {
+      name: "local provider",
+      first: () => localProvider({ home: "private" }),
+      second: () => localProvider({ home: "private" }),
+      host: true,
+    },
     { name: "Docker provider", ...(unavailable === undefined ? {} : { unavailable }), ...docker, host: false },
   ];
 }
