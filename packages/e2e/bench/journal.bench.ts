@@ -78,7 +78,9 @@ async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; cpu: n
 
 async function record(logging: Logging, paced: boolean) {
   const { repository, source } = site();
-  const run = await measured(() => dispatch({ agent: emitter(paced), brief: BRIEF, repository, sandboxProvider: localProvider(), logging }));
+  const run = await measured(() =>
+    dispatch({ agent: emitter(paced), brief: BRIEF, repository, sandboxProvider: localProvider(), logging }),
+  );
   return { ...run, repository, source };
 }
 

@@ -72,7 +72,10 @@ export class Observers {
 
   observe(observed: ObservedEvent): void {
     // Object.assign, not two spreads: the same object, built several times faster (this runs for every event).
-    const observation: AgentObservation = Object.assign({}, observed.event, observed, { at: Date.parse(observed.timestamp), seq: ++this.seq });
+    const observation: AgentObservation = Object.assign({}, observed.event, observed, {
+      at: Date.parse(observed.timestamp),
+      seq: ++this.seq,
+    });
     this.call("observe", () => this.callbacks.observe?.(observation));
     this.emit({
       type: "agent-event",
