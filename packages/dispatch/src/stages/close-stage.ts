@@ -10,7 +10,9 @@ export async function closeStage(state: DispatchState): Promise<void> {
   if (state.resolved.shared) {
     // The workspace option outlives the dispatch: only the workspace's own close() ends it.
     state.closed = { kept: true };
-    await state.activity.remove().catch((error: unknown) => state.observers.warn(`Could not remove the activity record: ${String(error)}.`));
+    await state.activity
+      .remove()
+      .catch((error: unknown) => state.observers.warn(`Could not remove the activity record: ${String(error)}.`));
     return;
   }
   state.cleanupFailed = true;

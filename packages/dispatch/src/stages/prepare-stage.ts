@@ -88,7 +88,19 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
   // The workspace option serves one dispatch at a time: taken now, released when the dispatch ends.
   const unbind = resolved.shared ? bindSharedWorkspace(resolved.shared, dispatchId) : undefined;
   try {
-    const state = await allocate({ options, resolved, dispatchId, started, spans, observers, repository, prompt, continued, identity, variables });
+    const state = await allocate({
+      options,
+      resolved,
+      dispatchId,
+      started,
+      spans,
+      observers,
+      repository,
+      prompt,
+      continued,
+      identity,
+      variables,
+    });
     if (unbind) state.releaseWorkspace = unbind;
     return state;
   } catch (error) {
@@ -99,7 +111,17 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
 
 type Prepared = Pick<
   DispatchState,
-  "options" | "resolved" | "dispatchId" | "started" | "spans" | "observers" | "repository" | "prompt" | "continued" | "identity" | "variables"
+  | "options"
+  | "resolved"
+  | "dispatchId"
+  | "started"
+  | "spans"
+  | "observers"
+  | "repository"
+  | "prompt"
+  | "continued"
+  | "identity"
+  | "variables"
 >;
 
 /** Allocates the dispatch's own host state: staging, storage reservation, activity record and journal. */
