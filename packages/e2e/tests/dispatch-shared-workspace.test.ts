@@ -104,7 +104,7 @@ describe("dispatch into a workspace from openWorkspace()", () => {
       expect(error.code, JSON.stringify(clash)).toBe("configuration");
       expect(error.message).toContain(Object.keys(clash)[0]!);
     }
-    const forged = { ...workspace } as Workspace;
+    const forged: Workspace = { ...workspace };
     expect((await failure(dispatch({ agent: agentWith({}), brief: "x", sandboxProvider: provider, workspace: forged }))).code).toBe(
       "configuration",
     );
