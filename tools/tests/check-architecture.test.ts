@@ -154,7 +154,7 @@ describe("architecture check", () => {
         src: {
           "ok.ts": '// runs in a local folder; the moonlight is fine\nexport const help = "installed agents";',
           "a.ts": 'const plugin = await import("@outpost/agent-moon");',
-          "b.ts": '// for Moon, pass --home\nexport const x = 1;',
+          "b.ts": "// for Moon, pass --home\nexport const x = 1;",
           "c.ts": 'export const y = "outpost worker (Tide)";',
           "d.ts": 'import "@outpost/provider-local";',
         },

@@ -15,7 +15,7 @@ export async function removeSandbox(id: string, provider: string): Promise<void>
       `Sandbox ${id.slice(0, 12)} was made by provider ${JSON.stringify(provider)}, which is not installed here. Install its plugin next to outpost and clean again.`,
       { details: { provider, sandbox: id } },
     );
-  const descriptor = await loadDescriptor(plugin as typeof plugin & { kind: "provider" });
+  const descriptor = await loadDescriptor(plugin);
   if (descriptor.removeSandbox === undefined)
     throw new OutpostError(
       "configuration",

@@ -119,9 +119,10 @@ function readPlugin(directory: string, besideCli: boolean): InstalledPlugin | un
 /** `{ "<group>": "<description>" }` with lower-case command words; anything else is ignored. */
 function commandGroups(declared: unknown): Record<string, string> {
   if (typeof declared !== "object" || declared === null) return {};
-  return Object.fromEntries(
-    Object.entries(declared).filter(([group, description]) => /^[a-z][a-z0-9-]*$/.test(group) && typeof description === "string"),
-  ) as Record<string, string>;
+  const groups: Record<string, string> = {};
+  for (const [group, description] of Object.entries(declared))
+    if (/^[a-z][a-z0-9-]*$/.test(group) && typeof description === "string") groups[group] = description;
+  return groups;
 }
 
 /** `@outpost/agent-<name>` → `<name>`, `outpost-provider-moon` → `moon`. */
