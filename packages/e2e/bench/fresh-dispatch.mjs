@@ -12,7 +12,7 @@ const result = await dispatch({
   agent: createAgent({}),
   brief: "brief",
   repository,
-  sandboxProvider: localProvider(),
+  sandboxProvider: localProvider({ home: "private" }),
   branch: { mode: "integrate" },
   diagnostic: (message) => {
     const match = /^timing: (\S+) (\d+) ms$/.exec(message);
