@@ -89,7 +89,13 @@ async function replay(recorded: Awaited<ReturnType<typeof record>>) {
   const clone = mkdtempSync(join(tmpdir(), "outpost-bench-journal-clone-"));
   execFileSync("git", ["clone", "--quiet", recorded.source, clone]);
   const run = await measured(() =>
-    dispatch({ agent: createReplayAgent({ journal }), brief: BRIEF, repository: clone, sandboxProvider: localProvider({ home: "private" }), logging: false }),
+    dispatch({
+      agent: createReplayAgent({ journal }),
+      brief: BRIEF,
+      repository: clone,
+      sandboxProvider: localProvider({ home: "private" }),
+      logging: false,
+    }),
   );
   if (run.value.commits.join() !== recorded.value.commits.join()) throw new Error("the replay did not rebuild the recorded commits");
   return run;
