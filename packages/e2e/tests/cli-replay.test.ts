@@ -137,7 +137,13 @@ describe("outpost run --record, then outpost replay", () => {
 
     // The local transport keeps each key as a file: <key's folders>.d/…/<name>.o under .outpost/storage/objects.
     const stored = (key: string) =>
-      join(site.repository, ".outpost", "storage", "objects", ...key.split("/").map((part, index, parts) => (index < parts.length - 1 ? `${part}.d` : `${part}.o`)));
+      join(
+        site.repository,
+        ".outpost",
+        "storage",
+        "objects",
+        ...key.split("/").map((part, index, parts) => (index < parts.length - 1 ? `${part}.d` : `${part}.o`)),
+      );
     const indexFile = stored(reference);
     const original = readFileSync(indexFile, "utf8");
     writeFileSync(indexFile, JSON.stringify({ ...(JSON.parse(original) as object), version: 2 }));

@@ -76,7 +76,6 @@ function steeredResponder(steering: Steering, receipts: Promise<SteeringReceipt>
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 const claudeUnavailable = missingCli("claude");
 
 (claudeUnavailable ? describe.skip : describe)(
