@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SandboxLease, SandboxProvider } from "@outpost/core";
+import type { SandboxProvider } from "@outpost/core";
 import { dispatch } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
 import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
@@ -29,7 +29,7 @@ const withoutFileTransfers = (inner: SandboxProvider): SandboxProvider => ({
         const value: unknown = Reflect.get(target, key, target);
         return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
-    }) as SandboxLease;
+    });
   },
 });
 const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
