@@ -225,7 +225,7 @@ for (const subject of resumable) {
           agent,
           brief: "Create hello.txt containing hi.",
           repository,
-          sandboxProvider: localProvider(),
+          sandboxProvider: localProvider({ home: "private" }),
           logging: false,
           observe: (observation) => {
             if (observation.event.type === "steer") steers.push(observation.event);
