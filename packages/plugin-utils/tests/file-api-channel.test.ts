@@ -80,7 +80,9 @@ describe("FileApiChannel", () => {
         return Promise.reject(Object.assign(new Error("request aborted"), { aborted: signal.aborted }));
       },
     });
-    const error = await failure(downloadFromSandbox(new FileApiChannel(sandbox(), platform), "tree", join(base, "host", "back"), { signal: controller.signal }));
+    const error = await failure(
+      downloadFromSandbox(new FileApiChannel(sandbox(), platform), "tree", join(base, "host", "back"), { signal: controller.signal }),
+    );
     expect(error.code).toBe("aborted");
     expect(platform.removed).toEqual([]);
   });
@@ -91,7 +93,9 @@ describe("FileApiChannel", () => {
     expect(gone.code).toBe("workspace");
     expect(gone.message).toMatch(/vanished before it was read/);
     const corrupt: Partial<FileApiPlatform> = { readFile: async () => Readable.from([Buffer.alloc(700, 7)]) };
-    const error = await failure(downloadFromSandbox(new FileApiChannel(sandbox(), hostProcessPlatform(corrupt)), "tree", join(base, "host", "b")));
+    const error = await failure(
+      downloadFromSandbox(new FileApiChannel(sandbox(), hostProcessPlatform(corrupt)), "tree", join(base, "host", "b")),
+    );
     expect(error.code).toBe("provider");
     expect(error.message).toMatch(/check the connection to the Test API/);
   });

@@ -15,7 +15,12 @@ describe("startFeed", () => {
     const { pump, sent } = recordingPump();
     const watch: FeedWatch = { failure: undefined, exited: false };
     let stopped = false;
-    startFeed(async (stdin) => void stdin.write("hello"), pump, watch, () => (stopped = true));
+    startFeed(
+      async (stdin) => void stdin.write("hello"),
+      pump,
+      watch,
+      () => (stopped = true),
+    );
     await new Promise((resolve) => pump.once("finish", resolve));
     expect(sent.map((file) => file.path)).toEqual(["/scratch/in-1/0", "/scratch/in-1/0.ok", "/scratch/in-1/end"]);
     expect(Buffer.concat(sent.filter((file) => !file.marker).map((file) => file.content)).toString()).toBe("hello");
@@ -26,12 +31,22 @@ describe("startFeed", () => {
     const first = new Error("the host file vanished");
     const running: FeedWatch = { failure: undefined, exited: false };
     let stops = 0;
-    startFeed(() => Promise.reject(first), recordingPump().pump, running, () => stops++);
+    startFeed(
+      () => Promise.reject(first),
+      recordingPump().pump,
+      running,
+      () => stops++,
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect([running.failure, stops]).toEqual([first, 1]);
 
     const exited: FeedWatch = { failure: undefined, exited: true };
-    startFeed(() => Promise.reject(new Error("late")), recordingPump().pump, exited, () => stops++);
+    startFeed(
+      () => Promise.reject(new Error("late")),
+      recordingPump().pump,
+      exited,
+      () => stops++,
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect([exited.failure, stops]).toEqual([undefined, 1]);
   });
@@ -40,7 +55,12 @@ describe("startFeed", () => {
     const refused = new Error("HTTP 500 on writeFiles");
     const { pump } = recordingPump(refused);
     const watch: FeedWatch = { failure: undefined, exited: false };
-    startFeed(async (stdin) => void stdin.end("data"), pump, watch, () => undefined);
+    startFeed(
+      async (stdin) => void stdin.end("data"),
+      pump,
+      watch,
+      () => undefined,
+    );
     await new Promise((resolve) => pump.once("error", resolve));
     expect(watch.failure).toBe(refused);
   });

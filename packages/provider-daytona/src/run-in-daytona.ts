@@ -28,7 +28,8 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
   const watch: FeedWatch = { failure: undefined, exited: false };
   try {
     const { cmdId } = await process.executeSessionCommand(lease.session, { command: line, runAsync: true });
-    if (options.feed !== undefined) startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
+    if (options.feed !== undefined)
+      startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
     await Promise.race([process.getSessionCommandLogs(lease.session, cmdId, header.push, options.onStderr), abandoned]);
     const status = await exitCode(lease, cmdId);
     watch.exited = true;

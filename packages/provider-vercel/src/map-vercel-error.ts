@@ -25,7 +25,14 @@ export function mapVercelError(error: unknown, action: string): OutpostError {
   const requestId = failure.response?.headers?.get("x-vercel-id") ?? undefined;
   const serverCode = failure.json?.error?.code ?? (failure.name === "StreamError" ? failure.code : undefined);
   const reason = failure.json?.error?.message ?? (failure.message || String(error));
-  const details = { action, status, requestId, serverCode, reason, ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }) };
+  const details = {
+    action,
+    status,
+    requestId,
+    serverCode,
+    reason,
+    ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
+  };
   const cite = requestId === undefined ? "" : ` (request id ${requestId})`;
   if (status === 401 || status === 403) {
     return new OutpostError(

@@ -37,7 +37,8 @@ export function runOnHost(options: WrappedRun, gone?: AbortSignal): Promise<Wrap
   const stop = () => child.kill("SIGKILL");
   options.guard.signal.addEventListener("abort", stop, { once: true });
   gone?.addEventListener("abort", stop, { once: true });
-  const fed = options.feed === undefined ? Promise.resolve(void child.stdin.end()) : options.feed(child.stdin).then(() => void child.stdin.end());
+  const fed =
+    options.feed === undefined ? Promise.resolve(void child.stdin.end()) : options.feed(child.stdin).then(() => void child.stdin.end());
   fed.catch(() => child.kill("SIGKILL"));
   return new Promise<WrappedOutcome>((resolve, reject) => {
     child.once("error", reject);

@@ -140,8 +140,14 @@ export function providerHostileTreeTests(context: ProviderSuiteContext, skip?: s
       assert.equal(sent.code, "workspace");
       assert.equal(await sh(lease, "[ -e newline ] && ls -A newline | wc -l || echo 0"), "0\n");
     } else {
-      assert.equal(await sh(lease, `cat 'newline/two
-lines'`), "x");
+      assert.equal(
+        await sh(
+          lease,
+          `cat 'newline/two
+lines'`,
+        ),
+        "x",
+      );
       assert.equal(await sh(lease, "cd newline && set -- * && echo $#"), "1\n");
     }
   });
