@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isOutpostError, OutpostError } from "@outpost/core";
+import { isOutpostError, type OutpostError } from "@outpost/core";
 import { downloadFromSandbox, FileApiChannel, type FileApiPlatform, uploadToSandbox } from "../src/index.js";
 import { hostProcessPlatform } from "./support/host-process-platform.js";
 

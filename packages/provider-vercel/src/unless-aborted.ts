@@ -21,7 +21,7 @@ export function unlessAborted<T>(pending: Promise<T>, signal: AbortSignal, aband
       },
       (error: unknown) => {
         signal.removeEventListener("abort", onAbort);
-        reject(error as Error);
+        reject(error);
       },
     );
   });
