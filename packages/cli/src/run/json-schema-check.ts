@@ -98,7 +98,7 @@ function check(root: JsonSchema, schema: JsonSchema, value: unknown, path: Prope
 type Fail = (message: string, at?: PropertyKey[]) => void;
 
 function checkNumber(schema: JsonSchema, value: number, fail: Fail): void {
-  const bound = (key: string): number | undefined => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+  const bound = (key: string): number | undefined => (typeof schema[key] === "number" ? schema[key] : undefined);
   const [minimum, maximum, above, below, step] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map(bound);
   if (minimum !== undefined && value < minimum) fail(`expected at least ${minimum}`);
   if (maximum !== undefined && value > maximum) fail(`expected at most ${maximum}`);
@@ -165,7 +165,7 @@ function checkObject(
     let known = false;
     if (Object.hasOwn(properties, name) && isSchema(properties[name])) {
       known = true;
-      check(root, properties[name] as JsonSchema, item, at, issues, depth + 1);
+      check(root, properties[name], item, at, issues, depth + 1);
     }
     for (const [pattern, itemSchema] of patterns) {
       if (!isSchema(itemSchema) || !safeTest(pattern, name)) continue;
