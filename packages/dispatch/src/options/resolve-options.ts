@@ -10,6 +10,7 @@ import { resolveMarkers } from "../turn/markers.js";
 import type { TurnTimerSettings } from "../timers/turn-timers.js";
 import { checkMilliseconds } from "../timers/timer-limit.js";
 import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
+import { resolveBootstrap, type ResolvedBootstrap } from "../bootstrap/resolve-bootstrap.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -32,6 +33,7 @@ export interface ResolvedOptions {
   readonly candidates: readonly (AgentAdapter | ReplayAgent)[];
   readonly response?: ResolvedResponse<unknown>;
   readonly limits: ResolvedLimits;
+  readonly bootstrap: ResolvedBootstrap;
 }
 
 /** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
@@ -139,6 +141,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
     repository: options.repository ?? process.cwd(),
     candidates,
     limits: resolveLimits(options.limits),
+    bootstrap: resolveBootstrap(options.bootstrap, candidates),
     ...(response ? { response } : {}),
   };
 }
