@@ -1,3 +1,10 @@
+import { defineProject } from "vitest/config";
 import { outpostProject } from "../../vitest.shared.js";
 
-export default outpostProject("e2e", { setupFiles: ["tests/support/private-temp.ts"] });
+// The shared external conditions include "import", which Node then also applies to require(): the Daytona
+// SDK's isomorphic-ws does require("ws") and would get ws's ESM namespace instead of the WebSocket class.
+const project = outpostProject("e2e", { setupFiles: ["tests/support/private-temp.ts"] });
+export default defineProject({
+  ...project,
+  ssr: { resolve: { conditions: ["outpost-source", "node", "default"], externalConditions: ["outpost-source", "node", "default"] } },
+});
