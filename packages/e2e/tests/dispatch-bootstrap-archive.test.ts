@@ -98,7 +98,9 @@ const failure = (run: Promise<unknown>) =>
     },
     (caught: unknown) => caught as { code: string; message: string },
   );
-const sources = (digest: string) => ({ "script-agent": { archive: { source: archive, sha512: digest, executable: "script-agent/bin/script-agent" } } });
+const sources = (digest: string) => ({
+  "script-agent": { archive: { source: archive, sha512: digest, executable: "script-agent/bin/script-agent" } },
+});
 const base = (repository: string, provider: SandboxProvider, extra: Partial<DispatchOptions> = {}): DispatchOptions => ({
   agent: bootstrappedAgent({ FILE: "boot.txt", SHELL: "command -v script-agent" }),
   brief: "write boot.txt",
@@ -133,7 +135,8 @@ describe("bootstrap names and placements (no sandbox needed)", () => {
       { sources: { "script-agent": { archive: { source: archive, sha512, executable: "script-agent/bin/other" } } } },
       { registry: "file:///etc" },
     ];
-    for (const bootstrap of cases) expect((await failure(dispatch(base(repository, watch.provider, { bootstrap })))).code).toBe("configuration");
+    for (const bootstrap of cases)
+      expect((await failure(dispatch(base(repository, watch.provider, { bootstrap })))).code).toBe("configuration");
     expect(watch.acquired).toBe(0);
   });
 
@@ -141,7 +144,10 @@ describe("bootstrap names and placements (no sandbox needed)", () => {
     const repository = scratchRepository();
     const diagnostics: string[] = [];
     const error = await failure(
-      dispatch({ ...base(repository, localProvider(), { diagnostic: (message) => diagnostics.push(message) }), branch: { mode: "named", name: "boot" } }),
+      dispatch({
+        ...base(repository, localProvider(), { diagnostic: (message) => diagnostics.push(message) }),
+        branch: { mode: "named", name: "boot" },
+      }),
     );
     expect(error.code).toBe("process");
     expect(diagnostics.filter((message) => message.startsWith("bootstrap:"))).toEqual([]);
@@ -168,9 +174,9 @@ describe("bootstrap names and placements (no sandbox needed)", () => {
       const hex = Buffer.from(sha512.slice("sha512-".length), "base64").toString("hex");
       // The executable the turn ran is the extracted one, found first on PATH.
       expect(seen.join("\n")).toContain(`/.outpost/cli/script-agent-${hex.slice(0, 12)}/script-agent/bin/script-agent`);
-      expect(diagnostics.some((message) => message.startsWith("bootstrap: installed the archive") && message.includes("for script-agent"))).toBe(
-        true,
-      );
+      expect(
+        diagnostics.some((message) => message.startsWith("bootstrap: installed the archive") && message.includes("for script-agent")),
+      ).toBe(true);
     }, 120_000);
 
     it("a wrong SHA-512 is refused (configuration): nothing is uploaded, nothing extracted", async () => {
@@ -200,26 +206,33 @@ describe("bootstrap names and placements (no sandbox needed)", () => {
     it.each([
       ["the install parent", 'mkdir -p "$HOME/.outpost" && ln -s /tmp/elsewhere "$HOME/.outpost/cli"'],
       ["the install directory itself", `mkdir -p "$HOME/.outpost/cli" && ln -s /tmp/elsewhere "$HOME/.outpost/cli/script-agent-LEAF"`],
-    ])("a link planted by the sandbox at %s is refused: nothing is written through it", async (_where, plant) => {
-      const repository = scratchRepository();
-      const hex = Buffer.from(sha512.slice("sha512-".length), "base64").toString("hex");
-      const watch = watched(isolated(), "ls -A /tmp/elsewhere; echo end");
-      const error = await failure(
-        dispatch(
-          base(repository, watch.provider, {
-            hooks: { sandboxReady: [`mkdir -p /tmp/elsewhere && ${plant.replace("LEAF", hex.slice(0, 12))}`] },
-          }),
-        ),
-      );
-      expect(error.code).toBe("provider");
-      expect(error.message).toContain("is a symbolic link");
-      expect(watch.atRelease).toEqual(["end"]);
-    }, 120_000);
+    ])(
+      "a link planted by the sandbox at %s is refused: nothing is written through it",
+      async (_where, plant) => {
+        const repository = scratchRepository();
+        const hex = Buffer.from(sha512.slice("sha512-".length), "base64").toString("hex");
+        const watch = watched(isolated(), "ls -A /tmp/elsewhere; echo end");
+        const error = await failure(
+          dispatch(
+            base(repository, watch.provider, {
+              hooks: { sandboxReady: [`mkdir -p /tmp/elsewhere && ${plant.replace("LEAF", hex.slice(0, 12))}`] },
+            }),
+          ),
+        );
+        expect(error.code).toBe("provider");
+        expect(error.message).toContain("is a symbolic link");
+        expect(watch.atRelease).toEqual(["end"]);
+      },
+      120_000,
+    );
 
     it("a mounted Docker sandbox installs nothing, even when the CLI is missing", async () => {
       const repository = scratchRepository();
       const diagnostics: string[] = [];
-      const watch = watched(dockerProvider({ image: DOCKER_TEST_IMAGE, network: "none", user: { uid: 0, gid: 0 } }), 'ls -A "$HOME/.outpost/cli" 2>/dev/null; echo end');
+      const watch = watched(
+        dockerProvider({ image: DOCKER_TEST_IMAGE, network: "none", user: { uid: 0, gid: 0 } }),
+        'ls -A "$HOME/.outpost/cli" 2>/dev/null; echo end',
+      );
       const error = await failure(
         dispatch({
           ...base(repository, watch.provider, { diagnostic: (message) => diagnostics.push(message) }),

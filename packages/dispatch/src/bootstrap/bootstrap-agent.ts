@@ -37,7 +37,10 @@ export async function bootstrapAgent(input: BootstrapInput): Promise<Readonly<Re
   const bin = binDirectory(lease, installer);
   const probe = await sandboxShell(lease, PROBE, [agent.executable, bin], { signal, variables: input.variables });
   if (probe.status !== 0)
-    throw new OutpostError("provider", `Could not look for ${agent.executable} in the sandbox (exit ${probe.status}): ${tail(probe)}. Check that the image has a POSIX sh.`);
+    throw new OutpostError(
+      "provider",
+      `Could not look for ${agent.executable} in the sandbox (exit ${probe.status}): ${tail(probe)}. Check that the image has a POSIX sh.`,
+    );
   const lines = probe.stdout.split("\n");
   if (lines[0] === "found") return undefined;
   const path = lines.find((line) => line.startsWith("PATH="))?.slice("PATH=".length) ?? "/usr/local/bin:/usr/bin:/bin";
@@ -49,8 +52,14 @@ export async function bootstrapAgent(input: BootstrapInput): Promise<Readonly<Re
       );
     const started = Date.now();
     const installed =
-      installer.kind === "npm" ? await installNpm(lease, installer, bootstrap.registry, signal) : await installArchive(lease, installer, input.staging, signal);
-    if (installed !== bin) throw new OutpostError("provider", `Bootstrap installed ${agent.executable} in ${installed}, expected ${bin}; this is a bug in the engine.`);
+      installer.kind === "npm"
+        ? await installNpm(lease, installer, bootstrap.registry, signal)
+        : await installArchive(lease, installer, input.staging, signal);
+    if (installed !== bin)
+      throw new OutpostError(
+        "provider",
+        `Bootstrap installed ${agent.executable} in ${installed}, expected ${bin}; this is a bug in the engine.`,
+      );
     input.diagnostic(`bootstrap: installed ${describe(installer)} for ${agent.name} in ${bin} (${Date.now() - started} ms)`);
   }
   return { ...input.variables, PATH: `${bin}:${path}` };

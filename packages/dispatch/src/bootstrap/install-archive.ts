@@ -28,7 +28,12 @@ if [ "$gzip" = 1 ]; then tar -x -z -o -f "$archive" -C "$target"; else tar -x -o
  * with `configuration` and nothing is uploaded or extracted), uploads the verified bytes, checks them again in
  * the sandbox, and extracts them into a fresh `<home>/.outpost/cli/<name>-<digest>`. Returns the executable's directory.
  */
-export async function installArchive(lease: SandboxLease, installer: ArchiveInstaller, staging: string, signal?: AbortSignal): Promise<string> {
+export async function installArchive(
+  lease: SandboxLease,
+  installer: ArchiveInstaller,
+  staging: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const bytes = await readArchive(installer, signal);
   const actual = sha512Hex(bytes);
   if (actual !== installer.sha512)
@@ -46,7 +51,10 @@ export async function installArchive(lease: SandboxLease, installer: ArchiveInst
     const archive = posix.join(upload, "archive");
     await lease.upload(local, archive, { signal });
     const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b ? "1" : "0";
-    const result = await sandboxShell(lease, EXTRACT, [archive, target, installer.sha512, gzip, installer.executable], { signal, deadlineMs: 600_000 });
+    const result = await sandboxShell(lease, EXTRACT, [archive, target, installer.sha512, gzip, installer.executable], {
+      signal,
+      deadlineMs: 600_000,
+    });
     if (result.status !== 0) {
       await removeInstallDirectory(lease, target, signal);
       throw bootstrapFailure(

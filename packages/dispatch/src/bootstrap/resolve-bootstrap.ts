@@ -69,7 +69,9 @@ function checkSources(sources: unknown): Map<string, BootstrapInstaller> {
   const checked = new Map<string, BootstrapInstaller>();
   if (sources === undefined) return checked;
   if (typeof sources !== "object" || sources === null || Array.isArray(sources))
-    throw configuration("bootstrap.sources must map bootstrap names to { npm: { npmPackage, version } } or { archive: { source, sha512, executable } }.");
+    throw configuration(
+      "bootstrap.sources must map bootstrap names to { npm: { npmPackage, version } } or { archive: { source, sha512, executable } }.",
+    );
   for (const [name, given] of Object.entries(sources as Record<string, BootstrapSource | undefined>)) {
     const where = `bootstrap.sources.${name}`;
     if (given && "npm" in given) checked.set(name, npmInstaller(name, given.npm, where));
@@ -91,7 +93,9 @@ function archiveInstaller(name: string, archive: unknown, where: string): Bootst
   if (typeof source !== "string" || source === "") throw configuration(`${where}.archive.source must be a host path or an http(s) URL.`);
   const segments = typeof executable === "string" ? executable.split("/") : [];
   if (segments.length === 0 || segments.some((segment) => !PLAIN_COMMAND.test(segment) || segment === "." || segment === ".."))
-    throw configuration(`${where}.archive.executable must be a relative path inside the archive, such as bin/agy (no "..", no leading "/").`);
+    throw configuration(
+      `${where}.archive.executable must be a relative path inside the archive, such as bin/agy (no "..", no leading "/").`,
+    );
   return { kind: "archive", name, source, sha512: parseSha512(sha512, `${where}.archive.sha512`), executable: segments.join("/") };
 }
 
