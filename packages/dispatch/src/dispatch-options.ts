@@ -21,6 +21,7 @@ import type { ResponseAttempt, ResponseSpec } from "./response/response-spec.js"
 import type { ObservationHub } from "./observe/observation-hub.js";
 import type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
 import type { Steering } from "./steering/steering.js";
+import type { Workspace } from "./workspace/shared-workspace.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
@@ -62,6 +63,12 @@ export interface DispatchOptions {
   readonly warn?: (message: string) => void;
   /** Diagnostics (estimated tokens of each expanded brief command…). */
   readonly diagnostic?: (message: string) => void;
+  /**
+   * An open workspace from openWorkspace() to work in; close() of the dispatch leaves it open. Combined with
+   * repository, branch, copies or storageQuota, or while another dispatch holds it: code `configuration`.
+   * workspaceReady does not run; hostReady and sandboxReady given here replace the workspace's.
+   */
+  readonly workspace?: Workspace;
   readonly hooks?: LifecycleHooks;
   /** Storage admission checked before the workspace opens (code `configuration` when refused). */
   readonly storageQuota?: StorageQuota;

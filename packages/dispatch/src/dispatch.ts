@@ -79,6 +79,7 @@ async function runStages(state: DispatchState): Promise<DispatchResult> {
     throw rejection;
   } finally {
     state.steering?.detach("the dispatch ended before the instruction was delivered");
+    state.releaseWorkspace?.();
     // Independent clean-ups: each runs even when another fails.
     await Promise.allSettled([
       state.claim?.release(),

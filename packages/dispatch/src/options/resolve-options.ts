@@ -11,6 +11,7 @@ import type { TurnTimerSettings } from "../timers/turn-timers.js";
 import { checkMilliseconds } from "../timers/timer-limit.js";
 import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
 import { resolveBootstrap, type ResolvedBootstrap } from "../bootstrap/resolve-bootstrap.js";
+import { sharedWorkspaceOf, type SharedWorkspace } from "../workspace/shared-workspace.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -34,6 +35,8 @@ export interface ResolvedOptions {
   readonly response?: ResolvedResponse<unknown>;
   readonly limits: ResolvedLimits;
   readonly bootstrap: ResolvedBootstrap;
+  /** The `workspace` option's record: the dispatch works in it and leaves it open. */
+  readonly shared?: SharedWorkspace;
 }
 
 /** Applies defaults and refuses inconsistent options before anything is allocated (code `configuration`). */
@@ -120,8 +123,9 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
         `${agent.name} has no conversation storage, so conversation ${continuation.id} cannot be restored into a new sandbox. Give the agent a storage (a ConversationStore) or drop continuation.`,
       );
   }
+  const shared = options.workspace !== undefined ? sharedWorkspaceFor(options) : undefined;
   if (options.branch !== undefined) assertBranchPolicy(options.branch);
-  const branch: BranchPolicy = branchPolicyFor(options);
+  const branch: BranchPolicy = branchPolicyFor(shared ? { ...options, branch: shared.policy } : options);
   const copies = validateCopies(options.copies ?? [], branch.mode);
   // Correction turns resume the conversation of whichever candidate answered: each must be able to.
   const response = options.response
@@ -138,12 +142,28 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
     expansionMs,
     branch,
     copies,
-    repository: options.repository ?? process.cwd(),
+    repository: shared?.root ?? options.repository ?? process.cwd(),
     candidates,
     limits: resolveLimits(options.limits),
     bootstrap: resolveBootstrap(options.bootstrap, candidates),
     ...(response ? { response } : {}),
+    ...(shared ? { shared } : {}),
   };
+}
+
+/** The workspace decides where and on which branch the agent works: options that would say otherwise are refused. */
+function sharedWorkspaceFor(options: ProvidedOptions): SharedWorkspace {
+  const shared = sharedWorkspaceOf(options.workspace);
+  const clashing = (["repository", "branch", "copies", "storageQuota"] as const).filter((name) => options[name] !== undefined);
+  if (clashing.length > 0)
+    throw configuration(
+      `workspace cannot be combined with ${clashing.join(", ")}: the workspace already fixes its repository, branch, copies and storage reservation. Give them to openWorkspace() instead.`,
+    );
+  if (shared.holder !== undefined)
+    throw configuration(
+      `The workspace is already bound to the open sandbox of dispatch ${shared.holder}. Wait for that dispatch to end, or open another workspace.`,
+    );
+  return shared;
 }
 
 function positiveInteger(name: string, value: number): number {

@@ -7,6 +7,14 @@ import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
  */
 export async function closeStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
+  if (state.resolved.shared) {
+    // The workspace option outlives the dispatch: only the workspace's own close() ends it.
+    state.closed = { kept: true };
+    await state.activity
+      .remove()
+      .catch((error: unknown) => state.observers.warn(`Could not remove the activity record: ${String(error)}.`));
+    return;
+  }
   state.cleanupFailed = true;
   const closed = await finishWorkspace(workspace).close();
   state.closed = closed;

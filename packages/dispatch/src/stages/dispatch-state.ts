@@ -65,6 +65,8 @@ export interface DispatchState {
   phase: StageName;
   phaseStarted: number;
   claim?: FileLock;
+  /** With the `workspace` option: frees it for the next dispatch (the dispatch never closes it). */
+  releaseWorkspace?: () => void;
   workspace?: Workspace;
   sandbox?: HeldSandbox;
   /** Bookkeeping writes that must be on disk before the agent starts. */

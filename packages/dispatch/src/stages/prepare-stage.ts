@@ -19,6 +19,7 @@ import { assertArgumentsFit } from "../turn/argument-limit.js";
 import { agentVariables } from "../turn/agent-variables.js";
 import { readEnvFile } from "../turn/env-file.js";
 import { note, type DispatchState } from "./dispatch-state.js";
+import { bindSharedWorkspace } from "../workspace/shared-workspace.js";
 import { responseInstructions, responseJsonSchema } from "../response/response-instructions.js";
 import { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 import { openJournal, secretValues } from "../journal/logging.js";
@@ -84,7 +85,51 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
   );
   for (const candidate of resolved.candidates) assertArgumentsFit(candidate, prompt);
   throwIfAborted(signal, "The dispatch");
+  // The workspace option serves one dispatch at a time: taken now, released when the dispatch ends.
+  const unbind = resolved.shared ? bindSharedWorkspace(resolved.shared, dispatchId) : undefined;
+  try {
+    const state = await allocate({
+      options,
+      resolved,
+      dispatchId,
+      started,
+      spans,
+      observers,
+      repository,
+      prompt,
+      continued,
+      identity,
+      variables,
+    });
+    if (unbind) state.releaseWorkspace = unbind;
+    return state;
+  } catch (error) {
+    unbind?.();
+    throw error;
+  }
+}
 
+type Prepared = Pick<
+  DispatchState,
+  | "options"
+  | "resolved"
+  | "dispatchId"
+  | "started"
+  | "spans"
+  | "observers"
+  | "repository"
+  | "prompt"
+  | "continued"
+  | "identity"
+  | "variables"
+>;
+
+/** Allocates the dispatch's own host state: staging, storage reservation, activity record and journal. */
+async function allocate(prepared: Prepared): Promise<DispatchState> {
+  const { options, resolved, dispatchId, started, observers, repository, variables } = prepared;
+  const { sandboxProvider: provider, signal } = options;
+  const agent = resolved.candidates[0]!;
+  const root = repository.root;
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
   const reservation: StorageReservation | undefined = options.storageQuota
     ? await reserveStorage(root, { ...options.storageQuota, ...(signal ? { signal } : {}) }, dispatchId, (message) =>
@@ -106,18 +151,8 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
     secrets: [...variables.values(), provider.variables ?? {}].flatMap((values) => secretValues(values)),
   });
   const state: DispatchState = {
-    options,
-    resolved,
-    dispatchId,
-    started,
-    observers,
-    repository,
-    prompt,
-    continued,
-    identity,
+    ...prepared,
     agent,
-    variables,
-    spans,
     staging,
     ...(reservation ? { reservation } : {}),
     activity,

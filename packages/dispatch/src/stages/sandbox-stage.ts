@@ -52,9 +52,11 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
       }),
     ),
   );
+  // Hooks given to the dispatch replace those of a workspace from openWorkspace().
+  const hooks = { ...state.resolved.shared?.hooks, ...options.hooks };
   await Promise.all([
-    runHostHooks("hostReady", options.hooks?.hostReady ?? [], workspace.directory, signal),
-    runSandboxHooks(options.hooks?.sandboxReady ?? [], lease, signal),
+    runHostHooks("hostReady", hooks.hostReady ?? [], workspace.directory, signal),
+    runSandboxHooks(hooks.sandboxReady ?? [], lease, signal),
     ...state.recorded,
   ]);
 }

@@ -7,10 +7,16 @@ import { withinLimit } from "./stage-limit.js";
 
 /**
  * Stage `workspace`: claims a named branch, opens the worktree, applies `copies` and runs the
- * `workspaceReady` hooks. A failure here discards what this dispatch created (see `dispatch()`).
+ * `workspaceReady` hooks (none of it with the `workspace` option). A failure here discards what this dispatch created (see `dispatch()`).
  */
 export async function workspaceStage(state: DispatchState): Promise<void> {
   const { resolved, repository, dispatchId, options } = state;
+  if (resolved.shared) {
+    // A workspace from openWorkspace() is already prepared: this dispatch starts from its HEAD and never removes it.
+    state.workspace = await resolved.shared.forDispatch();
+    state.journal?.describe({ baseline: state.workspace.baseline });
+    return;
+  }
   if (resolved.branch.mode === "named") state.claim = await claimNamedBranch(repository.root, resolved.branch.name, dispatchId);
   let workspace = await withinLimit(state, "gitMs", (signal) =>
     openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal }),
