@@ -2,9 +2,11 @@
 // dependency fields; and in tests/ and bench/, that every workspace package imported is declared in the
 // package.json and that no relative import reaches into another package's folder. Returns violations as
 // readable strings; an empty list means the rule holds.
-import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { ruleFor } from "./architecture-rules.mjs";
+import { checkPluginNames, pluginWords } from "./plugin-names.mjs";
+import { walkSources as walk } from "./source-files.mjs";
 
 const SCOPE = "@outpost/";
 // import … from "x", export … from "x", import("x"), require("x"), import "x"
@@ -13,6 +15,7 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+
 export function checkArchitecture(root) {
   const packagesDir = join(root, "packages");
   const violations = [];
+  const words = pluginWords(packagesDir);
   for (const folder of readdirSync(packagesDir).sort()) {
     const packageDir = join(packagesDir, folder);
     if (!existsSync(join(packageDir, "package.json"))) continue;
@@ -25,6 +28,7 @@ export function checkArchitecture(root) {
       ...checkManifest(folder, packageDir, rule),
       ...checkSources(folder, packageDir, rule),
       ...checkTestSources(folder, packageDir),
+      ...(rule.namesNoPlugin ? checkPluginNames(folder, packageDir, words) : []),
     );
   }
   return violations;
@@ -106,13 +110,4 @@ function optionalLazy(rule, target) {
 
 function describe(rule) {
   return rule.allowed.length === 0 ? "no other @outpost package" : rule.allowed.map((name) => SCOPE + name).join(", ");
-}
-
-function* walk(dir) {
-  if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* walk(path);
-    else if (/\.(m|c)?[jt]sx?$/.test(name) && !name.endsWith(".d.ts")) yield path;
-  }
 }

@@ -145,6 +145,32 @@ describe("architecture check", () => {
     expect(violations).toContain("packages/mystery: no dependency rule covers this package");
   });
 
+  it("the CLI's src names no plugin, by package or short name, in code or text; other packages and the CLI's tests may", () => {
+    const root = monorepo({
+      "agent-moon": {},
+      "provider-local": {},
+      "queue-tide": {},
+      cli: {
+        src: {
+          "ok.ts": '// runs in a local folder; the moonlight is fine\nexport const help = "installed agents";',
+          "a.ts": 'const plugin = await import("@outpost/agent-moon");',
+          "b.ts": "// for Moon, pass --home\nexport const x = 1;",
+          "c.ts": 'export const y = "outpost worker (Tide)";',
+          "d.ts": 'import "@outpost/provider-local";',
+        },
+        tests: { "e.test.ts": 'const name = "moon";' },
+      },
+      e2e: { src: { "f.ts": 'export const name = "moon";' } },
+    });
+    const violations = checkArchitecture(root).filter((line: string) => line.includes("names the plugin"));
+    expect(violations).toEqual([
+      expect.stringContaining('packages/cli/src/a.ts:1: names the plugin "@outpost/agent-moon"'),
+      expect.stringContaining('packages/cli/src/b.ts:1: names the plugin "Moon"'),
+      expect.stringContaining('packages/cli/src/c.ts:1: names the plugin "Tide"'),
+      expect.stringContaining('packages/cli/src/d.ts:1: names the plugin "@outpost/provider-local"'),
+    ]);
+  });
+
   it("the command exits non-zero on a deliberate violation", () => {
     const root = monorepo({ "provider-x": { src: { "index.ts": 'import "@outpost/agent-claude";' } } });
     const script = resolve(__dirname, "../check-architecture.mjs");

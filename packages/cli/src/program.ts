@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "./commander.js";
 import { findPlugins } from "./plugins/find-plugins.js";
+import { addPluginCommands } from "./plugins/plugin-commands.js";
 import { addReplayCommand } from "./replay/replay-program.js";
 
 export interface ProgramIo {
@@ -93,7 +94,7 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--copy <path>", "file copied from the checkout into a new worktree (repeatable)", collect)
     .option(
       "--conversation-home <dir>",
-      "where captured conversations are stored, under <dir>/.outpost/conversations (default: your home for Claude and Codex, the repository for Copilot and Kimi)",
+      "where captured conversations are stored, under <dir>/.outpost/conversations (default: where the agent's plugin keeps them, your home or the repository)",
     )
     .option(
       "--inherit-environment",
@@ -182,27 +183,6 @@ export function buildProgram(io: ProgramIo): Command {
     });
 
   program
-    .command("image")
-    .description("Docker images holding agent CLIs (mounted providers install nothing).")
-    .command("build")
-    .description(
-      "Build an image with the agents' pinned (or chosen) CLI releases on a base image that provides Node 20; prints the --image to pass.",
-    )
-    .requiredOption(
-      "-a, --agent <name[@version]>",
-      "agent whose CLI goes in (repeatable); @version picks a release instead of the pinned one",
-      collect,
-    )
-    .option("--base <image>", "base image (must provide node)", "outpost-test:latest")
-    .option("-t, --tag <tag>", "tag of the built image (default: outpost-agents:<hash of the recipe>)")
-    .option("--dockerfile", "print the recipe instead of building")
-    .exitOverride()
-    .action(async (flags: { agent: string[]; base: string; tag?: string; dockerfile?: boolean }) => {
-      const { imageBuildCommand } = await import("./image/image-command.js");
-      io.setExitCode(await imageBuildCommand(flags, io));
-    });
-
-  program
     .command("doctor")
     .description(
       "For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, the sandbox engine) and what to do when something is missing.",
@@ -213,50 +193,6 @@ export function buildProgram(io: ProgramIo): Command {
       const { doctorCommand } = await import("./doctor/doctor-command.js");
       io.setExitCode(await doctorCommand(flags, io));
     });
-
-  program
-    .command("worker")
-    .description(
-      "Run queued dispatches (BullMQ on Redis) with the agents and providers installed here, on this machine's keys; push each job's branch and store its result.",
-    )
-    .option("--redis <url>", "Redis URL (default: OUTPOST_REDIS_URL, else redis://127.0.0.1:6379)")
-    .option("--queue <name>", "queue name (default: OUTPOST_QUEUE, else outpost-dispatch)")
-    .option("--results <dir>", "folder every worker shares for results and conversations (or OUTPOST_QUEUE_RESULTS)")
-    .option("--cache <dir>", "this worker's own clone cache (default: ~/.cache/outpost/queue-<queue>)")
-    .option("--concurrency <n>", "jobs run at once", positiveInteger, 1)
-    .option("--name <name>", "worker name shown in job progress (default: <host>-<pid>)")
-    .option("--json", "one JSON event per line")
-    .exitOverride()
-    .action(async (flags: import("./queue/worker-command.js").WorkerFlags) => {
-      const { workerCommand } = await import("./queue/worker-command.js");
-      io.setExitCode(await workerCommand(flags, io));
-    });
-
-  const queue = program.command("queue").description("Inspect the dispatch queue the workers run.");
-  for (const [command, description] of [
-    ["status", "Job counts by state, running jobs with their phase and worker, the last failures."],
-    ["watch", "Follow one job: its journal and state until it ends; exits as the job did."],
-  ] as const) {
-    const sub = queue
-      .command(command)
-      .description(description)
-      .option("--redis <url>", "Redis URL (default: OUTPOST_REDIS_URL, else redis://127.0.0.1:6379)")
-      .option("--queue <name>", "queue name (default: OUTPOST_QUEUE, else outpost-dispatch)")
-      .option("--json", "JSON lines")
-      .exitOverride();
-    if (command === "status")
-      sub.action(async (flags: { redis?: string; queue?: string; json?: boolean }) => {
-        const { queueStatusCommand } = await import("./queue/queue-commands.js");
-        io.setExitCode(await queueStatusCommand(flags, io));
-      });
-    else
-      sub
-        .argument("<job>", "the job id (enqueueDispatch returns it)")
-        .action(async (job: string, flags: { redis?: string; queue?: string; json?: boolean }) => {
-          const { queueWatchCommand } = await import("./queue/queue-commands.js");
-          io.setExitCode(await queueWatchCommand(job, flags, io));
-        });
-  }
 
   for (const kind of ["agent", "provider"] as const) {
     program
@@ -271,6 +207,8 @@ export function buildProgram(io: ProgramIo): Command {
         );
       });
   }
+
+  addPluginCommands(program, io);
 
   // Computed only when help is shown: installed plugins, from their package.json files alone.
   program.addHelpText("after", () => {

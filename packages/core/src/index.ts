@@ -88,5 +88,14 @@ export type {
   ProviderDescriptor,
   ProviderOptionDescriptor,
 } from "./plugin/plugin-descriptor.js";
+export type {
+  PluginCommand,
+  PluginCommandArgument,
+  PluginCommandHost,
+  PluginCommandInput,
+  PluginCommandOption,
+} from "./plugin/plugin-command.js";
+export type { QueueDescriptor } from "./plugin/queue-descriptor.js";
+export type { TransportDescriptor } from "./plugin/transport-descriptor.js";
 export { flattenEndpoint } from "./plugin/agent-endpoint.js";
 export type { EndpointOptions } from "./plugin/agent-endpoint.js";

@@ -80,6 +80,49 @@ function installThirdPartyProvider(root: string): string {
   return record;
 }
 
+/**
+ * A third-party provider that adds a command group (`outpost hostbox …`, listed in its package.json) and
+ * whose commands use what the host offers: arguments, options, the installed agents.
+ */
+function installProviderWithCommands(root: string): void {
+  const directory = join(root, "node_modules", "outpost-provider-cmdbox");
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(
+    join(directory, "package.json"),
+    JSON.stringify({
+      name: "outpost-provider-cmdbox",
+      version: "1.0.0",
+      type: "module",
+      main: "index.mjs",
+      outpost: { kind: "provider", descriptor: ".", commands: { cmdbox: "Manage cmdbox sandboxes." } },
+    }),
+  );
+  writeFileSync(
+    join(directory, "index.mjs"),
+    [
+      `import { OutpostError } from ${JSON.stringify(join(packages, "core/src/index.ts"))};`,
+      "const greet = {",
+      '  path: ["cmdbox", "greet"], description: "Greets someone.",',
+      '  arguments: [{ name: "who", description: "whom", required: true }],',
+      '  options: [{ name: "loud", description: "shout" }, { name: "tag", short: "t", value: "tag", description: "tags", repeatable: true },',
+      '    { name: "colourName", value: "colour", description: "colour", default: "blue" }],',
+      "  run: async (input, host) => {",
+      '    const agent = await host.agent("echo");',
+      "    host.stdout.write(JSON.stringify({ ...input, agent: agent.name }) + '\\n');",
+      "  },",
+      "};",
+      "const fail = {",
+      '  path: ["cmdbox", "fail"], description: "Fails.", options: [{ name: "json", description: "JSON" }],',
+      '  run: async () => { throw new OutpostError("conflict", "the box is taken"); },',
+      "};",
+      "export const descriptor = {",
+      '  specificationVersion: "v1", kind: "provider", name: "cmdbox", description: "a provider with commands", placement: "host",',
+      "  options: [], capabilities: [], createProvider: () => { throw new Error('not used'); }, commands: [greet, fail],",
+      "};",
+    ].join("\n"),
+  );
+}
+
 function projectWithPlugin(descriptor: Record<string, string> = {}): string {
   const root = mkdtempSync(join(tmpdir(), "outpost-plugin-"));
   installThirdPartyAgent(root, descriptor);
@@ -121,6 +164,32 @@ describe("third-party plugins installed beside the project", () => {
     const foreign = outpost(["run", "--agent", "echo", "--provider", "hostbox", "--provider-option", "zone=x", "brief"], repository);
     expect(foreign.status).toBe(2);
     expect(foreign.stderr).toContain("--zone does not apply to --provider hostbox (it reads: --region)");
+  });
+
+  it("a plugin's command group shows in outpost --help and runs from its descriptor, with the host's services", () => {
+    const repository = projectWithPlugin();
+    installProviderWithCommands(dirname(repository));
+    expect(outpost(["--help"], repository).stdout).toMatch(/\n\s+cmdbox \[arguments\.\.\.\]\s+Manage cmdbox sandboxes\./);
+    const help = outpost(["cmdbox", "greet", "--help"], repository);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain("Usage: outpost cmdbox greet [options] <who>");
+    expect(help.stdout).toMatch(/-t, --tag <tag>\s+tags/);
+    expect(help.stdout).toMatch(/--colour-name <colour>\s+colour \(default: "blue"\)/);
+    const greeted = outpost(["cmdbox", "greet", "world", "--loud", "-t", "a", "--tag", "b"], repository);
+    expect(greeted.status, greeted.stderr).toBe(0);
+    expect(JSON.parse(greeted.stdout)).toEqual({
+      arguments: ["world"],
+      options: { loud: true, tag: ["a", "b"], colourName: "blue" },
+      agent: "echo",
+    });
+    const missing = outpost(["cmdbox", "greet"], repository);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("missing required argument 'who'");
+    const failed = outpost(["cmdbox", "fail"], repository);
+    expect(failed.status).toBe(4);
+    expect(failed.stderr).toContain("outpost: conflict: the box is taken");
+    const json = outpost(["cmdbox", "fail", "--json"], repository);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: "error", code: "conflict", message: "the box is taken" });
   });
 
   it("a descriptor of another specification version is refused by name", () => {

@@ -2,6 +2,8 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type ProviderDescriptor } from "@outp
 import { dockerProvider } from "./docker-provider.js";
 import type { DockerProviderConfig, DockerVolume } from "./docker-provider-config.js";
 import { dockerReachable } from "./docker-reachable.js";
+import { imageBuildCommand } from "./image/image-build-command.js";
+import { removeSandbox } from "./remove-sandbox.js";
 
 /** How hosts (the outpost CLI, doctor) find and build this provider without knowing it by name. */
 export const descriptor: ProviderDescriptor = {
@@ -34,6 +36,8 @@ export const descriptor: ProviderDescriptor = {
       ? { ok: true, detail: "a Docker engine answers" }
       : { ok: false, detail: "no Docker engine answers (DOCKER_HOST or /var/run/docker.sock): start Docker, or set DOCKER_HOST" },
   createProvider: (options) => dockerProvider(dockerConfig(options)),
+  removeSandbox,
+  commands: [imageBuildCommand],
 };
 
 function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProviderConfig {

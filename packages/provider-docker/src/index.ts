@@ -8,3 +8,6 @@ export { LEASE_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, RETAIN_LABEL } from "./
 export { mapDockerError } from "./map-docker-error.js";
 export { descriptor } from "./docker-descriptor.js";
 export { dockerReachable } from "./docker-reachable.js";
+export { removeSandbox } from "./remove-sandbox.js";
+export { imageBuildCommand } from "./image/image-build-command.js";
+export { imageRecipe, IMAGE_ROOT } from "./image/image-recipe.js";

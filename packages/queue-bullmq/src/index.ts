@@ -15,3 +15,4 @@ export { queueStatus, jobStatus, jobLog } from "./queue-status.js";
 export type { QueueStatus, JobStatus, JobState } from "./queue-status.js";
 export { watchJob } from "./watch-job.js";
 export type { WatchUpdate } from "./watch-job.js";
+export { descriptor } from "./commands/queue-descriptor.js";

@@ -1,2 +1,3 @@
 export { fsTransport } from "./fs-transport.js";
 export type { FsTransportConfig } from "./fs-transport.js";
+export { descriptor } from "./fs-descriptor.js";

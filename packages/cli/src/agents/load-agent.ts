@@ -17,7 +17,7 @@ export interface AgentChoice {
 
 /** The installed agent plugin's descriptor, imported on demand (plugins are heavy; `outpost --help` must not pay for them). */
 export function agentDescriptor(name: string): Promise<AgentDescriptor> {
-  return loadDescriptor(installedPlugin("agent", name) as ReturnType<typeof installedPlugin> & { kind: "agent" });
+  return loadDescriptor(installedPlugin("agent", name));
 }
 
 /** Builds the chosen agent from its descriptor, or from `--agent-module`. */

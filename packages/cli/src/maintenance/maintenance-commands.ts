@@ -2,7 +2,7 @@ import { OutpostError } from "@outpost/core";
 import type { CleanReport, DispatchEntry, RecoveredDispatch } from "@outpost/dispatch";
 import type { ProgramIo } from "../program.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
-import { removeContainer } from "./remove-container.js";
+import { removeSandbox } from "./remove-sandbox.js";
 
 export interface MaintenanceFlags {
   readonly repository?: string;
@@ -36,7 +36,7 @@ export function cleanCommand(ids: readonly string[], flags: MaintenanceFlags, io
       repository: flags.repository ?? process.cwd(),
       ids,
       dryRun: flags.dryRun === true,
-      removeContainer,
+      removeContainer: removeSandbox,
     });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "clean", dryRun: flags.dryRun === true, ...report })}\n`);
     else io.stdout.write(describeReport(report, flags.dryRun === true));
@@ -47,7 +47,7 @@ export function cleanCommand(ids: readonly string[], flags: MaintenanceFlags, io
 export function recoverCommand(id: string, flags: MaintenanceFlags, io: ProgramIo): Promise<number> {
   return guarded(flags, io, async () => {
     const { recoverDispatch } = await import("@outpost/dispatch");
-    const recovered = await recoverDispatch({ repository: flags.repository ?? process.cwd(), id, removeContainer });
+    const recovered = await recoverDispatch({ repository: flags.repository ?? process.cwd(), id, removeContainer: removeSandbox });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "recovered", ...recovered })}\n`);
     else io.stdout.write(`${describeRecovered(recovered)}\n`);
   });

@@ -17,7 +17,7 @@ export interface ReportedRun {
 /** How the command ended the dispatch it ran. */
 export interface ReportedOutcome {
   readonly result: DispatchResult;
-  /** How the command line named the agent (`--agent claude`), for the continue hint. */
+  /** How the command line named the agent (`--agent <name>`), for the continue hint. */
   readonly agentOption: string;
   /** Lines printed after the result in the progress display (the JSON result carries them as fields). */
   readonly footer?: readonly string[];

@@ -2,9 +2,13 @@ import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** The kinds of plugin a package.json may declare under `"outpost"`. */
+export const PLUGIN_KINDS = ["agent", "provider", "queue", "transport"] as const;
+export type PluginKind = (typeof PLUGIN_KINDS)[number];
+
 /** A plugin package found on disk; only its package.json was read (cheap enough for `outpost --help`). */
 export interface InstalledPlugin {
-  readonly kind: "agent" | "provider";
+  readonly kind: PluginKind;
   /** What `--agent` / `--provider` takes: `outpost.name`, else the package name without scope and prefix. */
   readonly name: string;
   readonly packageName: string;
@@ -13,16 +17,18 @@ export interface InstalledPlugin {
   readonly descriptorPath: string;
   /** True when found beside the CLI (importable by name); false when found above the working directory. */
   readonly besideCli: boolean;
+  /** Command groups the plugin adds (`outpost <group> …`), with the one-line description help shows. */
+  readonly commands: Readonly<Record<string, string>>;
 }
 
 /**
  * Plugins installed beside the CLI, then in the node_modules folders above `cwd`: every package whose
- * package.json declares `"outpost": { "kind": "agent" | "provider", "descriptor": "<export path>" }`.
+ * package.json declares `"outpost": { "kind": "agent" | "provider" | "queue" | "transport", "descriptor": "<export path>" }`.
  * The first package of a name wins. The folders are read once per process and working directory (a
  * repository's node_modules holds hundreds of packages, and help, run and doctor each ask more than once).
  */
-export function findPlugins(kind: "agent" | "provider", cwd = process.cwd()): InstalledPlugin[] {
-  return installedPlugins(cwd).filter((plugin) => plugin.kind === kind);
+export function findPlugins<K extends PluginKind>(kind: K, cwd = process.cwd()): Array<InstalledPlugin & { readonly kind: K }> {
+  return installedPlugins(cwd).filter((plugin): plugin is InstalledPlugin & { readonly kind: K } => plugin.kind === kind);
 }
 
 const scans = new Map<string, readonly InstalledPlugin[]>();
@@ -75,11 +81,12 @@ function packageDirectories(root: string): string[] {
 }
 
 /**
- * Plugin packages are named `@outpost/…`, or `[@scope/]outpost-…`, `[@scope/]agent-…`, `[@scope/]provider-…`:
+ * Plugin packages are named `@outpost/…`, or `[@scope/]outpost-…`, `[@scope/]agent-…`, `[@scope/]provider-…`, `[@scope/]queue-…`,
+ * `[@scope/]transport-…`:
  * only those package.json files are read, so `outpost --help` costs the same beside a thousand dependencies.
  */
 function mayBePlugin(scope: string | undefined, name: string): boolean {
-  return scope === "@outpost" || /^(outpost-|agent-|provider-)/.test(name);
+  return scope === "@outpost" || /^(outpost-|agent-|provider-|queue-|transport-)/.test(name);
 }
 
 function safeList(directory: string): string[] {
@@ -91,7 +98,7 @@ function safeList(directory: string): string[] {
 }
 
 function readPlugin(directory: string, besideCli: boolean): InstalledPlugin | undefined {
-  let manifest: { name?: unknown; outpost?: { kind?: unknown; name?: unknown; descriptor?: unknown } };
+  let manifest: { name?: unknown; outpost?: { kind?: unknown; name?: unknown; descriptor?: unknown; commands?: unknown } };
   try {
     const text = readFileSync(join(directory, "package.json"), "utf8");
     // Most packages are not plugins: only a manifest naming the "outpost" key is worth parsing.
@@ -102,13 +109,23 @@ function readPlugin(directory: string, besideCli: boolean): InstalledPlugin | un
   }
   const declared = manifest.outpost;
   if (typeof manifest.name !== "string" || typeof declared !== "object" || declared === null) return undefined;
-  if (declared.kind !== "agent" && declared.kind !== "provider") return undefined;
+  const kind = PLUGIN_KINDS.find((known) => known === declared.kind);
+  if (kind === undefined) return undefined;
   const descriptorPath = typeof declared.descriptor === "string" ? declared.descriptor : ".";
-  const name = typeof declared.name === "string" ? declared.name : shortName(manifest.name, declared.kind);
-  return { kind: declared.kind, name, packageName: manifest.name, directory, descriptorPath, besideCli };
+  const name = typeof declared.name === "string" ? declared.name : shortName(manifest.name, kind);
+  return { kind, name, packageName: manifest.name, directory, descriptorPath, besideCli, commands: commandGroups(declared.commands) };
 }
 
-/** `@outpost/agent-claude` → `claude`, `outpost-provider-moon` → `moon`. */
+/** `{ "<group>": "<description>" }` with lower-case command words; anything else is ignored. */
+function commandGroups(declared: unknown): Record<string, string> {
+  if (typeof declared !== "object" || declared === null) return {};
+  const groups: Record<string, string> = {};
+  for (const [group, description] of Object.entries(declared))
+    if (/^[a-z][a-z0-9-]*$/.test(group) && typeof description === "string") groups[group] = description;
+  return groups;
+}
+
+/** `@outpost/agent-<name>` → `<name>`, `outpost-provider-moon` → `moon`. */
 function shortName(packageName: string, kind: string): string {
   const bare = packageName.replace(/^@[^/]+\//, "");
   return bare.replace(new RegExp(`^(outpost-)?${kind}-`), "");

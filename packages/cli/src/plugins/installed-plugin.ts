@@ -1,8 +1,8 @@
 import { OutpostError } from "@outpost/core";
-import { findPlugins, type InstalledPlugin } from "./find-plugins.js";
+import { findPlugins, type InstalledPlugin, type PluginKind } from "./find-plugins.js";
 
 /** The installed plugin of that kind and name, or a configuration error listing what is installed. */
-export function installedPlugin(kind: "agent" | "provider", name: string): InstalledPlugin {
+export function installedPlugin<K extends PluginKind>(kind: K, name: string): InstalledPlugin & { readonly kind: K } {
   const installed = findPlugins(kind);
   const plugin = installed.find((candidate) => candidate.name === name);
   if (plugin !== undefined) return plugin;

@@ -1,12 +1,26 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type AgentDescriptor, type ProviderDescriptor } from "@outpost/core";
-import type { InstalledPlugin } from "./find-plugins.js";
+import {
+  DESCRIPTOR_SPECIFICATION_VERSION,
+  OutpostError,
+  type AgentDescriptor,
+  type ProviderDescriptor,
+  type QueueDescriptor,
+  type TransportDescriptor,
+} from "@outpost/core";
+import type { InstalledPlugin, PluginKind } from "./find-plugins.js";
 
-type DescriptorOf<K> = K extends "agent" ? AgentDescriptor : ProviderDescriptor;
+type AnyDescriptor = AgentDescriptor | ProviderDescriptor | QueueDescriptor | TransportDescriptor;
+type DescriptorOf<K> = K extends "agent"
+  ? AgentDescriptor
+  : K extends "provider"
+    ? ProviderDescriptor
+    : K extends "queue"
+      ? QueueDescriptor
+      : TransportDescriptor;
 
 /** Imports an installed plugin's `descriptor` (only the command that needs it pays for the import) and checks it. */
-export async function loadDescriptor<K extends "agent" | "provider">(plugin: InstalledPlugin & { kind: K }): Promise<DescriptorOf<K>> {
+export async function loadDescriptor<K extends PluginKind>(plugin: InstalledPlugin & { kind: K }): Promise<DescriptorOf<K>> {
   const specifier = plugin.besideCli
     ? `${plugin.packageName}${plugin.descriptorPath === "." ? "" : plugin.descriptorPath.slice(1)}`
     : pathToFileURL(join(plugin.directory, await exportTarget(plugin))).href;
@@ -23,20 +37,24 @@ export async function loadDescriptor<K extends "agent" | "provider">(plugin: Ins
   return checked(module.descriptor, plugin) as DescriptorOf<K>;
 }
 
-function checked(descriptor: unknown, plugin: InstalledPlugin): AgentDescriptor | ProviderDescriptor {
+/** What each kind must hold besides kind and name: its factory, or (a queue) its commands. */
+const REQUIRED = { agent: "createAgent", provider: "createProvider", queue: "commands", transport: "createTransport" } as const;
+
+function checked(descriptor: unknown, plugin: InstalledPlugin): AnyDescriptor {
   const candidate = descriptor as
-    { kind?: unknown; name?: unknown; specificationVersion?: unknown; createAgent?: unknown; createProvider?: unknown } | undefined;
-  const factory = plugin.kind === "agent" ? candidate?.createAgent : candidate?.createProvider;
+    ({ kind?: unknown; name?: unknown; specificationVersion?: unknown } & Record<string, unknown>) | undefined;
+  const required = REQUIRED[plugin.kind];
+  const member = candidate?.[required];
   if (
     typeof candidate !== "object" ||
     candidate === null ||
     candidate.kind !== plugin.kind ||
     typeof candidate.name !== "string" ||
-    typeof factory !== "function"
+    (required === "commands" ? !Array.isArray(member) : typeof member !== "function")
   ) {
     throw new OutpostError(
       "configuration",
-      `${plugin.packageName} declares an outpost ${plugin.kind} but its export ${plugin.descriptorPath} has no valid \`descriptor\` (kind "${plugin.kind}", name, ${plugin.kind === "agent" ? "createAgent" : "createProvider"}).`,
+      `${plugin.packageName} declares an outpost ${plugin.kind} but its export ${plugin.descriptorPath} has no valid \`descriptor\` (kind "${plugin.kind}", name, ${required}).`,
       { details: { plugin: plugin.packageName } },
     );
   }
@@ -53,7 +71,7 @@ function checked(descriptor: unknown, plugin: InstalledPlugin): AgentDescriptor 
       },
     );
   }
-  return candidate as unknown as AgentDescriptor | ProviderDescriptor;
+  return candidate as unknown as AnyDescriptor;
 }
 
 /** The file an export path maps to through the package's `exports` (import or default condition), else `main`. */

@@ -2,6 +2,7 @@ import type { AgentAdapter } from "../agent/agent-adapter.js";
 import type { CliFeatureTable } from "../agent/cli-version.js";
 import type { ConversationStore } from "../conversation/conversation-store.js";
 import type { SandboxPlacement, SandboxProvider } from "../sandbox/sandbox-provider.js";
+import type { PluginCommand } from "./plugin-command.js";
 
 /** The version of the descriptor contract below; a host reads only descriptors of a version it knows. */
 export const DESCRIPTOR_SPECIFICATION_VERSION = "v1";
@@ -73,6 +74,13 @@ export interface ProviderDescriptor {
   /** What `outpost doctor` reports: found or not, and what to do when not. Credentials are never printed. */
   readonly check?: () => Promise<{ readonly ok: boolean; readonly detail: string }>;
   readonly createProvider: (options: Readonly<Record<string, unknown>>) => SandboxProvider | Promise<SandboxProvider>;
+  /**
+   * Removes a sandbox that a dead dispatch or a killed queue attempt left behind, by the id its lease recorded
+   * (`outpost clean`, `outpost recover`, queue workers). One already gone counts as removed.
+   */
+  readonly removeSandbox?: (id: string) => Promise<void>;
+  /** Commands the provider adds to a host's command line (e.g. building images); their group is listed in package.json. */
+  readonly commands?: readonly PluginCommand[];
 }
 
 export type PluginDescriptor = AgentDescriptor | ProviderDescriptor;

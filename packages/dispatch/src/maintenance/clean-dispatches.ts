@@ -20,8 +20,8 @@ export interface CleanDispatchesOptions {
   readonly ids?: readonly string[];
   /** Say what would be done, do nothing. */
   readonly dryRun?: boolean;
-  /** Removes a sandbox container by id (the CLI passes one that talks to Docker). */
-  readonly removeContainer?: (id: string) => Promise<void>;
+  /** Removes a sandbox container by id; `provider` is the name the record holds (the CLI asks that provider's descriptor). */
+  readonly removeContainer?: (id: string, provider: string) => Promise<void>;
 }
 
 /** Work a clean left in place, and how to get it back. */
@@ -109,8 +109,9 @@ async function cleanOne(
     );
   if (record.container) {
     const container = record.container;
-    if (options.removeContainer) await act(`remove container ${container.slice(0, 12)}`, () => options.removeContainer!(container));
-    else actions.push(`container ${container.slice(0, 12)} not removed (no container remover given): docker rm -f ${container}`);
+    if (options.removeContainer)
+      await act(`remove container ${container.slice(0, 12)}`, () => options.removeContainer!(container, record.provider));
+    else actions.push(`container ${container.slice(0, 12)} not removed (no container remover given for provider ${record.provider})`);
   }
   for (const directory of [record.staging, record.home]) {
     if (directory && (await ownDirectory(directory)))

@@ -16,7 +16,7 @@ export interface RecoverDispatchOptions {
   readonly repository?: string;
   /** The dispatch id (or a unique prefix), as `outpost ps` shows it. */
   readonly id: string;
-  readonly removeContainer?: (id: string) => Promise<void>;
+  readonly removeContainer?: (id: string, provider: string) => Promise<void>;
   readonly signal?: AbortSignal;
 }
 

@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { bundleWork } from "../remote/bundle-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
 import { backUpBeforeApplying } from "../remote/recovery-backup.js";
+import { archiveRecovery } from "../remote/archive-recovery.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
 import { withinLimit } from "./stage-limit.js";
@@ -48,6 +49,11 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
   const verified = await verifyWorkBundle(workspace, bundle);
   try {
     const backup = await backUpBeforeApplying(workspace, bundle, state.dispatchId);
+    const transport = state.options.recoveryTransport;
+    if (transport) {
+      const archived = await archiveRecovery(backup, transport, state.dispatchId, state.options.signal);
+      state.observers.diagnostic(`syncBack: recovery backup archived to ${transport.name} as ${archived.key}`);
+    }
     const superseded = state.pending
       ? await checkPending(workspace, verified, state.pending, state.options.includeUncommitted === true, backup)
       : [];

@@ -1,5 +1,4 @@
-import { OutpostError } from "@outpost/core";
-import { agentDescriptor } from "../agents/load-agent.js";
+import { OutpostError, type AgentDescriptor } from "@outpost/core";
 
 /** One agent CLI to put in an image: its npm package at the pinned (or chosen) version, and its executable. */
 export interface ImageAgent {
@@ -13,7 +12,7 @@ export interface ImageAgent {
  * `codex` (the plugin's pinned release, from its descriptor) or `codex@0.147.0` (a chosen one)
  * → the package to install and the executable to expose. An agent without an npm package fails.
  */
-export async function imageAgent(argument: string): Promise<ImageAgent> {
+export async function imageAgent(argument: string, agentDescriptor: (name: string) => Promise<AgentDescriptor>): Promise<ImageAgent> {
   const at = argument.indexOf("@", 1);
   const name = at > 0 ? argument.slice(0, at) : argument;
   const chosen = at > 0 ? argument.slice(at + 1) : undefined;
