@@ -29,8 +29,8 @@ function packed(name: string, directory: string): ServedPackage {
       cwd: directory,
     },
   );
-  const [{ filename }] = JSON.parse(output) as { filename: string }[];
-  return { manifest, tarball: join(directory, filename) };
+  const [result] = JSON.parse(output) as { filename: string }[];
+  return { manifest, tarball: join(directory, result!.filename) };
 }
 
 (gate.unavailable ? describe.skip : describe)(
