@@ -13,7 +13,8 @@ export function sandboxRemover(plugins: readonly PluginDescriptor[]): (id: strin
     if (descriptor?.removeSandbox === undefined)
       throw new OutpostError(
         "configuration",
-        `Sandbox ${id.slice(0, 12)} of provider ${JSON.stringify(provider)} cannot be removed by this worker (no such provider, or it offers no removeSandbox). Remove it with that provider's own tools.`,
+        `Sandbox ${id.slice(0, 12)} of provider ${JSON.stringify(provider)} cannot be removed by this worker (no such provider, ` +
+          `or it offers no removeSandbox). Remove it with that provider's own tools.`,
         { details: { provider, sandbox: id } },
       );
     await descriptor.removeSandbox(id);
