@@ -96,6 +96,11 @@ export interface DispatchOptions {
    * the checkout root for Copilot and Kimi bundles (each store decides; see `TranscriptStoreOptions.defaultHome`).
    */
   readonly conversationHome?: string;
+  /**
+   * Remote providers only: before work brought back is applied, the host's recovery backup is also archived
+   * here (one tar object at `recovery/<dispatchId>/backup.tar`), surviving the sandbox and `.outpost`.
+   */
+  readonly recoveryTransport?: Transport;
   /** Where the activity record of this sandbox lives; default a file under `.outpost/storage`. */
   readonly activityTransport?: Transport;
   /**

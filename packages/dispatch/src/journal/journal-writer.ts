@@ -56,7 +56,8 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
   const encoder = new TextEncoder();
   const createdAt = new Date().toISOString();
   let baseline: string | undefined;
-  let buffered: JournalRecord[] = [];
+  // Each record is serialized once, when it is appended; a segment is these lines joined.
+  let buffered: string[] = [];
   const segments: JournalSegmentEntry[] = [];
   let revision: string | null = null;
   let reference: TransportReference | undefined;
@@ -86,16 +87,17 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
     reference = { key: indexKey, revision: entry.revision };
   };
 
-  const writeSegment = async (records: JournalRecord[]): Promise<void> => {
+  // The same text as JSON.stringify({ format, journalId, sequence, records }), without serializing the records again.
+  const writeSegment = async (lines: string[]): Promise<void> => {
     const sequence = segments.length + 1;
     const key = journalSegmentKey(options.journalId, sequence);
-    const text = redact(JSON.stringify({ format: JOURNAL_SEGMENT_FORMAT, journalId: options.journalId, sequence, records }));
-    const bytes = encoder.encode(text);
+    const head = JSON.stringify({ format: JOURNAL_SEGMENT_FORMAT, journalId: options.journalId, sequence }).slice(0, -1);
+    const bytes = encoder.encode(redact(`${head},"records":[${lines.join(",")}]}`));
     await options.transport.write(key, bytes, { ifRevision: null });
     segments.push({
       key,
       sequence,
-      records: records.length,
+      records: lines.length,
       bytes: bytes.length,
       sha256: createHash("sha256").update(bytes).digest("hex"),
     });
@@ -103,18 +105,18 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
 
   // Splits the buffer so that no segment grows past the limit (one record always fits: events are bounded,
   // patches are smaller than a segment).
-  const cut = (records: JournalRecord[]): JournalRecord[][] => {
-    const parts: JournalRecord[][] = [];
-    let part: JournalRecord[] = [];
+  const cut = (lines: string[]): string[][] => {
+    const parts: string[][] = [];
+    let part: string[] = [];
     let size = 0;
-    for (const record of records) {
-      const bytes = Buffer.byteLength(JSON.stringify(record)) + 1;
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line) + 1;
       if (part.length > 0 && size + bytes > limits.maxSegmentBytes - 1024) {
         parts.push(part);
         part = [];
         size = 0;
       }
-      part.push(record);
+      part.push(line);
       size += bytes;
     }
     if (part.length > 0) parts.push(part);
@@ -134,17 +136,19 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
     return step;
   };
 
-  const flush = (): Promise<void> => {
+  // Writes what is buffered as segments, then the index once, in `state` (a closing journal is listed complete at once).
+  const flushAs = (state: JournalState): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const records = buffered;
+    const lines = buffered;
     buffered = [];
-    if (records.length === 0 && reference) return schedule(async () => undefined).then(rethrow);
+    if (lines.length === 0 && reference && state === "recording") return schedule(async () => undefined).then(rethrow);
     return schedule(async () => {
-      for (const part of cut(records)) await writeSegment(part);
-      await writeIndex("recording");
+      for (const part of cut(lines)) await writeSegment(part);
+      await writeIndex(state);
     }).then(rethrow);
   };
+  const flush = (): Promise<void> => flushAs("recording");
 
   function rethrow(): void {
     if (failure !== undefined) throw journalFailure(failure, indexKey);
@@ -159,18 +163,24 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
     },
     append(record) {
       if (record.kind === "event" && !options.verbose && record.event.type === "raw") return;
-      buffered.push(record.kind === "event" ? boundEventRecord(record, limits.maxEventBytes) : record);
-      if (buffered.length >= segmentRecords || record.kind !== "event") void flush().catch(() => undefined);
+      buffered.push(serialize(record, limits.maxEventBytes));
+      // A turn's end is written at once; other records within segmentMs, or when a segment is full.
+      if (buffered.length >= segmentRecords || record.kind === "turn-end") void flush().catch(() => undefined);
       else timer ??= setTimeout(() => void flush().catch(() => undefined), segmentMs).unref();
     },
     flush,
     async close(state) {
-      await flush();
-      await schedule(() => writeIndex(state));
-      rethrow();
+      await flushAs(state);
       return reference!;
     },
   };
+}
+
+/** One record as JSON; an event too large for the journal is cut first (bytes ≤ 3 × UTF-16 units: most need no count). */
+function serialize(record: JournalRecord, maxEventBytes: number): string {
+  const line = JSON.stringify(record);
+  if (record.kind !== "event" || line.length * 3 <= maxEventBytes || Buffer.byteLength(line) <= maxEventBytes) return line;
+  return JSON.stringify(boundEventRecord(record, maxEventBytes));
 }
 
 function journalFailure(error: unknown, key: string): OutpostError {

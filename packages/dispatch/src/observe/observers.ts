@@ -71,7 +71,11 @@ export class Observers {
   }
 
   observe(observed: ObservedEvent): void {
-    const observation: AgentObservation = { ...observed.event, ...observed, at: Date.parse(observed.timestamp), seq: ++this.seq };
+    // Object.assign, not two spreads: the same object, built several times faster (this runs for every event).
+    const observation: AgentObservation = Object.assign({}, observed.event, observed, {
+      at: Date.parse(observed.timestamp),
+      seq: ++this.seq,
+    });
     this.call("observe", () => this.callbacks.observe?.(observation));
     this.emit({
       type: "agent-event",

@@ -32,6 +32,11 @@ export function assertProviderHonours(options: ProvidedOptions): void {
     );
   if (options.includeUncommitted !== undefined && typeof options.includeUncommitted !== "boolean")
     throw new OutpostError("configuration", "includeUncommitted must be true or false.");
+  if (options.recoveryTransport !== undefined && provider.placement !== "remote")
+    throw new OutpostError(
+      "configuration",
+      `recoveryTransport is for remote providers only: ${provider.name} works on the host's worktree itself, so no work is brought back to archive. Drop recoveryTransport.`,
+    );
   if (options.includeUncommitted === true && provider.placement !== "remote")
     throw new OutpostError(
       "configuration",

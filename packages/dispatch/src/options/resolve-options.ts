@@ -74,6 +74,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   checkLogging(options.logging);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
+  if (options.recoveryTransport) assertSpecificationVersion(options.recoveryTransport, "transport");
   assertProviderHonours(options);
   const passes = positiveInteger("passes", options.passes ?? DISPATCH_DEFAULTS.passes);
   const timers: TurnTimerSettings = {

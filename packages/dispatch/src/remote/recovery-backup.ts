@@ -41,10 +41,14 @@ export async function backUpBeforeApplying(workspace: Workspace, bundle: string,
         .digest("hex"),
     })),
   );
-  const restore = `git fetch ${join(location, "work.bundle")} refs/heads/${workspace.branch!}:refs/heads/outpost-recovered-${dispatchId.slice(0, 8)}`;
+  const fetch = (bundle: string) =>
+    `git fetch ${bundle} refs/heads/${workspace.branch!}:refs/heads/outpost-recovered-${dispatchId.slice(0, 8)}`;
+  const restore = fetch(join(location, "work.bundle"));
+  // The same, from a copy archived to the recoveryTransport once it is extracted into a directory.
+  const archiveRestore = fetch("<extracted>/work.bundle");
   await writeFile(
     join(location, "manifest.json"),
-    `${JSON.stringify({ dispatchId, branch: workspace.branch, baseline: workspace.baseline, restore, files: manifest }, null, 2)}\n`,
+    `${JSON.stringify({ dispatchId, branch: workspace.branch, baseline: workspace.baseline, restore, archiveRestore, files: manifest }, null, 2)}\n`,
   );
   return { location, restore };
 }

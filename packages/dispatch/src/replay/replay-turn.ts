@@ -1,9 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { isOutpostError, throwIfAborted, type AgentEvent, type ReplayAgent, type ReplayDivergence, type SandboxLease } from "@outpost/core";
+import {
+  isOutpostError,
+  throwIfAborted,
+  type AgentEvent,
+  type RecordedCommit,
+  type ReplayAgent,
+  type ReplayDivergence,
+  type ReplayEvent,
+  type SandboxLease,
+} from "@outpost/core";
 import type { TurnOutcome } from "../turn/run-turn.js";
 import { findMarker } from "../turn/markers.js";
 import { diverge } from "./replay-divergence.js";
-import { rebuildCommit } from "./rebuild-commit.js";
+import { rebuildCommit, type RebuiltCommit } from "./rebuild-commit.js";
 
 export interface ReplayTurnInput {
   readonly agent: ReplayAgent;
@@ -56,32 +65,27 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
       pass,
       message: `Turn ${pass} was not journaled to its end (the recording stopped inside it); only its first ${turn.events.length} event(s) can be replayed.`,
     });
-  let previous = 0;
-  let owed = 0;
-  for (const { atMs, event } of turn.events) {
-    throwIfAborted(input.signal, "The replay");
-    owed += Math.min(Math.max(0, atMs - previous) / COMPRESSION, LONGEST_GAP_MS);
-    previous = atMs;
-    if (owed >= 4) {
-      await sleep(owed);
-      owed = 0;
-    }
-    input.onEvent(event);
+  // The commits are rebuilt while the events play (git works in its own processes meanwhile); their
+  // divergences are reported after the events, in order, as the recording saw them.
+  const rebuilding = rebuildCommits(input, turn.commits);
+  try {
+    await playEvents(input, turn.events);
+  } finally {
+    // Settles before the turn ends either way: no git runs on after an abort, no rejection is left unhandled.
+    await rebuilding.catch(() => undefined);
   }
-  for (const commit of turn.commits) {
-    throwIfAborted(input.signal, "The replay");
-    const rebuilt = await rebuildCommit(input.lease, commit, input.signal).catch((error: unknown) => {
-      if (!isOutpostError(error, "replay")) throw error;
-      report({ kind: "tree", pass, recorded: commit.tree, message: `${error.message} Its commit is left out of the replay.` });
-      return undefined;
-    });
-    if (rebuilt && rebuilt.tree !== commit.tree)
+  for (const outcome of await rebuilding) {
+    const { commit } = outcome;
+    if ("error" in outcome) {
+      if (!isOutpostError(outcome.error, "replay")) throw outcome.error;
+      report({ kind: "tree", pass, recorded: commit.tree, message: `${outcome.error.message} Its commit is left out of the replay.` });
+    } else if (outcome.rebuilt.tree !== commit.tree)
       report({
         kind: "tree",
         pass,
         recorded: commit.tree,
-        found: rebuilt.tree,
-        message: `Rebuilding commit ${commit.id} gave tree ${rebuilt.tree}, not the recorded ${commit.tree}: the replay's files differ from the recording's.`,
+        found: outcome.rebuilt.tree,
+        message: `Rebuilding commit ${commit.id} gave tree ${outcome.rebuilt.tree}, not the recorded ${commit.tree}: the replay's files differ from the recording's.`,
       });
   }
   const marker = turn.marker && input.markers.includes(turn.marker) ? turn.marker : findMarker(turn.text, input.markers);
@@ -94,6 +98,39 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
     status: 0,
     durationMs: Date.now() - started,
   };
+}
+
+/** Re-emits the recorded events, each gap between them compressed. */
+async function playEvents(input: ReplayTurnInput, events: readonly ReplayEvent[]): Promise<void> {
+  let previous = 0;
+  let owed = 0;
+  for (const { atMs, event } of events) {
+    throwIfAborted(input.signal, "The replay");
+    owed += Math.min(Math.max(0, atMs - previous) / COMPRESSION, LONGEST_GAP_MS);
+    previous = atMs;
+    if (owed >= 4) {
+      await sleep(owed);
+      owed = 0;
+    }
+    input.onEvent(event);
+  }
+}
+
+type Rebuilt = { readonly commit: RecordedCommit } & ({ readonly rebuilt: RebuiltCommit } | { readonly error: unknown });
+
+/** Rebuilds the commits in order; a commit that fails stops the ones after it only when its failure is no divergence. */
+async function rebuildCommits(input: ReplayTurnInput, commits: readonly RecordedCommit[]): Promise<Rebuilt[]> {
+  const outcomes: Rebuilt[] = [];
+  for (const commit of commits) {
+    throwIfAborted(input.signal, "The replay");
+    try {
+      outcomes.push({ commit, rebuilt: await rebuildCommit(input.lease, commit, input.signal) });
+    } catch (error) {
+      outcomes.push({ commit, error });
+      if (!isOutpostError(error, "replay")) break;
+    }
+  }
+  return outcomes;
 }
 
 function describeDifference(recorded: string, found: string): string {

@@ -3,6 +3,7 @@ import { captureConversation } from "../conversation/capture-conversation.js";
 import type { DispatchState } from "./dispatch-state.js";
 import { closeBoundary } from "./sync-back-stage.js";
 import { rescueRemoteWork } from "../remote/rescue-remote-work.js";
+import { archiveRecovery } from "../remote/archive-recovery.js";
 
 /**
  * After a failure while the sandbox is held: saves what the failed turn said (so the conversation can be
@@ -35,6 +36,11 @@ export async function abandonSandbox(state: DispatchState, error: unknown): Prom
         return undefined;
       },
     );
+    const transport = state.options.recoveryTransport;
+    if (state.rescued && transport)
+      await archiveRecovery(state.rescued, transport, dispatchId, AbortSignal.timeout(120_000)).catch((archiving: unknown) =>
+        observers.warn(`The rescued work is in ${state.rescued!.location}, but archiving it failed: ${String(archiving)}`),
+      );
   }
   await sandbox.lease.release().catch((releasing: unknown) => {
     state.cleanupFailed = true;

@@ -2,8 +2,11 @@ import { rm } from "node:fs/promises";
 import { bundleWork } from "../remote/bundle-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
 import { backUpBeforeApplying } from "../remote/recovery-backup.js";
+import { archiveRecovery } from "../remote/archive-recovery.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
+import { fetchChangedFiles } from "../remote/fetch-changed-files.js";
+import { assertChangedFilesMayLand, bringBackFiles } from "../remote/bring-back-files.js";
 import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
 
@@ -40,14 +43,36 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
   const bundle = await withinLimit(state, "gitMs", (signal) =>
     bundleWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
   );
+  const changed = await withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, signal));
   state.cleanupFailed = true;
   state.sandbox = undefined;
   await sandbox.lease.release();
   state.cleanupFailed = false;
-  if (!bundle) return;
+  try {
+    if (changed) await assertChangedFilesMayLand(workspace, changed, state.pending, state.options.includeUncommitted === true);
+    if (bundle) await applyBundle(state, bundle);
+    if (changed) {
+      await bringBackFiles(workspace, changed);
+      state.observers.diagnostic(
+        `syncBack: ${changed.entries.length} uncommitted files brought back, ${changed.deleted.length} deleted (${sandbox.lease.fileTransfers ? "fileTransfers" : "tar stream"})`,
+      );
+    }
+  } finally {
+    if (changed) await rm(changed.staging, { recursive: true, force: true });
+  }
+}
+
+/** Verifies the sandbox's bundle in a temporary repository, backs the host up (and archives it), then applies the commits. */
+async function applyBundle(state: DispatchState, bundle: string): Promise<void> {
+  const workspace = workspaceOf(state);
   const verified = await verifyWorkBundle(workspace, bundle);
   try {
     const backup = await backUpBeforeApplying(workspace, bundle, state.dispatchId);
+    const transport = state.options.recoveryTransport;
+    if (transport) {
+      const archived = await archiveRecovery(backup, transport, state.dispatchId, state.options.signal);
+      state.observers.diagnostic(`syncBack: recovery backup archived to ${transport.name} as ${archived.key}`);
+    }
     const superseded = state.pending
       ? await checkPending(workspace, verified, state.pending, state.options.includeUncommitted === true, backup)
       : [];

@@ -1,0 +1,125 @@
+import { createReadStream } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import { join, posix } from "node:path";
+import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
+import { createStaging, normalizeTreePath, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
+
+/** What the agent left uncommitted in a remote sandbox, downloaded into a host staging directory. */
+export interface ChangedFiles {
+  /** Host directory beside the worktree holding the staged files (remove it when done). */
+  readonly staging: string;
+  /** Changed or new files and links, verified. */
+  readonly entries: readonly StagedEntry[];
+  /** Paths the agent deleted. */
+  readonly deleted: readonly string[];
+}
+
+/**
+ * In the sandbox, before it is released: lists what the agent left uncommitted (`git status`, relative to
+ * its own HEAD), and downloads those files through the lease's `fileTransfers` (manifest, SHA-256-checked
+ * batch) or else as one tar stream, into a staging directory beside `worktree`. Everything the sandbox says
+ * is hostile: a name that is not a plain relative path, or that reaches into `.git`, an entry that is not a
+ * regular file or a link staying inside the tree, or one that was not asked for, is refused (code `workspace`)
+ * before the host worktree is touched. Returns undefined when nothing is uncommitted.
+ */
+export async function fetchChangedFiles(lease: SandboxLease, worktree: string, signal?: AbortSignal): Promise<ChangedFiles | undefined> {
+  const { changed, deleted } = await sandboxStatus(lease, worktree, signal);
+  if (changed.length === 0 && deleted.length === 0) return undefined;
+  const staging = await createStaging(worktree);
+  try {
+    const entries = changed.length === 0 ? [] : await download(lease, changed, staging, signal);
+    const wanted = new Set(changed);
+    for (const entry of entries)
+      if (!wanted.has(entry.path) || (entry.kind !== "file" && entry.kind !== "link"))
+        throw refused(entry.path, entry.kind === "directory" ? "it is a directory, not a file" : "it was not asked for");
+    return { staging, entries: entries.filter((entry) => entry.kind !== "directory"), deleted };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function sandboxStatus(
+  lease: SandboxLease,
+  worktree: string,
+  signal?: AbortSignal,
+): Promise<{ changed: string[]; deleted: string[] }> {
+  // Written to a file and downloaded: a command's retained output is only its tail.
+  const inside = posix.join(lease.home, ".outpost", "status");
+  const listed = await lease.invoke({
+    executable: "sh",
+    arguments: [
+      "-c",
+      'mkdir -p "$(dirname "$1")" && git -c core.hooksPath=/dev/null -c core.fsmonitor=false status --porcelain=v1 -z --untracked-files=all --no-renames > "$1"',
+      "sh",
+      inside,
+    ],
+    directory: lease.root,
+    signal,
+    deadlineMs: 600_000,
+  });
+  if (listed.status !== 0)
+    throw new OutpostError(
+      "workspace",
+      `Could not list the sandbox's uncommitted files (exit ${listed.status}): ${listed.stderr.trim().slice(-300)}.`,
+    );
+  const local = join(worktree, "..", `.outpost-status-${posix.basename(lease.root)}-${process.pid}`);
+  await lease.download(inside, local, { signal });
+  const text = await readFile(local, "utf8").finally(() => rm(local, { force: true }));
+  const changed: string[] = [];
+  const deleted: string[] = [];
+  for (const record of text.split("\0").filter(Boolean)) {
+    const path = checkedPath(record.slice(3));
+    (record.slice(0, 2).includes("D") ? deleted : changed).push(path);
+  }
+  return { changed, deleted };
+}
+
+async function download(lease: SandboxLease, paths: readonly string[], staging: string, signal?: AbortSignal): Promise<StagedEntry[]> {
+  const transfers = lease.fileTransfers;
+  if (transfers) {
+    const manifest: FileManifestEntry[] = await transfers.manifest(lease.root, paths, { signal });
+    for (const entry of manifest) checkedPath(entry.path);
+    await transfers.downloadBatch(lease.root, manifest, staging, { signal });
+    return manifest;
+  }
+  // No batch capability: one tar stream of exactly these paths, unpacked by the shared checked reader.
+  const archive = posix.join(lease.home, ".outpost", "changed.tar");
+  const packed = await lease.invoke({
+    executable: "sh",
+    arguments: ["-c", 'tar -cf "$1" --null --no-recursion -T -', "sh", archive],
+    stdin: paths.map((path) => `${path}\0`).join(""),
+    directory: lease.root,
+    signal,
+    deadlineMs: 600_000,
+  });
+  if (packed.status !== 0)
+    throw new OutpostError(
+      "workspace",
+      `Could not pack the sandbox's uncommitted files (tar exit ${packed.status}): ${packed.stderr.trim().slice(-300)}.`,
+    );
+  const local = `${staging}.tar`;
+  try {
+    await lease.download(archive, local, { signal });
+    return await unpackToStaging(createReadStream(local), staging, () => signal?.throwIfAborted());
+  } finally {
+    await rm(local, { force: true });
+  }
+}
+
+/** A path `git status` printed: plain, relative, staying inside the tree and out of any `.git`. */
+function checkedPath(path: string): string {
+  const clean = normalizeTreePath(path, "uncommitted file from the sandbox");
+  if (clean !== path || clean === "") throw refused(path, "it is not a plain relative path");
+  if (path.includes("\n")) throw refused(path, "it contains a newline");
+  if (path.split("/").some((part) => part.toLowerCase() === ".git")) throw refused(path, "it reaches into a .git directory");
+  return path;
+}
+
+function refused(path: string, problem: string): OutpostError {
+  return new OutpostError(
+    "workspace",
+    `Refused to bring ${JSON.stringify(path)} back from the sandbox: ${problem}. Nothing of the sandbox's uncommitted files reached the host worktree.`,
+    { details: { path } },
+  );
+}

@@ -1,0 +1,139 @@
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { SandboxProvider } from "@outpost/core";
+import { dispatch } from "@outpost/dispatch";
+import { dockerProvider } from "@outpost/provider-docker";
+import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+
+const gate = dockerGate();
+const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+const provider = () =>
+  dockerProvider({
+    image: DOCKER_TEST_IMAGE,
+    mode: "isolated",
+    network: "none",
+    user: { uid: 0, gid: 0 },
+    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
+  });
+/** The same sandboxes, but leases without `fileTransfers`: files come back as one tar stream. */
+const withoutFileTransfers = (inner: SandboxProvider): SandboxProvider => ({
+  ...inner,
+  capabilities: { ...inner.capabilities, fileTransfers: false, liveInput: inner.capabilities?.liveInput ?? false },
+  acquire: async (options) => {
+    const lease = await inner.acquire(options);
+    return new Proxy(lease, {
+      get: (target, key) => {
+        if (key === "fileTransfers") return undefined;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  },
+});
+const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
+const failure = (run: Promise<unknown>) =>
+  run.then(
+    () => {
+      throw new Error("the dispatch succeeded");
+    },
+    (caught: unknown) => caught as { code: string; message: string; details: Record<string, unknown> },
+  );
+// One committed file, then uncommitted: a tracked file changed, one deleted, new files (nested, executable, two hard-linked).
+const LEAVE_CHANGES = [
+  "echo committed > committed.txt && git add committed.txt && git commit --quiet -m committed",
+  "echo changed >> README.md",
+  "rm -f gone.txt",
+  "mkdir -p nested/deeper && echo new > nested/deeper/new.txt",
+  "printf '#!/bin/sh\\necho hi\\n' > run.sh && chmod 755 run.sh",
+  "echo shared > twin-a.txt && ln twin-a.txt twin-b.txt",
+].join(" && ");
+/** A repository with `gone.txt` committed, for the agent to delete. */
+const repositoryWithGone = () => {
+  const repository = scratchRepository();
+  writeFileSync(join(repository, "gone.txt"), "to delete\n");
+  gitIn(repository, "add", "gone.txt");
+  gitIn(repository, "commit", "--quiet", "-m", "gone.txt");
+  return repository;
+};
+
+async function bringsChangesBack(sandboxProvider: SandboxProvider, expected: string): Promise<void> {
+  const repository = repositoryWithGone();
+  const diagnostics: string[] = [];
+  const result = await dispatch({
+    agent: agentWith({ SHELL: LEAVE_CHANGES }),
+    brief: "x",
+    repository,
+    sandboxProvider,
+    branch: { mode: "named", name: "feature" },
+    diagnostic: (message) => diagnostics.push(message),
+  });
+  expect(result.commits).toHaveLength(1);
+  const worktree = result.directory;
+  expect(readFileSync(join(worktree, "committed.txt"), "utf8")).toBe("committed\n");
+  expect(readFileSync(join(worktree, "README.md"), "utf8")).toMatch(/^# scratch\n.*changed\n$/s);
+  expect(existsSync(join(worktree, "gone.txt"))).toBe(false);
+  expect(readFileSync(join(worktree, "nested/deeper/new.txt"), "utf8")).toBe("new\n");
+  expect(lstatSync(join(worktree, "run.sh")).mode & 0o777).toBe(0o755);
+  // Hard links come back as independent regular files.
+  expect(readFileSync(join(worktree, "twin-b.txt"), "utf8")).toBe("shared\n");
+  expect(lstatSync(join(worktree, "twin-b.txt")).nlink).toBe(1);
+  expect(result.workspaceKept).toBe(true);
+  expect(diagnostics.find((message) => message.startsWith("syncBack: ") && message.includes("brought back"))).toContain(expected);
+  // Nothing staged is left beside the worktree.
+  expect(readdirSync(join(worktree, "..")).filter((name) => name.startsWith(".outpost-"))).toEqual([]);
+}
+
+(gate.unavailable ? describe.skip : describe)(
+  `uncommitted files come back from Docker isolated${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("through fileTransfers: changed, new, deleted, executable and hard-linked files land in the host worktree", async () => {
+      await bringsChangesBack(provider(), "fileTransfers");
+    }, 120_000);
+
+    it("through a tar stream when the lease has no fileTransfers", async () => {
+      await bringsChangesBack(withoutFileTransfers(provider()), "tar stream");
+    }, 120_000);
+
+    it("a hostile sandbox: links out, special files, traversal and .git names, a link planted on the way are refused; host untouched", async () => {
+      const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));
+      // A fake git that reports what the test wants for `status` (the sandbox controls its binaries).
+      const fakeStatus = (records: string) =>
+        [
+          "mkdir -p /tmp/fake",
+          `printf '#!/bin/sh\\nfor a in "$@"; do [ "$a" = status ] && { printf '"'"'${records}'"'"'; exit 0; }; done\\nexec /usr/bin/git "$@"\\n' > /tmp/fake/git`,
+          "chmod 755 /tmp/fake/git && cp /tmp/fake/git /usr/local/bin/git",
+        ].join(" && ");
+      const cases: Array<{ name: string; shell: string; expected: RegExp }> = [
+        { name: "absolute link", shell: "ln -s /etc/passwd leak", expected: /leak/ },
+        { name: "link leaving the tree", shell: "ln -s ../../../../etc escape", expected: /escape/ },
+        { name: "traversal name", shell: `touch x && ${fakeStatus("?? ../../escaped\\\\0")}`, expected: /\.\.\/\.\.\/escaped/ },
+        { name: "absolute name", shell: `${fakeStatus("?? /etc/evil\\\\0")}`, expected: /\/etc\/evil/ },
+        { name: ".git name", shell: `${fakeStatus("?? sub/.git/hooks/post-checkout\\\\0")}`, expected: /\.git/ },
+        {
+          name: "a directory reported as a file",
+          shell: `mkdir -p dir/inner && touch dir/inner/f && ${fakeStatus("?? dir\\\\0")}`,
+          expected: /dir/,
+        },
+        { name: "a special file", shell: `mkfifo pipe && ${fakeStatus("?? pipe\\\\0")}`, expected: /pipe/ },
+        {
+          name: "a committed link on the way",
+          shell: `ln -s ${outside} out && git add out && git commit --quiet -m link && ${fakeStatus("?? out/payload\\\\0")}`,
+          expected: /out\/payload/,
+        },
+      ];
+      for (const { name, shell, expected } of cases) {
+        const repository = scratchRepository();
+        const main = gitIn(repository, "rev-parse", "main");
+        const error = await failure(dispatch({ agent: agentWith({ SHELL: shell }), brief: "x", repository, sandboxProvider: provider() }));
+        expect(error.code, name).toBe("workspace");
+        expect(error.message, name).toMatch(expected);
+        expect(gitIn(repository, "status", "--porcelain", "--untracked-files=all"), name).toBe("");
+        if (name !== "a committed link on the way") expect(gitIn(repository, "rev-parse", "main"), name).toBe(main);
+      }
+      expect(readdirSync(outside)).toEqual([]);
+      expect(existsSync(join(tmpdir(), "escaped"))).toBe(false);
+    }, 600_000);
+  },
+);
