@@ -52,6 +52,10 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
     // A continued turn's own usage is the rollout's running total minus the total before it.
     transcriptUsage: codexTranscriptUsage,
     variables,
+    // Steering is `resumed` (stopped, then `exec resume` with the instruction), not `injected`: the pinned
+    // 0.171.0 offers a live steer only in its app-server protocol (JSON-RPC `turn/steer` with `expectedTurnId`),
+    // while this adapter drives `codex exec --json`, which reads no input once a turn runs. Injecting needs an
+    // adapter speaking the app-server protocol (thread/start, turn/start, turn/steer) instead of `exec`.
     resumable: true,
     get forkable() {
       return release().features.fork;

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -119,5 +119,44 @@ describe("outpost run --record, then outpost replay", () => {
       .split("\n")
       .map((line) => JSON.parse(line) as { type: string; message?: string });
     expect(lines.some((line) => line.type === "warning" && line.message?.startsWith("Replay diverged (unrecorded)"))).toBe(true);
+  }, 180_000);
+
+  it("a journal from a newer index version, or truncated, is refused with code replay and a clear message; no progress hint to continue", async () => {
+    const site = recordingSite();
+    const { module } = scriptAgentModule({ SHELL: COMMIT_TWICE });
+    const recorded = await outpost(
+      ["run", "--agent-module", module, "--agent", "script", "--provider", "local", "--record", "commit twice"],
+      site.repository,
+    );
+    expect(recorded.status, recorded.stderr).toBe(0);
+    const reference = /journal: (journals\/[^ ]+\/index\.json)/.exec(recorded.stdout)![1]!;
+    // The replay's progress display shows the conversation, but no `--continue` hint: a replay stores no conversation.
+    const replayed = await outpost(["replay", reference, "--from", site.repository, "--provider", "local"], site.clone());
+    expect(replayed.status, replayed.stderr).toBe(0);
+    expect(replayed.stdout).not.toContain("--continue");
+
+    // The local transport keeps each key as a file: <key's folders>.d/…/<name>.o under .outpost/storage/objects.
+    const stored = (key: string) =>
+      join(
+        site.repository,
+        ".outpost",
+        "storage",
+        "objects",
+        ...key.split("/").map((part, index, parts) => (index < parts.length - 1 ? `${part}.d` : `${part}.o`)),
+      );
+    const indexFile = stored(reference);
+    const original = readFileSync(indexFile, "utf8");
+    writeFileSync(indexFile, JSON.stringify({ ...(JSON.parse(original) as object), version: 2 }));
+    const newer = await outpost(["replay", reference, "--from", site.repository, "--provider", "local"], site.clone());
+    expect(newer.status).toBe(1);
+    expect(newer.stderr).toContain("outpost: replay: ");
+    expect(newer.stderr).toContain("newer Outpost (index version 2; this one reads up to version 1)");
+
+    writeFileSync(indexFile, original);
+    rmSync(stored(reference.replace(/index\.json$/, "segment-000001.json")));
+    const truncated = await outpost(["replay", reference, "--from", site.repository, "--provider", "local", "--json"], site.clone());
+    expect(truncated.status).toBe(1);
+    expect(JSON.parse(truncated.stdout.trim().split("\n").at(-1)!)).toMatchObject({ type: "error", code: "replay" });
+    expect(truncated.stdout).toMatch(/truncated: segment 1 .* is missing/);
   }, 180_000);
 });

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { claudeAgent } from "@outpost/agent-claude";
-import { isOutpostError, type AgentEvent } from "@outpost/core";
+import { isOutpostError, type AgentEvent, type Transport } from "@outpost/core";
 import { createReplayAgent, dispatch, localJournalTransport, readJournal, type DispatchResult, type Journal } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
+import { memoryTransport } from "@outpost/testkit";
 import { startModelServer, writeFileStep } from "@outpost/testkit/model-server";
 import { gitIn, scratchRepository } from "../src/index.js";
 
@@ -219,5 +220,48 @@ describe("replay divergences, under fail and under warn", () => {
     expect(warned.result.divergences?.map((divergence) => divergence.kind)).toEqual(["unrecorded"]);
     expect(warned.events.length).toBe(partial.records.filter((record) => record.kind === "event").length);
     expect(warned.result.commits).toEqual([]);
+  });
+});
+
+describe("a damaged journal, read and replayed through dispatch()", () => {
+  /** The recorded journal's objects copied into a fresh transport, changed by `damage`, then read and replayed. */
+  async function replayDamaged(damage: (transport: Transport, keys: string[]) => Promise<void>) {
+    const source = localJournalTransport(recording.repository);
+    const transport = memoryTransport();
+    const prefix = recording.journal.reference.key.replace(/index\.json$/, "");
+    const keys: string[] = [];
+    for await (const entry of source.list(prefix)) {
+      keys.push(entry.key);
+      await transport.write(entry.key, (await source.read(entry.key))!.bytes, { ifRevision: null });
+    }
+    await damage(transport, keys.sort());
+    const repository = freshClone();
+    const head = gitIn(repository, "rev-parse", "HEAD");
+    const error = await rejection(
+      readJournal({ transport, reference: recording.journal.reference.key }).then((journal) => replay({ repository, journal })),
+    );
+    // Refused before anything ran: the clone is where it was.
+    expect(gitIn(repository, "rev-parse", "HEAD")).toBe(head);
+    return error as Error & { code: string };
+  }
+
+  it("a truncated journal (a listed segment missing) is refused with code replay naming the segment", async () => {
+    const error = await replayDamaged(async (transport, keys) => {
+      const segment = keys.find((key) => key.endsWith("segment-000001.json"))!;
+      await transport.remove(segment, { ifRevision: (await transport.read(segment))!.revision });
+    });
+    expect(isOutpostError(error, "replay")).toBe(true);
+    expect(error.message).toMatch(/truncated: segment 1 .* is missing/);
+  });
+
+  it("a journal from a newer index version is refused with code replay and says which version this Outpost reads", async () => {
+    const error = await replayDamaged(async (transport) => {
+      const key = recording.journal.reference.key;
+      const index = (await transport.read(key))!;
+      const newer = { ...(JSON.parse(new TextDecoder().decode(index.bytes)) as object), version: 2 };
+      await transport.write(key, new TextEncoder().encode(JSON.stringify(newer)), { ifRevision: index.revision });
+    });
+    expect(isOutpostError(error, "replay")).toBe(true);
+    expect(error.message).toContain("newer Outpost (index version 2; this one reads up to version 1)");
   });
 });

@@ -3,17 +3,37 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeAgent } from "@outpost/agent-claude";
+import { codexAgent } from "@outpost/agent-codex";
 import { copilotAgent } from "@outpost/agent-copilot";
+import { geminiAgent } from "@outpost/agent-gemini";
 import { opencodeAgent } from "@outpost/agent-opencode";
 import { isOutpostError, type AgentAdapter, type OutpostError } from "@outpost/core";
-import { createObservationHub, createSteering, dispatch, type DispatchEvent, type Steering, type SteeringReceipt } from "@outpost/dispatch";
+import {
+  createObservationHub,
+  createReplayAgent,
+  createSteering,
+  dispatch,
+  localJournalTransport,
+  readJournal,
+  type DispatchEvent,
+  type Steering,
+  type SteeringReceipt,
+} from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { startModelServer, type ModelRequest, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
+import {
+  startModelServer,
+  writeFileStep,
+  type ModelRequest,
+  type ModelServer,
+  type Responder,
+  type ScriptStep,
+} from "@outpost/testkit/model-server";
 import { scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
 
 // Steering through dispatch() with the real CLIs against the scripted model server: injected into a running
-// Claude Code turn (stream-json input), resumed for Copilot and OpenCode (stopped, then their conversation resumed).
+// Claude Code turn (stream-json input), resumed for Copilot, OpenCode, Codex and Gemini (stopped, then their
+// conversation resumed); each resumed run is recorded and replayed with its steering as recorded.
 const INSTRUCTION = "STEERING-7: write bonjour instead";
 const provider = () => localProvider({ variables: { PATH: pathWithClis() } });
 const COPILOT_CACHE = join(tmpdir(), "outpost-e2e-copilot-cache");
@@ -47,7 +67,7 @@ function steeredResponder(steering: Steering, receipts: Promise<SteeringReceipt>
   return async (request): Promise<ScriptStep> => {
     if (receipts.length === 0) {
       receipts.push(steering.send(INSTRUCTION));
-      return { toolCall: { names: ["Write", "write", "create", "write_file"], arguments: writeHello } };
+      return writeFileStep("hello.txt", "hi");
     }
     if (!sawInstruction(request)) await Promise.race([receipts[0]!.catch(() => undefined), delay(holdMs)]);
     return { text: `steered=${sawInstruction(request)} <outpost>done</outpost>` };
@@ -55,12 +75,6 @@ function steeredResponder(steering: Steering, receipts: Promise<SteeringReceipt>
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function writeHello(name: string): Record<string, unknown> {
-  if (name === "Write") return { file_path: "hello.txt", content: "hi" };
-  if (name === "create") return { path: "hello.txt", file_text: "hi" };
-  return { filePath: "hello.txt", content: "hi" };
-}
 
 const claudeUnavailable = missingCli("claude");
 
@@ -159,6 +173,16 @@ const resumable: readonly { name: string; executable: string; agent: (server: Mo
     executable: "opencode",
     agent: (server) => opencodeAgent({ endpoint: { baseUrl: `${server.url}/v1`, apiKey: "fake-key" }, model: "fake-model" }),
   },
+  {
+    name: "Codex",
+    executable: "codex",
+    agent: (server) => codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 }),
+  },
+  {
+    name: "Gemini",
+    executable: "gemini",
+    agent: (server) => geminiAgent({ baseUrl: server.url, apiKey: "outpost-test-key", model: "gemini-2.5-flash", maxAttempts: 1 }),
+  },
 ];
 
 for (const subject of resumable) {
@@ -166,18 +190,19 @@ for (const subject of resumable) {
   (unavailable ? describe.skip : describe)(
     `steering the real ${subject.name} CLI${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
     () => {
-      it(`${subject.name} resumes: the running turn is stopped (interrupted: steering), the next turn resumes its conversation with the instruction`, async () => {
+      it(`${subject.name} resumes: the running turn is stopped (interrupted: steering), the next turn resumes its conversation with the instruction; a replay plays it as recorded`, async () => {
         await mkdir(COPILOT_CACHE, { recursive: true });
         const steering = createSteering();
         const receipts: Promise<SteeringReceipt>[] = [];
-        await withServer(steeredResponder(steering, receipts, 60_000), async (server) => {
+        const repository = scratchRepository();
+        const result = await withServer(steeredResponder(steering, receipts, 60_000), async (server) => {
           const hub = createObservationHub();
           const events: DispatchEvent[] = [];
           hub.subscribe((event) => void events.push(event));
           const result = await dispatch({
             agent: subject.agent(server),
             brief: "Create hello.txt containing hi.",
-            repository: scratchRepository(),
+            repository,
             sandboxProvider: provider(),
             steering,
             observation: hub,
@@ -188,7 +213,32 @@ for (const subject of resumable) {
           expect(result.turns[1]!.conversationId).toBe(result.turns[0]!.conversationId);
           expect(result.text).toContain("steered=true");
           expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "resumed", pass: 1, text: INSTRUCTION });
+          return result;
         });
+        // No model server now: the journal replays the stopped turn, then the resumption with the recorded instruction.
+        const journal = await readJournal({ transport: localJournalTransport(repository), reference: result.journal! });
+        const agent = createReplayAgent({ journal });
+        expect(agent.turns.map((turn) => turn.steering)).toEqual([undefined, [INSTRUCTION]]);
+        expect(agent.pendingSteering()).toBeUndefined();
+        const steers: unknown[] = [];
+        const replayed = await dispatch({
+          agent,
+          brief: "Create hello.txt containing hi.",
+          repository,
+          sandboxProvider: localProvider(),
+          logging: false,
+          observe: (observation) => {
+            if (observation.event.type === "steer") steers.push(observation.event);
+          },
+        });
+        expect(agent.remainingTurns).toBe(0);
+        expect(replayed.turns.map((turn) => [turn.pass, turn.interrupted, turn.steering])).toEqual([
+          [1, "steering", undefined],
+          [1, undefined, [INSTRUCTION]],
+        ]);
+        expect(replayed.text).toBe(result.text);
+        expect(replayed.usage).toEqual(result.usage);
+        expect(steers).toEqual([expect.objectContaining({ type: "steer", delivery: "resumed", text: INSTRUCTION })]);
       }, 240_000);
     },
   );

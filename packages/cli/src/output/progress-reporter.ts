@@ -45,7 +45,7 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
     },
     warn: (message) => print(color(33, `  ! ${message}`), stderr),
     diagnostic: (message) => print(color(2, `  · ${message}`)),
-    result(result: DispatchResult, agentOption: string) {
+    result(result: DispatchResult, agentOption: string | undefined) {
       clearStatus();
       const lines = [
         color(
@@ -61,9 +61,11 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
           ? `commits: ${result.commits.map((commit) => commit.slice(0, 12)).join(", ")} on ${result.branch ?? "a detached HEAD"}`
           : "commits: none",
         result.workspaceKept && result.directory ? `worktree: ${result.directory}` : "",
-        result.conversationId
+        result.conversationId && agentOption
           ? `conversation: ${result.conversationId} (continue with: outpost run ${agentOption} --continue ${result.conversationId} "<brief>")`
-          : "",
+          : result.conversationId
+            ? `conversation: ${result.conversationId}`
+            : "",
         ...result.observerErrors.map((entry) => color(33, `observer error: ${entry.message}`)),
       ];
       stdout.write(`${lines.filter(Boolean).join("\n")}\n`);

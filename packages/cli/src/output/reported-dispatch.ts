@@ -18,7 +18,7 @@ export interface ReportedRun {
 export interface ReportedOutcome {
   readonly result: DispatchResult;
   /** How the command line named the agent (`--agent <name>`), for the continue hint. */
-  readonly agentOption: string;
+  readonly agentOption: string | undefined;
   /** Lines printed after the result in the progress display (the JSON result carries them as fields). */
   readonly footer?: readonly string[];
 }

@@ -7,8 +7,8 @@ export interface Reporter {
   event(observation: AgentObservation): void;
   warn(message: string): void;
   diagnostic(message: string): void;
-  /** `agentOption` is how the command line named the agent (`--agent <name>`), for the continue hint. */
-  result(result: DispatchResult, agentOption: string): void;
+  /** `agentOption` is how the command line named the agent (`--agent <name>`), for the continue hint; none, no hint. */
+  result(result: DispatchResult, agentOption: string | undefined): void;
   error(error: OutpostError): void;
   /** Stops timers; called once at the end. */
   close(): void;

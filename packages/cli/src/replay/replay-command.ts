@@ -48,12 +48,14 @@ export async function replayCommand(reference: string, flags: ReplayFlags, io: P
       agent,
       sandboxProvider: provider,
       brief: first.prompt,
-      passes: agent.turns.length,
+      // Steering resumptions replay within their pass.
+      passes: agent.turns.filter((turn) => !turn.steering).length,
       ...(flags.until ? { until: flags.until } : {}),
       repository: flags.repository,
       branch: parseBranch(flags.branch),
       logging: false,
     });
-    return { result, agentOption: `--agent ${journal.agent}` };
+    // No continue hint: a replay stores no conversation, and the recorded one is not continued from here.
+    return { result, agentOption: undefined };
   });
 }

@@ -58,6 +58,8 @@ export interface ReplayTurn {
   readonly marker?: string;
   readonly settled: boolean;
   readonly durationMs: number;
+  /** `steering` when the recorded turn was stopped so that steering instructions could resume it. */
+  readonly interrupted?: "steering";
   /** Commits made during the turn, oldest first; empty when the journal was not replayable. */
   readonly commits: readonly RecordedCommit[];
   /** False when the journal ends inside this turn (a crash): its end and commits were not journaled. */

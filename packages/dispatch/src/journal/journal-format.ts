@@ -23,6 +23,8 @@ export type JournalRecord =
       readonly marker?: string;
       readonly settled: boolean;
       readonly durationMs: number;
+      /** The turn was stopped for steering; the next turn resumed it with the instructions. */
+      readonly interrupted?: "steering";
     }
   | { readonly kind: "commit"; readonly pass: number; readonly commit: RecordedCommit };
 

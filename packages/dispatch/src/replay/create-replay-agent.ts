@@ -108,6 +108,7 @@ function turnsOf(journal: Journal): ReplayTurn[] {
       ...(turn.end?.marker ? { marker: turn.end.marker } : {}),
       settled: turn.end?.settled ?? false,
       durationMs: turn.end?.durationMs ?? 0,
+      ...(turn.end?.interrupted === "steering" ? { interrupted: "steering" as const } : {}),
       commits: turn.commits,
       complete: turn.end !== undefined,
     }),

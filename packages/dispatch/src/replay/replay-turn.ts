@@ -95,6 +95,7 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
     ...(turn.conversationId ? { conversationId: turn.conversationId } : {}),
     ...(marker ? { marker } : {}),
     settled: turn.settled,
+    ...(turn.interrupted ? { interrupted: turn.interrupted } : {}),
     status: 0,
     durationMs: Date.now() - started,
   };

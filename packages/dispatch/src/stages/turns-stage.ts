@@ -10,6 +10,7 @@ import { settleResponse } from "../response/settle-response.js";
 import { replayTurn } from "../replay/replay-turn.js";
 import { checkReplayBaseline } from "../replay/replay-baseline.js";
 import { runSteered } from "../steering/steered-turn.js";
+import { reportSteer } from "../steering/attach-dispatch-steering.js";
 import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
@@ -122,14 +123,15 @@ async function runChain(state: DispatchState, lease: SandboxLease, request: Turn
   return run.outcome;
 }
 
-/** Runs one turn with one agent, and with steering the turns its instructions resume (a replay is not steered). */
+/** Runs one turn with one agent, and with steering the turns its instructions resume. */
 function runRecorded(
   state: DispatchState,
   lease: SandboxLease,
   agent: AgentAdapter | ReplayAgent,
   request: TurnRequest,
 ): Promise<TurnOutcome> {
-  if (!state.steering || agent.kind === "replay") return recordTurn(state, lease, agent, request);
+  if (agent.kind === "replay") return replaySteered(state, lease, agent, request);
+  if (!state.steering) return recordTurn(state, lease, agent, request);
   return runSteered(
     state.steering,
     agent,
@@ -138,6 +140,25 @@ function runRecorded(
     (previous, id, steering) => ({ pass: previous.pass, prompt: steering.join("\n\n"), resume: { id }, steering }),
     (next, control) => recordTurn(state, lease, agent, next, control),
   );
+}
+
+/**
+ * A replay plays the steering of its recording: while the next recorded turn is a steering resumption
+ * (`pendingSteering()`), it is replayed within the same pass with the recorded instructions.
+ */
+async function replaySteered(state: DispatchState, lease: SandboxLease, agent: ReplayAgent, request: TurnRequest): Promise<TurnOutcome> {
+  let outcome = await recordTurn(state, lease, agent, request);
+  for (let steering = agent.pendingSteering(); steering; steering = agent.pendingSteering()) {
+    const resume = outcome.conversationId ?? state.conversationId;
+    for (const text of steering) reportSteer(state, "resumed", request.pass, text);
+    outcome = await recordTurn(state, lease, agent, {
+      pass: request.pass,
+      prompt: steering.join("\n\n"),
+      ...(resume ? { resume: { id: resume } } : {}),
+      steering,
+    });
+  }
+  return outcome;
 }
 
 /** Runs (or replays) one turn with one agent, captures its conversation and records and journals the turn. */
@@ -221,6 +242,7 @@ async function recordTurn(
     ...(turn.marker ? { marker: turn.marker } : {}),
     settled: turn.settled,
     durationMs: turn.durationMs,
+    ...(turn.interrupted ? { interrupted: turn.interrupted } : {}),
   });
   observers.diagnostic(`${label}: ${agent.name} answered in ${outcome.durationMs} ms (${options.label ?? state.dispatchId})`);
   return outcome;
