@@ -26,3 +26,9 @@ export { FRAMED_COMMAND_WRAPPER, FramedInput, WRAPPER_HEADER_BYTES, WrapperHeade
 export type { InputFrameFile, WrapperStart } from "./framed-input.js";
 export { inputFailure, runWrappedCommand } from "./wrapped-command.js";
 export type { WrappedLease, WrappedOutcome, WrappedRun } from "./wrapped-command.js";
+export { SandboxLeaseBase } from "./sandbox-lease-base.js";
+export type { LeaseIdentity } from "./sandbox-lease-base.js";
+export { FileApiChannel } from "./file-api-channel.js";
+export type { FileApiPlatform, FileApiSandbox } from "./file-api-channel.js";
+export { startedPid, startFeed } from "./framed-feed.js";
+export type { FeedWatch } from "./framed-feed.js";

@@ -1,5 +1,5 @@
-import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, WrapperHeader, type InputFrameFile } from "@outpost/plugin-utils";
-import type { WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
+import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed, WrapperHeader } from "@outpost/plugin-utils";
+import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { shellCommand, shellWord } from "./shell-words.js";
@@ -25,33 +25,20 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
     killing ??= killTree(lease, () => header.start).catch(() => killFailed?.(options.guard.error));
   };
   options.guard.signal.addEventListener("abort", stop, { once: true });
-  let feedFailure: unknown;
-  let exited = false;
+  const watch: FeedWatch = { failure: undefined, exited: false };
   try {
     const { cmdId } = await process.executeSessionCommand(lease.session, { command: line, runAsync: true });
-    if (options.feed !== undefined) {
-      const pipe = new FramedInput((files) => writeFrames(lease, files), input);
-      pipe.on("error", (error) => {
-        if (!exited) feedFailure ??= error;
-      });
-      options.feed(pipe).then(
-        () => void (pipe.writableEnded ? undefined : pipe.end()),
-        (error: unknown) => {
-          if (exited) return;
-          feedFailure ??= error;
-          stop();
-        },
-      );
-    }
+    if (options.feed !== undefined)
+      startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
     await Promise.race([process.getSessionCommandLogs(lease.session, cmdId, header.push, options.onStderr), abandoned]);
     const status = await exitCode(lease, cmdId);
-    exited = true;
+    watch.exited = true;
     await killing;
     options.guard.check();
-    if (feedFailure !== undefined) throw inputFailure(feedFailure, options.what);
+    if (watch.failure !== undefined) throw inputFailure(watch.failure, options.what);
     return { start: header.start ?? { missing: "executable" }, status };
   } catch (error) {
-    exited = true;
+    watch.exited = true;
     if (options.guard.error !== undefined) throw options.guard.error;
     throw mapDaytonaError(error, options.what);
   } finally {
@@ -70,18 +57,19 @@ async function exitCode(lease: LeaseSandbox, cmdId: string): Promise<number> {
 }
 
 /** Data frames first, their markers in a second request: a marker never lands before its frame. */
-async function writeFrames(lease: LeaseSandbox, files: readonly InputFrameFile[]): Promise<void> {
+async function writeFrames(lease: LeaseSandbox, files: readonly InputFrameFile[], what: string): Promise<void> {
   for (const batch of [files.filter((file) => !file.marker), files.filter((file) => file.marker)]) {
-    if (batch.length > 0) await lease.sandbox.fs.uploadFiles(batch.map((file) => ({ source: file.content, destination: file.path })));
+    if (batch.length === 0) continue;
+    // A frame the API refused is the platform's failure (mapped), not a host file's.
+    await lease.sandbox.fs.uploadFiles(batch.map((file) => ({ source: file.content, destination: file.path }))).catch((error: unknown) => {
+      throw mapDaytonaError(error, what);
+    });
   }
 }
 
 /** Stops the process group and every descendant of the command's wrapper, then SIGKILLs them. */
 async function killTree(lease: LeaseSandbox, started: () => WrappedOutcome["start"] | undefined): Promise<void> {
-  // The header comes first in the output; a command killed before it arrived has not started anything yet.
-  for (let attempt = 0; started() === undefined && attempt < 100; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
-  const start = started();
-  if (start === undefined || !("pid" in start)) throw new Error("no pid to kill");
-  const result = await lease.sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", KILL_TREE, "outpost-kill", String(start.pid)]));
+  const pid = await startedPid(started);
+  const result = await lease.sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", KILL_TREE, "outpost-kill", String(pid)]));
   if (result.exitCode !== 0) throw new Error(`kill exited with ${result.exitCode}`);
 }

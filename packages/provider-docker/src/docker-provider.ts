@@ -1,3 +1,4 @@
+import { lstat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import type Docker from "dockerode";
 import { OutpostError, throwIfAborted } from "@outpost/core";
@@ -58,6 +59,14 @@ async function acquire(docker: Docker, config: DockerProviderConfig, context: Sa
     }
   }
   const isolated = config.mode === "isolated";
+  // A bind mount follows a symlinked worktree to wherever it points: refused, as transfers refuse it.
+  if (!isolated && (await lstat(context.directory).catch(() => undefined))?.isSymbolicLink() === true) {
+    throw new OutpostError(
+      "workspace",
+      `Refused the worktree ${JSON.stringify(context.directory)}: it is a symbolic link, and a mount would follow it. Pass the real directory.`,
+      { details: { directory: context.directory } },
+    );
+  }
   const image = config.image ?? DEFAULT_DOCKER_IMAGE;
   const root = config.root ?? DEFAULT_ROOT;
   const home = config.home ?? DEFAULT_HOME;

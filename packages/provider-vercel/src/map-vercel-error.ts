@@ -7,13 +7,16 @@ interface ApiFailure {
   readonly response?: { readonly status?: number; readonly headers?: { get(name: string): string | null } };
   readonly json?: { readonly error?: { readonly code?: string; readonly message?: string } };
   readonly cause?: { readonly code?: string };
+  /** The SDK's StreamError (a command's log stream ended with an error line) names the session, not a request. */
+  readonly sessionId?: string;
 }
 
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ECONNRESET", "UND_ERR_SOCKET"]);
 
 /**
  * Wraps an @vercel/sandbox failure (APIError, StreamError, network error) in an OutpostError that keeps
- * the cause, the HTTP status and the request id (`x-vercel-id`) and says what to do. Never includes secrets.
+ * the cause, the HTTP status and the request id (`x-vercel-id`) — or, for a log stream that ended with an
+ * error line (no HTTP status), the server's code and the session id — and says what to do. Never includes secrets.
  */
 export function mapVercelError(error: unknown, action: string): OutpostError {
   if (OutpostError.isInstance(error)) return error;
@@ -22,7 +25,14 @@ export function mapVercelError(error: unknown, action: string): OutpostError {
   const requestId = failure.response?.headers?.get("x-vercel-id") ?? undefined;
   const serverCode = failure.json?.error?.code ?? (failure.name === "StreamError" ? failure.code : undefined);
   const reason = failure.json?.error?.message ?? (failure.message || String(error));
-  const details = { action, status, requestId, serverCode, reason };
+  const details = {
+    action,
+    status,
+    requestId,
+    serverCode,
+    reason,
+    ...(failure.sessionId === undefined ? {} : { sessionId: failure.sessionId }),
+  };
   const cite = requestId === undefined ? "" : ` (request id ${requestId})`;
   if (status === 401 || status === 403) {
     return new OutpostError(

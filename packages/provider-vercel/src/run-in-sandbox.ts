@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
-import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, WrapperHeader } from "@outpost/plugin-utils";
-import type { WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
+import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed, WrapperHeader } from "@outpost/plugin-utils";
+import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapVercelError } from "./map-vercel-error.js";
 
@@ -23,29 +23,20 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
     killing ??= killTree(lease, () => header.start).catch(() => stream.abort(options.guard.error));
   };
   options.guard.signal.addEventListener("abort", stop, { once: true });
-  let feedFailure: unknown;
-  let exited = false;
+  const watch: FeedWatch = { failure: undefined, exited: false };
   if (options.feed !== undefined) {
     // writeFiles sends one tar, extracted in order: a frame and its marker can travel together.
-    const pump = new FramedInput(
-      (files) =>
-        lease.sandbox.writeFiles(
+    // A frame the API refused is the platform's failure (mapped), not a host file's.
+    const send = (files: readonly InputFrameFile[]) =>
+      lease.sandbox
+        .writeFiles(
           files.map(({ path, content }) => ({ path, content })),
           { signal: stream.signal },
-        ),
-      input,
-    );
-    pump.on("error", (error) => {
-      if (!exited) feedFailure ??= error;
-    });
-    options.feed(pump).then(
-      () => void (pump.writableEnded ? undefined : pump.end()),
-      (error: unknown) => {
-        if (exited) return;
-        feedFailure ??= error;
-        stop();
-      },
-    );
+        )
+        .catch((error: unknown) => {
+          throw mapVercelError(error, options.what);
+        });
+    startFeed(options.feed, new FramedInput(send, input), watch, stop);
   }
   try {
     const finished = await lease.sandbox.runCommand({
@@ -56,13 +47,13 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
       stderr,
       signal: stream.signal,
     });
-    exited = true;
+    watch.exited = true;
     await killing;
     options.guard.check();
-    if (feedFailure !== undefined) throw inputFailure(feedFailure, options.what);
+    if (watch.failure !== undefined) throw inputFailure(watch.failure, options.what);
     return { start: header.start ?? { missing: "executable" }, status: finished.exitCode ?? 0 };
   } catch (error) {
-    exited = true;
+    watch.exited = true;
     if (options.guard.error !== undefined) throw options.guard.error;
     throw mapVercelError(error, options.what);
   } finally {
@@ -72,11 +63,8 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
 
 /** Stops the process group and every descendant of the command's wrapper, then SIGKILLs them. */
 async function killTree(lease: LeaseSandbox, started: () => WrappedOutcome["start"] | undefined): Promise<void> {
-  // The header comes first in the output; a command killed before it arrived has not started anything yet.
-  for (let attempt = 0; started() === undefined && attempt < 100; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
-  const start = started();
-  if (start === undefined || !("pid" in start)) throw new Error("no pid to kill");
-  await lease.sandbox.runCommand({ cmd: "/bin/sh", args: ["-c", KILL_TREE, "outpost-kill", String(start.pid)] });
+  const pid = await startedPid(started);
+  await lease.sandbox.runCommand({ cmd: "/bin/sh", args: ["-c", KILL_TREE, "outpost-kill", String(pid)] });
 }
 
 function sink(deliver: (text: string) => void): Writable {

@@ -5,6 +5,7 @@ import { Sandbox } from "@vercel/sandbox";
 import { mapVercelError } from "./map-vercel-error.js";
 import { OperationGuard } from "@outpost/plugin-utils";
 import { vercelCredentials, type VercelProviderConfig } from "./vercel-provider-config.js";
+import { unlessAborted } from "./unless-aborted.js";
 import { VercelLease } from "./vercel-lease.js";
 
 /** Capabilities every Vercel lease has. */
@@ -82,9 +83,13 @@ async function open(config: VercelProviderConfig, signal: AbortSignal): Promise<
     ...config.create,
     ...(config.networkPolicy === undefined ? {} : { networkPolicy: config.networkPolicy }),
     ...(config.retain === true ? { persistent: true } : {}),
-    ...common,
+    ...credentials,
+    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
   };
-  return Sandbox.create(parameters as Parameters<typeof Sandbox.create>[0]).catch((error: unknown) => {
+  // Not aborted with the request: the platform may create the sandbox anyway, so an abort answers at
+  // once and the sandbox that still arrives is deleted.
+  const creating = Sandbox.create(parameters as Parameters<typeof Sandbox.create>[0]).catch((error: unknown) => {
     throw mapVercelError(error, "create a Vercel sandbox");
   });
+  return unlessAborted(creating, signal, (sandbox) => sandbox.delete());
 }

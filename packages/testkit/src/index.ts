@@ -11,7 +11,7 @@ export { transportRemoveTests } from "./transport/remove.js";
 export { memoryTransport } from "./transport/memory-transport.js";
 
 export { describeSandboxProvider } from "./provider/describe-sandbox-provider.js";
-export type { DescribeSandboxProviderOptions } from "./provider/describe-sandbox-provider.js";
+export type { DescribeSandboxProviderOptions, ProviderSkips } from "./provider/describe-sandbox-provider.js";
 export type {
   CheckSettings,
   LeaseCase,
@@ -27,7 +27,7 @@ export { providerDeadlineTests } from "./provider/deadline.js";
 export { providerTransferTests } from "./provider/transfers.js";
 export { providerFileTransferTests } from "./provider/file-transfers.js";
 export { providerLifecycleTests } from "./provider/lifecycle.js";
-export { describeHostileTrees, HOSTILE_NAMES } from "./provider/hostile-trees.js";
+export { describeHostileTrees, HOSTILE_NAMES, providerHostileTreeTests } from "./provider/hostile-trees.js";
 export type { DescribeHostileTreesOptions } from "./provider/hostile-trees.js";
 export { providerEnvironmentTests, KIT_CONTEXT_HOME } from "./provider/environment.js";
 export { providerSandboxPathTests } from "./provider/sandbox-paths.js";

@@ -81,9 +81,10 @@ export class DoubleSession {
     if (this.status === "stopped" || this.status === "aborted") return;
     this.requestedStopAt = Date.now();
     this.status = "stopping";
+    // Followers learn first that the sandbox went away: a command killed by the stop must not look finished.
+    for (const command of this.commands.values()) command.process.abandon();
     for (const command of this.commands.values()) command.process.signal(9);
     await killMarked(this.id);
-    for (const command of this.commands.values()) command.process.abandon();
     this.status = status;
     this.stoppedAt = Date.now();
   }

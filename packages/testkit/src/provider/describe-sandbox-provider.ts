@@ -6,6 +6,7 @@ import { providerDeadlineTests } from "./deadline.js";
 import { providerEnvironmentTests } from "./environment.js";
 import { KIT_CONTEXT_VARIABLES, providerExecTests } from "./exec.js";
 import { providerFileTransferTests } from "./file-transfers.js";
+import { providerHostileTreeTests } from "./hostile-trees.js";
 import { providerLifecycleTests } from "./lifecycle.js";
 import { providerLiveInputTests } from "./live-input.js";
 import type { ProviderCapability, ProviderSuiteContext, ProviderUnderTest } from "./provider-suite-context.js";
@@ -18,6 +19,14 @@ export interface DescribeSandboxProviderOptions extends SuiteOptions<ProviderCap
   readonly create: () => Promise<ProviderUnderTest>;
   /** Builds the acquire() context for a fresh host workspace; default: that directory, no git dirs, no variables. */
   readonly context?: (workspace: string) => SandboxContext | Promise<SandboxContext>;
+  /** Case groups that are not capabilities but that a platform may truly be unable to run: group → reason (a named skip). */
+  readonly skip?: ProviderSkips;
+}
+
+/** Groups `describeSandboxProvider` lets a provider skip by name, with the reason in the skip's title. */
+export interface ProviderSkips {
+  /** The hostile host and sandbox trees (`providerHostileTreeTests`). */
+  readonly hostileTrees?: string;
 }
 
 const GROUPS: readonly [string, (context: ProviderSuiteContext) => void][] = [
@@ -60,6 +69,7 @@ export function describeSandboxProvider(options: DescribeSandboxProviderOptions)
       },
     };
     for (const [title, group] of GROUPS) runner.describe(title, () => group(context));
+    runner.describe("hostile trees", () => providerHostileTreeTests(context, options.skip?.hostileTrees));
   });
 }
 
