@@ -4,7 +4,7 @@ import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentTurn, Conversation
 import { CLAUDE_FEATURES } from "./claude-features.js";
 import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
-import { CLAUDE_BOOTSTRAP_PACKAGE } from "./claude-version.js";
+import { CLAUDE_CLI } from "./claude-version.js";
 
 export interface ClaudeAgentOptions extends EndpointOptions {
   /** Anthropic-compatible endpoint, e.g. `http://127.0.0.1:18181`. Omitted: Anthropic's API. */
@@ -53,7 +53,8 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
     specificationVersion: "v1",
     name: "claude",
     executable,
-    bootstrap: CLAUDE_BOOTSTRAP_PACKAGE,
+    bootstrap: "claude",
+    cli: CLAUDE_CLI,
     // The `result` line is always printed, also after an API error; without it the turn did not finish.
     requiresFinishedEvent: true,
     usage: "events",

@@ -2,7 +2,7 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type AgentDescriptor } from "@outpost
 import { claudeAgent } from "./claude-agent.js";
 import { claudeConversationStore } from "./claude-conversation-store.js";
 import { CLAUDE_FEATURES } from "./claude-features.js";
-import { CLAUDE_CLI_VERSION } from "./claude-version.js";
+import { CLAUDE_CLI } from "./claude-version.js";
 
 /** How hosts (the outpost CLI, doctor) find, check and build this agent without knowing it by name. */
 export const descriptor: AgentDescriptor = {
@@ -11,7 +11,7 @@ export const descriptor: AgentDescriptor = {
   name: "claude",
   description: "Claude Code (Anthropic)",
   executable: "claude",
-  cli: { npmPackage: "@anthropic-ai/claude-code", version: CLAUDE_CLI_VERSION },
+  cli: CLAUDE_CLI,
   variables: { apiKey: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" },
   features: CLAUDE_FEATURES,
   createAgent: (options) => claudeAgent(options),

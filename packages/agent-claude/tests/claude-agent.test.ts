@@ -1,6 +1,6 @@
 import { isOutpostError } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { CLAUDE_BOOTSTRAP_PACKAGE, claudeAgent } from "../src/index.js";
+import { CLAUDE_BOOTSTRAP_PACKAGE, CLAUDE_CLI_VERSION, claudeAgent } from "../src/index.js";
 
 const turn = { prompt: "Create hello.txt", root: "/work/repo", home: "/home/agent" };
 const ID = "0716f583-1b2c-4d5e-8f90-a1b2c3d4e5f6";
@@ -14,7 +14,8 @@ describe("claudeAgent", () => {
       specificationVersion: "v1",
       name: "claude",
       executable: "claude",
-      bootstrap: CLAUDE_BOOTSTRAP_PACKAGE,
+      bootstrap: "claude",
+      cli: { npmPackage: "@anthropic-ai/claude-code", version: CLAUDE_CLI_VERSION },
       requiresFinishedEvent: true,
       usage: "events",
       resumable: true,

@@ -6,7 +6,7 @@ import { codexTranscriptUsage } from "./codex-transcript-usage.js";
 import { CODEX_API_KEY_VARIABLE, codexConfig } from "./codex-config.js";
 import { CodexDecoder } from "./codex-decoder.js";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
-import { CODEX_BOOTSTRAP_PACKAGE } from "./codex-version.js";
+import { CODEX_CLI } from "./codex-version.js";
 
 export interface CodexAgentOptions extends EndpointOptions {
   /** OpenAI Responses-compatible endpoint including `/v1`. Omitted: OpenAI's API with `OPENAI_API_KEY`. */
@@ -45,7 +45,8 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
     specificationVersion: "v1",
     name: "codex",
     executable,
-    bootstrap: CODEX_BOOTSTRAP_PACKAGE,
+    bootstrap: "codex",
+    cli: CODEX_CLI,
     // `turn.completed` / `turn.failed` close every turn.
     requiresFinishedEvent: true,
     usage: "events",

@@ -2,7 +2,7 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type AgentDescriptor } from "@outpost
 import { codexAgent } from "./codex-agent.js";
 import { codexConversationStore } from "./codex-conversation-store.js";
 import { CODEX_FEATURES } from "./codex-features.js";
-import { CODEX_CLI_VERSION } from "./codex-version.js";
+import { CODEX_CLI } from "./codex-version.js";
 
 /** How hosts (the outpost CLI, doctor) find, check and build this agent without knowing it by name. */
 export const descriptor: AgentDescriptor = {
@@ -11,7 +11,7 @@ export const descriptor: AgentDescriptor = {
   name: "codex",
   description: "Codex CLI (OpenAI)",
   executable: "codex",
-  cli: { npmPackage: "@openai/codex", version: CODEX_CLI_VERSION },
+  cli: CODEX_CLI,
   variables: { apiKey: "OPENAI_API_KEY" },
   features: CODEX_FEATURES,
   createAgent: (options) => codexAgent(options),

@@ -1,6 +1,6 @@
 import { isOutpostError } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { CODEX_API_KEY_VARIABLE, CODEX_BOOTSTRAP_PACKAGE, codexAgent, codexConfig } from "../src/index.js";
+import { CODEX_API_KEY_VARIABLE, CODEX_BOOTSTRAP_PACKAGE, CODEX_CLI_VERSION, codexAgent, codexConfig } from "../src/index.js";
 
 const turn = { prompt: "Create hello.txt", root: "/work/repo", home: "/home/agent" };
 const ID = "01a23602-2a2f-75f3-9c72-23a3abd8668b";
@@ -21,7 +21,8 @@ describe("codexAgent", () => {
     expect(agent).toMatchObject({
       name: "codex",
       executable: "codex",
-      bootstrap: CODEX_BOOTSTRAP_PACKAGE,
+      bootstrap: "codex",
+      cli: { npmPackage: "@openai/codex", version: CODEX_CLI_VERSION },
       requiresFinishedEvent: true,
       usage: "events",
       resumable: true,

@@ -5,7 +5,7 @@ import { copilotConversationStore } from "./copilot-conversation-store.js";
 import { CopilotDecoder } from "./copilot-decoder.js";
 import { COPILOT_FAILURE_RULES } from "./copilot-failure-rules.js";
 import { copilotTranscriptUsage } from "./copilot-transcript-usage.js";
-import { COPILOT_BOOTSTRAP_PACKAGE } from "./copilot-version.js";
+import { COPILOT_CLI } from "./copilot-version.js";
 
 /** A model endpoint Copilot CLI talks to instead of GitHub's routing (its "BYOK" provider). */
 export interface CopilotEndpoint {
@@ -50,7 +50,8 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
     specificationVersion: "v1",
     name: "copilot",
     executable,
-    bootstrap: COPILOT_BOOTSTRAP_PACKAGE,
+    bootstrap: "copilot",
+    cli: COPILOT_CLI,
     // Copilot always ends with a `result` line, also after a provider failure.
     requiresFinishedEvent: true,
     // Its stdout carries no token counts; the session's events.jsonl has them (where depends on the release).

@@ -2,7 +2,7 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type AgentDescriptor } from "@outpost
 import { copilotAgent } from "./copilot-agent.js";
 import { copilotConversationStore } from "./copilot-conversation-store.js";
 import { COPILOT_FEATURES } from "./copilot-features.js";
-import { COPILOT_CLI_VERSION } from "./copilot-version.js";
+import { COPILOT_CLI } from "./copilot-version.js";
 
 /** How hosts (the outpost CLI, doctor) find, check and build this agent without knowing it by name. */
 export const descriptor: AgentDescriptor = {
@@ -11,7 +11,7 @@ export const descriptor: AgentDescriptor = {
   name: "copilot",
   description: "GitHub Copilot CLI",
   executable: "copilot",
-  cli: { npmPackage: "@github/copilot", version: COPILOT_CLI_VERSION },
+  cli: COPILOT_CLI,
   variables: { apiKey: "OPENAI_API_KEY" },
   features: COPILOT_FEATURES,
   createAgent: (options) => copilotAgent(options),

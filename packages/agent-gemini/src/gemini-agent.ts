@@ -5,7 +5,7 @@ import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderC
 import { GeminiDecoder } from "./gemini-decoder.js";
 import { GEMINI_FAILURE_RULES } from "./gemini-failure-rules.js";
 import { geminiSettings } from "./gemini-settings.js";
-import { GEMINI_BOOTSTRAP_PACKAGE } from "./gemini-version.js";
+import { GEMINI_CLI } from "./gemini-version.js";
 
 export interface GeminiAgentOptions extends EndpointOptions {
   /** Gemini API-compatible endpoint, e.g. `http://127.0.0.1:18181`. Omitted: Google's API. */
@@ -42,7 +42,8 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
     specificationVersion: "v1",
     name: "gemini",
     executable,
-    bootstrap: GEMINI_BOOTSTRAP_PACKAGE,
+    bootstrap: "gemini",
+    cli: GEMINI_CLI,
     requiresFinishedEvent: true,
     usage: "events",
     variables,

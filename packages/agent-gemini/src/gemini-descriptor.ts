@@ -2,7 +2,7 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type AgentDescriptor } from "@outpost
 import { geminiAgent } from "./gemini-agent.js";
 import { geminiConversationStore } from "./gemini-conversation-store.js";
 import { GEMINI_FEATURES } from "./gemini-features.js";
-import { GEMINI_CLI_VERSION } from "./gemini-version.js";
+import { GEMINI_CLI } from "./gemini-version.js";
 
 /** How hosts (the outpost CLI, doctor) find, check and build this agent without knowing it by name. */
 export const descriptor: AgentDescriptor = {
@@ -11,7 +11,7 @@ export const descriptor: AgentDescriptor = {
   name: "gemini",
   description: "Gemini CLI (Google)",
   executable: "gemini",
-  cli: { npmPackage: "@google/gemini-cli", version: GEMINI_CLI_VERSION },
+  cli: GEMINI_CLI,
   variables: { apiKey: "GEMINI_API_KEY" },
   features: GEMINI_FEATURES,
   createAgent: (options) => geminiAgent(options),

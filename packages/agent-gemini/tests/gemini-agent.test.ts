@@ -1,6 +1,6 @@
 import { isOutpostError } from "@outpost/core";
 import { describe, expect, it } from "vitest";
-import { GEMINI_BOOTSTRAP_PACKAGE, geminiAgent, geminiSettings } from "../src/index.js";
+import { GEMINI_BOOTSTRAP_PACKAGE, GEMINI_CLI_VERSION, geminiAgent, geminiSettings } from "../src/index.js";
 
 const turn = { prompt: "Create hello.txt", root: "/work/repo", home: "/home/agent" };
 const ID = "f84c0e78-1b2c-4d5e-8f90-a1b2c3d4e5f6";
@@ -21,7 +21,8 @@ describe("geminiAgent", () => {
     expect(agent).toMatchObject({
       name: "gemini",
       executable: "gemini",
-      bootstrap: GEMINI_BOOTSTRAP_PACKAGE,
+      bootstrap: "gemini",
+      cli: { npmPackage: "@google/gemini-cli", version: GEMINI_CLI_VERSION },
       requiresFinishedEvent: true,
       usage: "events",
       resumable: true,

@@ -6,7 +6,7 @@ import type { OpencodeEndpoint } from "./opencode-config.js";
 import { opencodeConversationStore, withAgentExecutable } from "./opencode-conversation-store.js";
 import { OpencodeDecoder } from "./opencode-decoder.js";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
-import { OPENCODE_BOOTSTRAP_PACKAGE } from "./opencode-version.js";
+import { OPENCODE_CLI } from "./opencode-version.js";
 
 export interface OpencodeAgentOptions {
   /** The model endpoint, declared in the home config as an OpenAI-compatible provider. */
@@ -41,7 +41,8 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
     specificationVersion: "v1",
     name: "opencode",
     executable,
-    bootstrap: OPENCODE_BOOTSTRAP_PACKAGE,
+    bootstrap: "opencode",
+    cli: OPENCODE_CLI,
     // opencode prints no native final event; the turn ends when the process exits.
     requiresFinishedEvent: false,
     usage: "events",

@@ -2,7 +2,7 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type AgentDescriptor } from "@outpost
 import { opencodeAgent } from "./opencode-agent.js";
 import { opencodeConversationStore } from "./opencode-conversation-store.js";
 import { OPENCODE_FEATURES } from "./opencode-features.js";
-import { OPENCODE_CLI_VERSION } from "./opencode-version.js";
+import { OPENCODE_CLI } from "./opencode-version.js";
 
 /** How hosts (the outpost CLI, doctor) find, check and build this agent without knowing it by name. */
 export const descriptor: AgentDescriptor = {
@@ -11,7 +11,7 @@ export const descriptor: AgentDescriptor = {
   name: "opencode",
   description: "opencode",
   executable: "opencode",
-  cli: { npmPackage: "opencode-ai", version: OPENCODE_CLI_VERSION },
+  cli: OPENCODE_CLI,
   variables: { apiKey: "OPENAI_API_KEY" },
   features: OPENCODE_FEATURES,
   createAgent: (options) => opencodeAgent(options),

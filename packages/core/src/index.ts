@@ -20,7 +20,7 @@ export type {
 export { addUsage } from "./agent/usage.js";
 export type { Usage } from "./agent/usage.js";
 export type { AgentEvent, AgentEventType, FailureClassification } from "./agent/agent-event.js";
-export type { AgentFeatures, UsageMode } from "./agent/agent-features.js";
+export type { AgentFeatures, PinnedCli, UsageMode } from "./agent/agent-features.js";
 export type {
   RecordedCommit,
   RecordedIdentity,

@@ -13,6 +13,7 @@ import type { BranchPolicy } from "./workspace/branch-policy.js";
 import type { LifecycleHooks } from "./hooks/lifecycle-hooks.js";
 import type { StorageQuota } from "./quota/storage-quota.js";
 import type { StageLimits } from "./options/stage-limits.js";
+import type { BootstrapOptions } from "./bootstrap/bootstrap-options.js";
 import type { AgentObservation, ObserverError } from "./observe/observers.js";
 import type { DispatchAgent } from "./fallback/fallback-agent.js";
 import type { FallbackReport } from "./fallback/run-with-fallback.js";
@@ -85,6 +86,12 @@ export interface DispatchOptions {
   readonly includeUncommitted?: boolean;
   /** Time limits of copying, git preparation, commit collection and integration (code `timeout`; merge: `conflict`). */
   readonly limits?: StageLimits;
+  /**
+   * Remote providers: install a missing built-in agent CLI (the agent's `bootstrap` name) at its pinned version
+   * before its first use; default true. Mounted and host providers install nothing: the CLI must be in the image
+   * or on the host. The object form turns it on with settings (an npm registry, archive sources).
+   */
+  readonly bootstrap?: boolean | BootstrapOptions;
   /**
    * The provider that allocates the sandbox. Default: `dockerProvider()` from `@outpost/provider-docker` when that
    * package is installed (an optional peer, loaded only then); otherwise omitting it fails with `configuration`.

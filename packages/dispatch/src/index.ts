@@ -13,6 +13,7 @@ export type { LifecycleHooks, HookCommand } from "./hooks/lifecycle-hooks.js";
 export { DEFAULT_HOOK_DEADLINE_MS } from "./hooks/lifecycle-hooks.js";
 export type { StorageQuota, StorageReservationOptions } from "./quota/storage-quota.js";
 export type { StageLimits } from "./options/stage-limits.js";
+export type { ArchiveBootstrapSource, BootstrapOptions, BootstrapSource, NpmBootstrapSource } from "./bootstrap/bootstrap-options.js";
 export { DEFAULT_BUNDLE_BYTES } from "./options/stage-limits.js";
 export type { AgentObservation, DispatchControlEvent, ObserverError } from "./observe/observers.js";
 export type { ActivityRecord } from "./activity/activity-record.js";

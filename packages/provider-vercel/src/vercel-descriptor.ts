@@ -23,6 +23,7 @@ export const descriptor: ProviderDescriptor = {
     { name: "token", description: "Vercel access token", environment: "VERCEL_TOKEN" },
     { name: "teamId", description: "Vercel team id", environment: "VERCEL_TEAM_ID" },
     { name: "projectId", description: "Vercel project id", environment: "VERCEL_PROJECT_ID" },
+    { name: "apiUrl", description: "Sandbox API base URL (a gateway, or the offline double)", environment: "OUTPOST_VERCEL_API_URL" },
   ],
   capabilities: ["live-input", "file-transfers", "network-policy", "resource-limits"],
   check: async () => {
@@ -66,6 +67,7 @@ function vercelConfig(options: Readonly<Record<string, unknown>>): VercelProvide
               .filter((domain) => domain !== ""),
           };
   const [root, sandbox, token, teamId, projectId] = [text("root"), text("sandbox"), text("token"), text("teamId"), text("projectId")];
+  const apiUrl = text("apiUrl");
   return {
     create,
     ...(networkPolicy ? { networkPolicy } : {}),
@@ -75,5 +77,6 @@ function vercelConfig(options: Readonly<Record<string, unknown>>): VercelProvide
     ...(token ? { token } : {}),
     ...(teamId ? { teamId } : {}),
     ...(projectId ? { projectId } : {}),
+    ...(apiUrl ? { apiUrl } : {}),
   };
 }

@@ -25,6 +25,8 @@ export interface VercelProviderConfig {
   readonly projectId?: string;
   /** The fetch the SDK uses (a proxy, or the offline API double's `fetch`). */
   readonly fetch?: typeof globalThis.fetch;
+  /** The Sandbox API's base URL instead of https://vercel.com/api (a gateway, the offline double); default OUTPOST_VERCEL_API_URL. */
+  readonly apiUrl?: string;
 }
 
 /** Credentials for the SDK: all three from the options or the environment, or none (the SDK then reads VERCEL_OIDC_TOKEN). */

@@ -6,6 +6,7 @@ import { mapVercelError } from "./map-vercel-error.js";
 import { OperationGuard } from "@outpost/plugin-utils";
 import { vercelCredentials, type VercelProviderConfig } from "./vercel-provider-config.js";
 import { unlessAborted } from "./unless-aborted.js";
+import { vercelFetch } from "./vercel-api-url.js";
 import { VercelLease } from "./vercel-lease.js";
 
 /** Capabilities every Vercel lease has. */
@@ -73,7 +74,8 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
 /** A new sandbox from the create parameters, or the named existing one (resumed when stopped). */
 async function open(config: VercelProviderConfig, signal: AbortSignal): Promise<Sandbox> {
   const credentials = vercelCredentials(config);
-  const common = { ...credentials, ...(config.fetch === undefined ? {} : { fetch: config.fetch }), signal };
+  const fetch = vercelFetch(config);
+  const common = { ...credentials, ...(fetch === undefined ? {} : { fetch }), signal };
   if (config.sandbox !== undefined) {
     return Sandbox.get({ ...common, name: config.sandbox, resume: true }).catch((error: unknown) => {
       throw mapVercelError(error, `reuse the Vercel sandbox ${JSON.stringify(config.sandbox)}`);
@@ -84,7 +86,7 @@ async function open(config: VercelProviderConfig, signal: AbortSignal): Promise<
     ...(config.networkPolicy === undefined ? {} : { networkPolicy: config.networkPolicy }),
     ...(config.retain === true ? { persistent: true } : {}),
     ...credentials,
-    ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+    ...(fetch === undefined ? {} : { fetch }),
   };
   // Not aborted with the request: the platform may create the sandbox anyway, so an abort answers at
   // once and the sandbox that still arrives is deleted.

@@ -4,12 +4,23 @@ import type { Usage } from "./usage.js";
 /** How token usage is measured: from the stream, from the session after exit, or not at all. */
 export type UsageMode = "events" | "session" | "unavailable";
 
+/** A vendor CLI on npm at the release an agent plugin is pinned to (what `bootstrap` installs for it). */
+export interface PinnedCli {
+  readonly npmPackage: string;
+  readonly version: string;
+}
+
 /** Feature flags every agent declares (the reference's AgentFeatures). */
 export interface AgentFeatures {
   /** Native agent identifier used in events and diagnostics. */
   readonly name: string;
-  /** npm package (with pinned version) to install when the executable is missing in a remote sandbox. */
+  /**
+   * Built-in agent whose pinned CLI the engine installs in a remote sandbox when the executable is missing
+   * (e.g. `claude`); an unknown name fails with `configuration` before allocation.
+   */
   readonly bootstrap?: string;
+  /** This agent's own CLI at its pinned release: what `bootstrap` installs when it names this agent. */
+  readonly cli?: PinnedCli;
   /** Without the native final event, markers do not match and the turn fails with code `process`. */
   readonly requiresFinishedEvent?: boolean;
   readonly usage?: UsageMode;

@@ -10,6 +10,7 @@ import { resolveMarkers } from "../turn/markers.js";
 import type { TurnTimerSettings } from "../timers/turn-timers.js";
 import { checkMilliseconds } from "../timers/timer-limit.js";
 import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
+import { resolveBootstrap, type ResolvedBootstrap } from "../bootstrap/resolve-bootstrap.js";
 import { sharedWorkspaceOf, type SharedWorkspace } from "../workspace/shared-workspace.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
@@ -33,6 +34,7 @@ export interface ResolvedOptions {
   readonly candidates: readonly (AgentAdapter | ReplayAgent)[];
   readonly response?: ResolvedResponse<unknown>;
   readonly limits: ResolvedLimits;
+  readonly bootstrap: ResolvedBootstrap;
   /** The `workspace` option's record: the dispatch works in it and leaves it open. */
   readonly shared?: SharedWorkspace;
 }
@@ -144,6 +146,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
     repository: shared?.root ?? options.repository ?? process.cwd(),
     candidates,
     limits: resolveLimits(options.limits),
+    bootstrap: resolveBootstrap(options.bootstrap, candidates),
     ...(response ? { response } : {}),
     ...(shared ? { shared } : {}),
   };

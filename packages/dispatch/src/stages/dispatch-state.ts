@@ -54,7 +54,7 @@ export interface DispatchState {
   /** The agent running now: the first candidate, then the one a fallback moved to. */
   agent: AgentAdapter | ReplayAgent;
   /** Variables of every process of each candidate agent. */
-  readonly variables: ReadonlyMap<AgentAdapter | ReplayAgent, Readonly<Record<string, string>>>;
+  readonly variables: Map<AgentAdapter | ReplayAgent, Readonly<Record<string, string>>>;
   /** Spans of the dispatch and its stages (inert without `telemetry`). */
   readonly spans: DispatchSpans;
   /** Host scratch directory, removed when the dispatch ends. */

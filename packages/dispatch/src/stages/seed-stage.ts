@@ -2,15 +2,17 @@ import { seedRepository } from "../remote/seed-repository.js";
 import { pendingChanges } from "../remote/pending-changes.js";
 import { sendUncommitted } from "../remote/send-uncommitted.js";
 import { withinLimit } from "./stage-limit.js";
+import { bootstrapInSandbox } from "../bootstrap/bootstrap-in-sandbox.js";
 import { sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
 /**
  * Stage `seed`: gives the sandbox what the agent starts from that the provider did not expose: a remote
  * sandbox gets the work branch as a git bundle checked out at the baseline (plus, with `includeUncommitted`,
- * the worktree's uncommitted files); a continued conversation is restored from the agent's storage.
+ * the worktree's uncommitted files) and, when missing, the agent's pinned CLI (`bootstrap`); a continued
+ * conversation is restored from the agent's storage.
  */
 export async function seedStage(state: DispatchState): Promise<void> {
-  const { lease, context } = sandboxOf(state);
+  const { lease } = sandboxOf(state);
   const { options, observers } = state;
   if (options.sandboxProvider.placement === "remote") {
     const workspace = workspaceOf(state);
@@ -23,5 +25,6 @@ export async function seedStage(state: DispatchState): Promise<void> {
       observers.diagnostic(`seed: ${sent} uncommitted or untracked files sent (includeUncommitted)`);
     }
   }
-  if (state.continued) await state.agent.storage!.restore(state.continued, context);
+  await bootstrapInSandbox(state);
+  if (state.continued) await state.agent.storage!.restore(state.continued, sandboxOf(state).context);
 }
