@@ -1,10 +1,12 @@
 // Checks the dependency rule over every package of a monorepo: imports in src/ and the package.json
 // dependency fields; and in tests/ and bench/, that every workspace package imported is declared in the
 // package.json and that no relative import reaches into another package's folder. Returns violations as
-// readable strings; an empty list means the rule holds.
+// readable strings; an empty list means the rule holds. Also: no line over 200 characters
+// (long-lines.mjs), and a CLI whose src/ names no plugin (plugin-names.mjs).
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { ruleFor } from "./architecture-rules.mjs";
+import { checkLongLines } from "./long-lines.mjs";
 import { checkPluginNames, pluginWords } from "./plugin-names.mjs";
 import { walkSources as walk } from "./source-files.mjs";
 
@@ -29,6 +31,7 @@ export function checkArchitecture(root) {
       ...checkSources(folder, packageDir, rule),
       ...checkTestSources(folder, packageDir),
       ...(rule.namesNoPlugin ? checkPluginNames(folder, packageDir, words) : []),
+      ...checkLongLines(folder, packageDir),
     );
   }
   return violations;

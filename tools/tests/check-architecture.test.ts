@@ -171,6 +171,19 @@ describe("architecture check", () => {
     ]);
   });
 
+  it("no line over 200 characters in src/, tests/ or bench/, wherever it is", () => {
+    const long = `export const text = "${"x".repeat(178)}";`;
+    const root = monorepo({
+      core: { src: { "ok.ts": `export const text = "${"x".repeat(177)}";` } },
+      "agent-y": { src: { "a.ts": `// fine\n${long}` }, tests: { "b.test.ts": long }, bench: { "c.bench.ts": long } },
+    });
+    expect(checkArchitecture(root)).toEqual([
+      expect.stringContaining("packages/agent-y/src/a.ts:2: line of 201 characters"),
+      expect.stringContaining("packages/agent-y/tests/b.test.ts:1: line of 201 characters"),
+      expect.stringContaining("packages/agent-y/bench/c.bench.ts:1: line of 201 characters"),
+    ]);
+  });
+
   it("the command exits non-zero on a deliberate violation", () => {
     const root = monorepo({ "provider-x": { src: { "index.ts": 'import "@outpost/agent-claude";' } } });
     const script = resolve(__dirname, "../check-architecture.mjs");

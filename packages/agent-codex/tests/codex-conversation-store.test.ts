@@ -89,7 +89,8 @@ describe("codexConversationStore with a recorded Codex rollout", () => {
     try {
       await writeFile(
         join(target.lease.home, ".codex", "config.toml"),
-        `model = "gpt-5.5"\nmodel_provider = "fake"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n[features]\nplugins = false\n[model_providers.fake]\nname = "Fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n`,
+        `model = "gpt-5.5"\nmodel_provider = "fake"\ncheck_for_update_on_startup = false\n[analytics]\nenabled = false\n[features]\nplugins = false\n` +
+          `[model_providers.fake]\nname = "Fake"\nbase_url = "${server.url}/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n`,
       );
       const result = await target.lease.invoke({
         executable: CODEX,

@@ -88,7 +88,8 @@ function copilotCommand(
   if (turn.resume?.fork) {
     throw new OutpostError(
       "configuration",
-      `Copilot CLI ${release.version ?? COPILOT_FEATURES.pinned} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). Continue the conversation instead, or use an agent that supports fork.`,
+      `Copilot CLI ${release.version ?? COPILOT_FEATURES.pinned} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). ` +
+        `Continue the conversation instead, or use an agent that supports fork.`,
       {
         details: { agent: "copilot", id: turn.resume.id, version: release.version },
       },

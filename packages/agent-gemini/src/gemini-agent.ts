@@ -56,7 +56,8 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
     },
     unsupported: (feature) =>
       feature === "fork" && !release().features.fork
-        ? `Gemini CLI ${release().version ?? GEMINI_FEATURES.pinned} cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork.`
+        ? `Gemini CLI ${release().version ?? GEMINI_FEATURES.pinned} cannot fork a conversation: ` +
+          `no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork.`
         : undefined,
     storage: options.storage ?? geminiConversationStore(),
     failureRules: GEMINI_FAILURE_RULES,
@@ -73,7 +74,8 @@ function geminiCommand(turn: AgentTurn, options: GeminiAgentOptions, variables: 
   if (turn.resume?.fork) {
     throw new OutpostError(
       "configuration",
-      `Gemini CLI cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork, or use an agent that supports fork.`,
+      `Gemini CLI cannot fork a conversation: no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, ` +
+        `which continues it in place). Resume without fork, or use an agent that supports fork.`,
     );
   }
   const args = ["--output-format", "stream-json", "--yolo"];

@@ -222,7 +222,9 @@ const peaks = [10, 50].map((size) => {
 });
 for (const peak of peaks) {
   console.log(
-    `  peak RSS, ${String(peak.size).padStart(2)} MB transcript              ${(peak.peak / 1024 / 1024).toFixed(0).padStart(6)} MB (${((peak.peak - peak.baseline) / 1024 / 1024).toFixed(0)} MB above the process baseline)`,
+    `  peak RSS, ` +
+      `${String(peak.size).padStart(2)} MB transcript              ${(peak.peak / 1024 / 1024).toFixed(0).padStart(6)} ` +
+      `MB (${((peak.peak - peak.baseline) / 1024 / 1024).toFixed(0)} MB above the process baseline)`,
   );
 }
 const above = peaks.map((peak) => peak.peak - peak.baseline);

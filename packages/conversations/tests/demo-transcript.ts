@@ -13,5 +13,14 @@ export const demoTranscript: TranscriptFormat = {
 
 /** A transcript line that mentions the workspace and the home the way agents do. */
 export function transcriptLine(index: number, workspace: string, home: string): string {
-  return `${JSON.stringify({ index, type: "tool", cwd: workspace, input: { file_path: `${workspace}/src/file-${index}.ts` }, output: `read ${workspace}/src ok; not ${workspace}ository`, memory: `${home}/.demo-transcript/memory`, text: "é\u2028 \\u0041 — padding text for realism" })}\n`;
+  const line = {
+    index,
+    type: "tool",
+    cwd: workspace,
+    input: { file_path: `${workspace}/src/file-${index}.ts` },
+    output: `read ${workspace}/src ok; not ${workspace}ository`,
+    memory: `${home}/.demo-transcript/memory`,
+    text: "é\u2028 \\u0041 — padding text for realism",
+  };
+  return `${JSON.stringify(line)}\n`;
 }

@@ -83,7 +83,8 @@ async function compare(
   // The best run of each shows the intrinsic cost when the shared machine is busy.
   const best = Math.min(...outposts) / Math.min(...floors);
   console.log(
-    `${name.padEnd(40)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ ${goal.toFixed(2)}×)`,
+    `${name.padEnd(40)} median: floor ${median(floors).toFixed(0).padStart(5)} ms, outpost ${median(outposts).toFixed(0).padStart(5)} ms, ` +
+      `ratio ${ratio.toFixed(2)}×   best: ${best.toFixed(2)}×   (goal ≤ ${goal.toFixed(2)}×)`,
   );
   const phaseText = [...phases].map(([phase, values]) => `${phase} ${median(values)}`).join(", ");
   console.log(`${"".padEnd(40)} phase medians (ms): ${phaseText}`);
@@ -137,7 +138,8 @@ if (gate.unavailable) {
         repository,
         round,
         (worktree) =>
-          `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL -v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`,
+          `docker run --rm --network none -u ${uid}:${gid} -e HOME=/tmp -e SCRIPT_AGENT_FILE -e GIT_AUTHOR_NAME -e GIT_AUTHOR_EMAIL -e GIT_COMMITTER_NAME -e GIT_COMMITTER_EMAIL ` +
+          `-v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`,
       ),
     ]);
   // Mounted worktree; the agent's home file goes in and its conversation is captured, as in a real run.

@@ -173,7 +173,8 @@ for (const [agentName, agent] of Object.entries(agents)) {
     const phaseText = [...phaseSamples].map(([phase, values]) => `${phase} ${median(values)}`).join(", ");
     const rssText = rss.length > 0 ? `, peak RSS ${(median(rss) / 1024).toFixed(0)} MB (goal ≤ 60 MB)` : "";
     console.log(
-      `${`${scenario.name}, ${agentName} agent`.padEnd(44)} floor ${median(floors).toFixed(0).padStart(4)} ms, outpost ${median(outposts).toFixed(0).padStart(4)} ms, ratio ${ratio.toFixed(2)}× (goal ≤ ${scenario.goal}×)${rssText}`,
+      `${`${scenario.name}, ${agentName} agent`.padEnd(44)} floor ${median(floors).toFixed(0).padStart(4)} ms, ` +
+        `outpost ${median(outposts).toFixed(0).padStart(4)} ms, ratio ${ratio.toFixed(2)}× (goal ≤ ${scenario.goal}×)${rssText}`,
     );
     console.log(`${"".padEnd(44)} phase medians (ms): ${phaseText}`);
   }
@@ -191,5 +192,6 @@ for (let round = 0; round <= ROUNDS; round += 1) {
   }
 }
 console.log(
-  `${"outpost --help".padEnd(44)} node -e "" ${median(bare).toFixed(0).padStart(4)} ms, outpost ${median(help).toFixed(0).padStart(4)} ms, ratio ${(median(help) / median(bare)).toFixed(2)}× (goal ≤ 1.3×)`,
+  `${"outpost --help".padEnd(44)} node -e "" ${median(bare).toFixed(0).padStart(4)} ms, ` +
+    `outpost ${median(help).toFixed(0).padStart(4)} ms, ratio ${(median(help) / median(bare)).toFixed(2)}× (goal ≤ 1.3×)`,
 );

@@ -30,7 +30,8 @@ function emitterScript(paced: boolean): string {
     `const lines = []; for (let i = 0; i < ${EVENTS}; i += 1) lines.push(JSON.stringify({ type: 'text', text: 'event ' + i }));`,
     "const end = [JSON.stringify({ type: 'text', text: '<outpost>done</outpost>' }), JSON.stringify({ type: 'finished' })];",
     paced
-      ? `const size = Math.ceil(lines.length / ${BURSTS}); let sent = 0; const timer = setInterval(() => { const burst = lines.slice(sent, sent + size); sent += size; process.stdout.write(burst.join('\\n') + '\\n'); if (sent >= lines.length) { clearInterval(timer); process.stdout.write(end.join('\\n') + '\\n'); } }, ${TURN_MS / BURSTS});`
+      ? `const size = Math.ceil(lines.length / ${BURSTS}); let sent = 0; const timer = setInterval(() => { const burst = lines.slice(sent, sent + size); sent += size; ` +
+        `process.stdout.write(burst.join('\\n') + '\\n'); if (sent >= lines.length) { clearInterval(timer); process.stdout.write(end.join('\\n') + '\\n'); } }, ${TURN_MS / BURSTS});`
       : "process.stdout.write([...lines, ...end].join('\\n') + '\\n');",
   ].join(" ");
 }

@@ -27,7 +27,8 @@ export function mapArchiveError(error: unknown, action: string, check: string): 
   }
   return new OutpostError(
     "provider",
-    `Could not ${action}: the archive streamed from the sandbox was truncated or corrupt (${reason}). Nothing was written to the destination; retry, and if it persists check ${check} and that the sandbox's tar works.`,
+    `Could not ${action}: the archive streamed from the sandbox was truncated or corrupt (${reason}). ` +
+      `Nothing was written to the destination; retry, and if it persists check ${check} and that the sandbox's tar works.`,
     { cause: error, details: { action, reason, archive: "truncated-or-corrupt" } },
   );
 }

@@ -14,7 +14,8 @@ export function sandboxRefusal(status: number, stderr: string, action: string): 
   if (CHANGED_WHILE_READ.test(stderr)) {
     return new OutpostError(
       "workspace",
-      `Could not ${action}: a file changed while tar read it (${reason}; status ${status}). Something in the sandbox is still writing there: wait until it finished (stop the agent or process first), then retry.`,
+      `Could not ${action}: a file changed while tar read it (${reason}; status ${status}). ` +
+        `Something in the sandbox is still writing there: wait until it finished (stop the agent or process first), then retry.`,
       { details: { status, reason, changedWhileRead: true } },
     );
   }

@@ -24,7 +24,8 @@ export function mapDaytonaError(error: unknown, action: string): OutpostError {
   if (status === 401 || status === 403 || failure.name === "DaytonaAuthenticationError") {
     return new OutpostError(
       "configuration",
-      `Could not ${action}: Daytona refused the credentials${status === undefined ? "" : ` (HTTP ${status})`}${cite}. Set DAYTONA_API_KEY (and DAYTONA_API_URL for a self-hosted Daytona), or pass apiKey to daytonaProvider().`,
+      `Could not ${action}: Daytona refused the credentials${status === undefined ? "" : ` (HTTP ${status})`}${cite}. ` +
+        `Set DAYTONA_API_KEY (and DAYTONA_API_URL for a self-hosted Daytona), or pass apiKey to daytonaProvider().`,
       { cause: error, details },
     );
   }

@@ -28,7 +28,8 @@ export async function mountedUser(
   if (!writable) {
     throw new OutpostError(
       "configuration",
-      `The worktree ${JSON.stringify(directory)} belongs to uid ${info.uid}:${info.gid} (mode ${(info.mode & 0o777).toString(8)}), so the container user ${user.uid}:${user.gid} could not write it. Pass user: { uid: ${info.uid}, gid: ${info.gid} } to dockerProvider, or give the directory to a non-root owner.`,
+      `The worktree ${JSON.stringify(directory)} belongs to uid ${info.uid}:${info.gid} (mode ${(info.mode & 0o777).toString(8)}), ` +
+        `so the container user ${user.uid}:${user.gid} could not write it. Pass user: { uid: ${info.uid}, gid: ${info.gid} } to dockerProvider, or give the directory to a non-root owner.`,
       { details: { directory, owner: info.uid, user: user.uid } },
     );
   }

@@ -93,7 +93,8 @@ describeGated("downloads while the sandbox is busy", await dockerGate({ images: 
       await withDockerLease({ image: BUSYBOX_IMAGE, mode: "isolated" }, async (lease) => {
         await sh(
           lease,
-          "mkdir tree && cd tree && for d in 1 2 3 4 5 6 7 8; do mkdir d$d; for f in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do head -c $((d * 1000 + f * 37)) /dev/urandom > d$d/f$f; done; done && head -c 6000000 /dev/urandom > big.bin",
+          "mkdir tree && cd tree && for d in 1 2 3 4 5 6 7 8; do mkdir d$d; for f in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 " +
+            "18 19 20; do head -c $((d * 1000 + f * 37)) /dev/urandom > d$d/f$f; done; done && head -c 6000000 /dev/urandom > big.bin",
           { deadlineMs: 60_000 },
         );
         const listing = (await sh(lease, "cd tree && find . -type f | sort | xargs sha256sum")).stdout.trim().split("\n");

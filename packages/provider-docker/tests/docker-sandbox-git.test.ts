@@ -53,7 +53,8 @@ describeGated("docker: a private git directory instead of the host's", await doc
           const identity = "-c user.name=Agent -c user.email=agent@example.invalid";
           const committed = await sh(
             lease,
-            `git status --porcelain && echo change > agent.txt && git add agent.txt && git ${identity} commit -q -m "from the container" && git rev-parse --git-common-dir && git config core.fsmonitor "touch /tmp/planted"`,
+            `git status --porcelain && echo change > agent.txt && git add agent.txt && git ${identity} commit -q -m ` +
+              `"from the container" && git rev-parse --git-common-dir && git config core.fsmonitor "touch /tmp/planted"`,
           );
           expect(committed.stderr).toBe("");
           expect(committed.stdout.trim()).toBe(layout === "linked worktree" ? privateGit : ".git");
@@ -98,7 +99,10 @@ describeGated("docker: a private git directory instead of the host's", await doc
       try {
         const result = await sh(
           lease,
-          `git status --porcelain && test -d .git && echo x > a.txt && git add a.txt && git -c user.name=A -c user.email=a@example.invalid commit -q -m inside && git log --format=%s | tr '\\n' ' '; ls ${common}`,
+          `git status --porcelain && test -d .git && echo x > a.txt && git add a.txt && git -c user.name=A ` +
+            `-c user.email=a@example.invalid commit -q -m inside && git log --format=%s | tr '\\n' ' '; ` +
+            `` +
+            `ls ${common}`,
         );
         expect(result.stderr).toBe("");
         expect(result.stdout).toBe("inside initial objects\n");

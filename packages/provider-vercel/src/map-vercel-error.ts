@@ -37,7 +37,8 @@ export function mapVercelError(error: unknown, action: string): OutpostError {
   if (status === 401 || status === 403) {
     return new OutpostError(
       "configuration",
-      `Could not ${action}: Vercel refused the credentials (HTTP ${status})${cite}. Set VERCEL_TOKEN, VERCEL_TEAM_ID and VERCEL_PROJECT_ID (or VERCEL_OIDC_TOKEN, e.g. from \`vercel env pull\`), or pass token, teamId and projectId to vercelProvider(); check that the token has access to that team and project.`,
+      `Could not ${action}: Vercel refused the credentials (HTTP ${status})${cite}. Set VERCEL_TOKEN, VERCEL_TEAM_ID and VERCEL_PROJECT_ID (or VERCEL_OIDC_TOKEN, ` +
+        `e.g. from \`vercel env pull\`), or pass token, teamId and projectId to vercelProvider(); check that the token has access to that team and project.`,
       { cause: error, details },
     );
   }
@@ -60,7 +61,8 @@ export function mapVercelError(error: unknown, action: string): OutpostError {
   if (status === 404 || status === 410 || serverCode === "sandbox_stopped" || serverCode === "sandbox_not_found") {
     return new OutpostError(
       "provider",
-      `Could not ${action}: the Vercel sandbox is gone (${status === undefined ? serverCode : `HTTP ${status}`})${cite}: it was stopped, timed out or deleted. Acquire a new lease (raise \`timeout\` for long runs).`,
+      `Could not ${action}: the Vercel sandbox is gone (${status === undefined ? serverCode : `HTTP ${status}`})${cite}: ` +
+        `it was stopped, timed out or deleted. Acquire a new lease (raise \`timeout\` for long runs).`,
       { cause: error, details: { ...details, gone: true } },
     );
   }

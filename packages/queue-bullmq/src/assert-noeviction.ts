@@ -12,7 +12,8 @@ export async function assertNoEviction(redis: Redis, url: string): Promise<void>
   if (policy === "noeviction") return;
   throw new OutpostError(
     "configuration",
-    `Redis at ${redactUrl(url)} has maxmemory-policy ${policy ?? "unknown"}; the queue needs noeviction or jobs can vanish under memory pressure. Set "maxmemory-policy noeviction" in redis.conf (or CONFIG SET maxmemory-policy noeviction).`,
+    `Redis at ${redactUrl(url)} has maxmemory-policy ${policy ?? "unknown"}; the queue needs noeviction or jobs can vanish under memory pressure. ` +
+      `Set "maxmemory-policy noeviction" in redis.conf (or CONFIG SET maxmemory-policy noeviction).`,
     { details: { policy: policy ?? null } },
   );
 }

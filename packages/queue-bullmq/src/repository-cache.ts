@@ -32,20 +32,21 @@ export class RepositoryCache {
 
   /**
    * Cleans what dead attempts left in every cached checkout, before this worker takes a job: their orphaned
-   * agents, sandboxes, worktrees and branches. Work the engine would keep for `outpost recover` is dropped
+   * agents, sandboxes (through `removeContainer`: their provider's descriptor), worktrees and branches. Work the engine would keep for `outpost recover` is dropped
    * too: its job went back to the queue and another attempt redoes it. Returns what was removed.
    */
-  async reap(): Promise<string[]> {
+  async reap(removeContainer?: (id: string, provider: string) => Promise<void>): Promise<string[]> {
     const reaped: string[] = [];
     for (const entry of readdirSync(this.#root)) {
       const directory = join(this.#root, entry);
       if (!existsSync(join(directory, ".git"))) continue;
       try {
-        const first = await cleanDispatches({ repository: directory });
+        const first = await cleanDispatches({ repository: directory, ...(removeContainer ? { removeContainer } : {}) });
         reaped.push(...first.cleaned.map((cleaned) => `${entry}: dispatch ${cleaned.dispatchId}: ${cleaned.actions.join("; ")}`));
         reaped.push(...(await dropAttemptWork(directory)).map((what) => `${entry}: ${what}`));
         // Now that nothing is kept, the records of the dropped work go too.
-        if (first.cleaned.some((cleaned) => cleaned.kept !== undefined)) await cleanDispatches({ repository: directory });
+        if (first.cleaned.some((cleaned) => cleaned.kept !== undefined))
+          await cleanDispatches({ repository: directory, ...(removeContainer ? { removeContainer } : {}) });
       } catch (error) {
         // A cache that cannot be cleaned still serves: its leftovers are named for an operator.
         reaped.push(`${entry}: could not reap: ${error instanceof Error ? error.message : String(error)}`);

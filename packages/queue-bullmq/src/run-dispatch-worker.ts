@@ -7,6 +7,7 @@ import type { DispatchQueue, QueuedDispatch } from "./dispatch-queue.js";
 import { isRetryable } from "./failure-policy.js";
 import { RepositoryCache } from "./repository-cache.js";
 import { runDispatchJob } from "./run-dispatch-job.js";
+import { sandboxRemover } from "./sandbox-remover.js";
 
 export interface DispatchWorkerOptions {
   readonly queue: DispatchQueue;
@@ -60,7 +61,7 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
     }
   };
   // What this worker left when it was killed: orphaned agents, sandboxes and worktrees of dead attempts.
-  const reaped = await cache.reap();
+  const reaped = await cache.reap(sandboxRemover(options.plugins));
   if (reaped.length > 0) emit({ type: "reaped", actions: reaped });
   const context = {
     queue,

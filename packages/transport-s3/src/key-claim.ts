@@ -58,7 +58,8 @@ export async function probeKey(context: ClaimContext, objectKey: string): Promis
 export function claimedConflict(key: string, found: Extract<KeyState, { state: "claimed" }>, leaseMs: number): OutpostError {
   return new OutpostError(
     "conflict",
-    `Writing ${key} found it claimed by another writer since ${found.claimedAt.toISOString()}. If that writer is still at work, read the key again once it is done; if it failed, the key frees at ${found.freesAt.toISOString()} (the ${leaseMs} ms claim lease), then retry.`,
+    `Writing ${key} found it claimed by another writer since ${found.claimedAt.toISOString()}. If that writer is still at work, ` +
+      `read the key again once it is done; if it failed, the key frees at ${found.freesAt.toISOString()} (the ${leaseMs} ms claim lease), then retry.`,
     {
       details: { key, claimedAt: found.claimedAt.toISOString(), freesAt: found.freesAt.toISOString(), leaseMs },
     },

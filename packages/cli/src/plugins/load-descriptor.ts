@@ -61,7 +61,8 @@ function checked(descriptor: unknown, plugin: InstalledPlugin): AnyDescriptor {
   if (candidate.specificationVersion !== DESCRIPTOR_SPECIFICATION_VERSION) {
     throw new OutpostError(
       "configuration",
-      `${plugin.packageName} has a descriptor of specificationVersion ${JSON.stringify(candidate.specificationVersion)}; this outpost reads "${DESCRIPTOR_SPECIFICATION_VERSION}". Install versions of the plugin and @outpost/cli that agree.`,
+      `${plugin.packageName} has a descriptor of specificationVersion ${JSON.stringify(candidate.specificationVersion)}; ` +
+        `this outpost reads "${DESCRIPTOR_SPECIFICATION_VERSION}". Install versions of the plugin and @outpost/cli that agree.`,
       {
         details: {
           plugin: plugin.packageName,

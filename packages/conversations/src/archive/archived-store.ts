@@ -83,7 +83,8 @@ export function archivedStore(
         if (isOutpostError(error, "conflict")) {
           throw new OutpostError(
             "conflict",
-            `Another capture of ${format} conversation ${id} was archived in ${transport.name} first (or this store never located the archived one); this capture was kept only on the host (${record.file}). Locate the conversation again and continue from the newest turn.`,
+            `Another capture of ${format} conversation ${id} was archived in ${transport.name} first (or this store never located the archived one); ` +
+              `this capture was kept only on the host (${record.file}). Locate the conversation again and continue from the newest turn.`,
             { cause: error, details: { id, key } },
           );
         }

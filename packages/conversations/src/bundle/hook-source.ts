@@ -43,7 +43,8 @@ const callHook = (name, call) => {
     const reference = !!error && error.name === "ReferenceError";
     const message = error && error.message ? error.message : String(error);
     throw Object.assign(new Error(reference
-      ? "The " + name + " hook of the " + profileFormat + " profile is not self-contained: " + message + ". Hooks run inside the sandbox, so they may use only their arguments and the helpers they are given."
+      ? "The " + name + " hook of the " + profileFormat + " profile is not self-contained: " + message +
+        ". Hooks run inside the sandbox, so they may use only their arguments and the helpers they are given."
       : "The " + name + " hook of the " + profileFormat + " profile threw: " + message + ". The existing session was left untouched; fix the hook or the session files."),
       { outpostCode: reference ? "configuration" : "session", details: { hook: name } });
   }

@@ -62,7 +62,8 @@ export async function runSandboxScript<Result>(
   if (at === -1) {
     throw new OutpostError(
       "process",
-      `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
+      `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ` +
+        `${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
       { details: { status: result.status } },
     );
   }

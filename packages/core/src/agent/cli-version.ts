@@ -52,7 +52,8 @@ export function cliRelease<Features>(
     return {
       features: featuresAt(table, table.pinned),
       warnings: [
-        `${table.agent}: could not learn the CLI version${problem ? ` (${problem})` : ""}; assuming the pinned ${table.pinned} (tested ${range}). Pass \`version\` to the agent to say which release runs.`,
+        `${table.agent}: could not learn the CLI version${problem ? ` (${problem})` : ""}; ` +
+          `assuming the pinned ${table.pinned} (tested ${range}). Pass \`version\` to the agent to say which release runs.`,
       ],
     };
   }

@@ -33,7 +33,8 @@ export function assertSpecificationVersion(plugin: unknown, contract: PluginCont
   const found = version === undefined ? "declares no specificationVersion" : `declares specificationVersion ${JSON.stringify(version)}`;
   throw new OutpostError(
     "configuration",
-    `${label} ${found}; this @outpost/core supports ${supported.map((entry) => JSON.stringify(entry)).join(", ")} for a ${contract}. Install plugin and @outpost/core versions that agree, or set specificationVersion in the plugin.`,
+    `${label} ${found}; this @outpost/core supports ${supported.map((entry) => JSON.stringify(entry)).join(", ")} for a ${contract}. ` +
+      `Install plugin and @outpost/core versions that agree, or set specificationVersion in the plugin.`,
     {
       details: {
         contract,

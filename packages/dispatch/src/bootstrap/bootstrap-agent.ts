@@ -48,7 +48,8 @@ export async function bootstrapAgent(input: BootstrapInput): Promise<Readonly<Re
     if (!bootstrap.enabled)
       throw new OutpostError(
         "configuration",
-        `${agent.executable} is not installed in the ${input.providerName} sandbox and bootstrap is false, so agent ${agent.name} cannot run. Put ${describe(installer)} in the image (\`outpost image build\`), or drop bootstrap: false so that Outpost installs it.`,
+        `${agent.executable} is not installed in the ${input.providerName} sandbox and bootstrap is false, so agent ${agent.name} cannot ` +
+          `run. Put ${describe(installer)} in the image (\`outpost image build\`), or drop bootstrap: false so that Outpost installs it.`,
       );
     const started = Date.now();
     const installed =

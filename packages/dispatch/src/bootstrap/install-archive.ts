@@ -39,7 +39,8 @@ export async function installArchive(
   if (actual !== installer.sha512)
     throw new OutpostError(
       "configuration",
-      `The bootstrap archive of ${installer.name} (${installer.source}) has SHA-512 ${actual}, not the pinned ${installer.sha512}: it was refused and nothing was installed. Check the archive or its bootstrap.sources.${installer.name}.archive.sha512.`,
+      `The bootstrap archive of ${installer.name} (${installer.source}) has SHA-512 ${actual}, not the pinned ${installer.sha512}: ` +
+        `it was refused and nothing was installed. Check the archive or its bootstrap.sources.${installer.name}.archive.sha512.`,
       { details: { expected: installer.sha512, actual } },
     );
   // The verified bytes are what travels: the source is not read again.
@@ -61,7 +62,8 @@ export async function installArchive(
         result.status === 65 ? "provider" : "process",
         result.status === 65
           ? `The bootstrap archive of ${installer.name} changed on its way into the sandbox (${tail(result)}); nothing was installed. Retry, or check the provider's upload.`
-          : `Could not extract the bootstrap archive of ${installer.name} in the sandbox (exit ${result.status}): ${tail(result)}. Check that the archive holds ${installer.executable} and that the sandbox has tar.`,
+          : `Could not extract the bootstrap archive of ${installer.name} in the sandbox (exit ${result.status}): ` +
+              `${tail(result)}. Check that the archive holds ${installer.executable} and that the sandbox has tar.`,
         result.status,
       );
     }

@@ -33,13 +33,15 @@ export async function installNpm(
   if (result.status === 127)
     throw bootstrapFailure(
       "configuration",
-      `npm is not installed in the sandbox, so ${spec} cannot be bootstrapped. Use an image with node and npm, put the CLI in the image (\`outpost image build\`), or give an archive in bootstrap.sources.`,
+      `npm is not installed in the sandbox, so ${spec} cannot be bootstrapped. Use an image with node ` +
+        `and npm, put the CLI in the image (\`outpost image build\`), or give an archive in bootstrap.sources.`,
       result.status,
     );
   if (result.status !== 0)
     throw bootstrapFailure(
       "process",
-      `Could not install ${spec} in the sandbox (npm exit ${result.status}): ${tail(result)}. Check that the sandbox reaches the npm registry${registry ? ` ${registry}` : ""} (bootstrap.registry), or put the CLI in the image.`,
+      `Could not install ${spec} in the sandbox (npm exit ${result.status}): ${tail(result)}. Check that the sandbox ` +
+        `reaches the npm registry${registry ? ` ${registry}` : ""} (bootstrap.registry), or put the CLI in the image.`,
       result.status,
     );
   const manifest = posix.join(prefix, "lib", "node_modules", installer.npmPackage, "package.json");
@@ -48,7 +50,8 @@ export async function installNpm(
   if (version !== installer.version)
     throw bootstrapFailure(
       "process",
-      `npm installed ${installer.npmPackage} ${version === undefined ? "without a readable package.json" : `at version ${JSON.stringify(version.slice(0, 40))}`}, not the pinned ${installer.version}. Check what the registry${registry ? ` ${registry}` : ""} serves.`,
+      `npm installed ${installer.npmPackage} ${version === undefined ? "without a readable package.json" : `at version ${JSON.stringify(version.slice(0, 40))}`}, ` +
+        `not the pinned ${installer.version}. Check what the registry${registry ? ` ${registry}` : ""} serves.`,
     );
   return posix.join(prefix, "bin");
 }

@@ -43,14 +43,16 @@ export function resolveBootstrap(option: unknown, candidates: readonly (AgentAda
     if (!installer) {
       const known = [...new Set([...sources.keys(), ...pinned.keys()])].map((known) => JSON.stringify(known)).join(", ") || "none";
       throw configuration(
-        `Agent ${candidate.name} names an unknown bootstrap CLI ${JSON.stringify(name)} (known here: ${known}). Use the name of a built-in agent whose CLI is pinned, or give its source in bootstrap: { sources: { ${JSON.stringify(name)}: { npm } or { archive } } }.`,
+        `Agent ${candidate.name} names an unknown bootstrap CLI ${JSON.stringify(name)} (known here: ${known}). Use the name of a built-in ` +
+          `agent whose CLI is pinned, or give its source in bootstrap: { sources: { ${JSON.stringify(name)}: { npm } or { archive } } }.`,
       );
     }
     if (installer.kind === "archive" && candidate.kind === "cli" && PLAIN_COMMAND.test(candidate.executable)) {
       const file = installer.executable.split("/").at(-1);
       if (file !== candidate.executable)
         throw configuration(
-          `bootstrap.sources.${name}.archive.executable is ${JSON.stringify(installer.executable)}, but agent ${candidate.name} runs ${JSON.stringify(candidate.executable)}. Name the archive's ${candidate.executable} file.`,
+          `bootstrap.sources.${name}.archive.executable is ${JSON.stringify(installer.executable)}, but agent ` +
+            `${candidate.name} runs ${JSON.stringify(candidate.executable)}. Name the archive's ${candidate.executable} file.`,
         );
     }
     installers.set(candidate, installer);

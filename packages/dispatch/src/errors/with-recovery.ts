@@ -18,7 +18,9 @@ export function withRecovery(error: unknown, recovery: DispatchRecovery): Outpos
   const rescued = recovery.recoveryLocation
     ? ` The remote sandbox's commits are rescued in ${recovery.recoveryLocation} (restore them with \`${recovery.restore ?? ""}\`).`
     : "";
-  const message = `${original.message} Work is kept on ${where} (${recovery.commits.length} commit${recovery.commits.length === 1 ? "" : "s"}${conversation}); failed phase: ${recovery.phase}.${rescued}`;
+  const message =
+    `${original.message} Work is kept on ${where} (${recovery.commits.length} commit${recovery.commits.length === 1 ? "" : "s"}${conversation}); ` +
+    `failed phase: ${recovery.phase}.${rescued}`;
   return new OutpostError(original.code, message, {
     // An abort keeps the signal's reason as cause; anything else keeps the original error.
     cause: original.code === "aborted" ? original.cause : original,

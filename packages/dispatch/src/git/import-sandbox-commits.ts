@@ -34,7 +34,8 @@ export async function importSandboxCommits(
   if (fetched.status !== 0) {
     throw new OutpostError(
       "workspace",
-      `Could not import the sandbox's commits from ${sandbox.directory} (git fetch exit ${fetched.status}): ${fetched.stderr.trim()}. The sandbox's git directory was kept there for inspection; the host repository is unchanged.`,
+      `Could not import the sandbox's commits from ${sandbox.directory} (git fetch exit ${fetched.status}): ` +
+        `${fetched.stderr.trim()}. The sandbox's git directory was kept there for inspection; the host repository is unchanged.`,
       {
         details: { sandboxGitDirectory: sandbox.directory, reference: sandbox.reference },
       },
@@ -49,7 +50,8 @@ export async function importSandboxCommits(
     if (moved.status !== 0) {
       throw new OutpostError(
         "conflict",
-        `The sandbox committed ${tip.slice(0, 12)}, but ${workspace.branch ?? "HEAD"} moved on the host meanwhile, so it was not updated: ${moved.stderr.trim()}. Its commits are kept as ${temporary}: merge them with \`git merge ${temporary}\`.`,
+        `The sandbox committed ${tip.slice(0, 12)}, but ${workspace.branch ?? "HEAD"} moved on the host meanwhile, ` +
+          `so it was not updated: ${moved.stderr.trim()}. Its commits are kept as ${temporary}: merge them with \`git merge ${temporary}\`.`,
         {
           details: { branch: workspace.branch, tip, reference: temporary },
         },

@@ -42,7 +42,8 @@ export async function git(directory: string, args: readonly string[], options: G
     const lock = indexLockIn(result.stderr);
     throw new OutpostError(
       "workspace",
-      `git ${args.join(" ")} failed in ${directory} (exit ${result.status}): ${lock ? `${await describeIndexLock(lock)}, then retry` : `${result.stderr.trim() || result.stdout.trim()}. Check the repository state and retry`}.`,
+      `git ${args.join(" ")} failed in ${directory} (exit ${result.status}): ` +
+        `${lock ? `${await describeIndexLock(lock)}, then retry` : `${result.stderr.trim() || result.stdout.trim()}. Check the repository state and retry`}.`,
       { details: { directory, arguments: [...args], status: result.status } },
     );
   }

@@ -34,7 +34,8 @@ export async function recordCommits(
 const RECORD_SCRIPT = [
   'git "$@" cat-file commit "$OUTPOST_COMMIT" > "$OUTPOST_SCRATCH/object" || exit 10',
   // The patch from the first parent (a root commit: from the empty tree), the way `git diff parent commit` shows it.
-  'git "$@" diff-tree -p --binary --full-index --no-renames --no-ext-diff --no-textconv --no-color --no-commit-id --root --diff-merges=first-parent "$OUTPOST_COMMIT" > "$OUTPOST_SCRATCH/patch" || exit 11',
+  'git "$@" diff-tree -p --binary --full-index --no-renames --no-ext-diff --no-textconv --no-color --no-commit-id --root ' +
+    '--diff-merges=first-parent "$OUTPOST_COMMIT" > "$OUTPOST_SCRATCH/patch" || exit 11',
   'git "$@" read-tree "$OUTPOST_COMMIT^" 2>/dev/null || git "$@" read-tree --empty || exit 12',
   'if [ -s "$OUTPOST_SCRATCH/patch" ]; then git "$@" apply --cached --binary "$OUTPOST_SCRATCH/patch" || exit 13; fi',
   'git "$@" write-tree > "$OUTPOST_SCRATCH/tree" || exit 14',

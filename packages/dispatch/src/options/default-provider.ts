@@ -26,7 +26,8 @@ export async function withDefaultProvider(
     if (!isModuleMissing(cause)) throw cause;
     throw new OutpostError(
       "configuration",
-      `No sandboxProvider was given and the default, ${DEFAULT_PROVIDER_PACKAGE}, is not installed. Install it (npm install ${DEFAULT_PROVIDER_PACKAGE}) or pass sandboxProvider (for example localProvider() from @outpost/provider-local).`,
+      `No sandboxProvider was given and the default, ${DEFAULT_PROVIDER_PACKAGE}, is not installed. ` +
+        `Install it (npm install ${DEFAULT_PROVIDER_PACKAGE}) or pass sandboxProvider (for example localProvider() from @outpost/provider-local).`,
       { cause },
     );
   }

@@ -13,7 +13,8 @@ export function branchPolicyFor(options: ProvidedOptions): BranchPolicy {
   if (branch.mode === "current")
     throw new OutpostError(
       "configuration",
-      `Provider ${provider.name} is remote: its work comes back as commits on a branch of their own, so branch mode "current" cannot be honoured. Use { mode: "integrate" } (the default) or { mode: "named", name }.`,
+      `Provider ${provider.name} is remote: its work comes back as commits on a branch of their own, ` +
+        `so branch mode "current" cannot be honoured. Use { mode: "integrate" } (the default) or { mode: "named", name }.`,
     );
   return canonicalBranchPolicy(branch);
 }

@@ -51,14 +51,16 @@ export async function reserveStorage(
       if (used.bytes + reserved.bytes + quota.reserveBytes > quota.maxBytes) {
         throw new OutpostError(
           "configuration",
-          `Storage quota refused: ${used.bytes} bytes used under .outpost plus ${reserved.bytes} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`,
+          `Storage quota refused: ${used.bytes} bytes used under .outpost plus ${reserved.bytes} reserved plus ${quota.reserveBytes} requested exceeds maxBytes ${quota.maxBytes}. ` +
+            `Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxBytes.`,
           { details: { used: used.bytes, reserved: reserved.bytes, requested: quota.reserveBytes, maxBytes: quota.maxBytes } },
         );
       }
       if (quota.maxEntries !== undefined && used.entries + reserved.entries + quota.reserveEntries > quota.maxEntries) {
         throw new OutpostError(
           "configuration",
-          `Storage quota refused: ${used.entries} entries under .outpost plus ${reserved.entries} reserved plus ${quota.reserveEntries} requested exceeds maxEntries ${quota.maxEntries}. Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxEntries.`,
+          `Storage quota refused: ${used.entries} entries under .outpost plus ${reserved.entries} reserved plus ${quota.reserveEntries} requested exceeds maxEntries ${quota.maxEntries}. ` +
+            `Remove old worktrees or conversations under ${outpostDirectory(root)}, or raise maxEntries.`,
           {
             details: {
               usedEntries: used.entries,

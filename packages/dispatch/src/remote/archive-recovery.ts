@@ -33,7 +33,8 @@ export async function archiveRecovery(
   } catch (error) {
     throw new OutpostError(
       (error as { code?: unknown }).code === "conflict" ? "conflict" : "transport",
-      `Could not archive the recovery backup ${backup.location} to ${transport.name} as ${key}: ${error instanceof Error ? error.message : String(error)}. Nothing was applied; the backup is still in ${backup.location}.`,
+      `Could not archive the recovery backup ${backup.location} to ${transport.name} as ${key}: ` +
+        `${error instanceof Error ? error.message : String(error)}. Nothing was applied; the backup is still in ${backup.location}.`,
       { cause: error, details: { recoveryLocation: backup.location, restore: backup.restore, key } },
     );
   }

@@ -24,7 +24,8 @@ export async function assertChangedFilesMayLand(
   if (touched.size > 0 && !includeUncommitted)
     throw new OutpostError(
       "workspace",
-      `The sandbox's work was not applied: it left uncommitted changes to ${list([...touched])}, which were uncommitted or untracked in the worktree, so the sandbox never had them. The host is untouched. Commit those files first, or pass includeUncommitted: true.`,
+      `The sandbox's work was not applied: it left uncommitted changes to ${list([...touched])}, which were uncommitted or untracked ` +
+        `in the worktree, so the sandbox never had them. The host is untouched. Commit those files first, or pass includeUncommitted: true.`,
       { details: { paths: [...touched] } },
     );
   const status = await git(workspace.directory, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]);
@@ -80,7 +81,8 @@ async function assertPlainTarget(directory: string, path: string): Promise<void>
 function refused(path: string, problem: string): OutpostError {
   return new OutpostError(
     "workspace",
-    `Refused to write ${JSON.stringify(path)} from the sandbox into the worktree: ${problem}, and files are never written through links. The sandbox's commits are applied; its uncommitted files are not.`,
+    `Refused to write ${JSON.stringify(path)} from the sandbox into the worktree: ${problem}, and files ` +
+      `are never written through links. The sandbox's commits are applied; its uncommitted files are not.`,
     { details: { path } },
   );
 }

@@ -43,7 +43,8 @@ export async function bundleWork(
 function tooLarge(workspace: Workspace, bytes: number | undefined, maxBytes: number): OutpostError {
   return new OutpostError(
     "workspace",
-    `The sandbox's work was refused before the host was touched: its bundle is ${bytes === undefined ? "of unknown size" : `${bytes} bytes`}, over the limit of ${maxBytes} bytes (limits.bundleBytes). The host repository is unchanged; raise limits.bundleBytes if the work is really that large.`,
+    `The sandbox's work was refused before the host was touched: its bundle is ${bytes === undefined ? "of unknown size" : `${bytes} bytes`}, ` +
+      `over the limit of ${maxBytes} bytes (limits.bundleBytes). The host repository is unchanged; raise limits.bundleBytes if the work is really that large.`,
     { details: { bytes, maxBytes, branch: workspace.branch } },
   );
 }

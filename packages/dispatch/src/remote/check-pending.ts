@@ -30,7 +30,10 @@ export async function checkPending(
   if (!includeUncommitted)
     throw new OutpostError(
       "workspace",
-      `The sandbox's work was not applied: it changes ${list(touched)}, which were uncommitted or untracked in the worktree (or copies no committed .gitignore ignores), so the sandbox never had them. The host is untouched; the work is backed up in ${backup.location} (restore it with \`${backup.restore}\`). Commit those files first, ignore them in a committed .gitignore, or pass includeUncommitted: true.`,
+      `The sandbox's work was not applied: it changes ${list(touched)}, ` +
+        `which were uncommitted or untracked in the worktree (or copies no committed .gitignore ignores), so the sandbox never had them. ` +
+        `The host is untouched; the work is backed up in ${backup.location} (restore it with \`${backup.restore}\`). ` +
+        `Commit those files first, ignore them in a committed .gitignore, or pass includeUncommitted: true.`,
       { details },
     );
   // Sent files the work changes supersede the host's versions; anything else it would overwrite is a conflict at apply time.
@@ -40,7 +43,8 @@ export async function checkPending(
   if (moved.length > 0)
     throw new OutpostError(
       "conflict",
-      `The sandbox's work was not applied: ${list(moved)} changed on the host during the run, and the work changes them too. The host is untouched; the work and the host's state are backed up in ${backup.location} (restore the work with \`${backup.restore}\`).`,
+      `The sandbox's work was not applied: ${list(moved)} changed on the host during the run, and the work changes them too. ` +
+        `The host is untouched; the work and the host's state are backed up in ${backup.location} (restore the work with \`${backup.restore}\`).`,
       { details },
     );
   return superseded;

@@ -37,7 +37,9 @@ export async function settleResponse<T>(input: SettleResponseInput<T>): Promise<
   const first = last.issues[0];
   throw new OutpostError(
     "response",
-    `The agent's response was still invalid after ${input.repairs} correction turn${input.repairs === 1 ? "" : "s"}: ${first?.path ? `${first.path}: ` : ""}${first?.message ?? "rejected"}${last.issues.length > 1 ? ` (and ${last.issues.length - 1} more)` : ""}. Every attempt's issues are in details.attempts; raise repairs, make the brief clearer or loosen the schema.`,
+    `The agent's response was still invalid after ${input.repairs} correction turn${input.repairs === 1 ? "" : "s"}: ` +
+      `${first?.path ? `${first.path}: ` : ""}${first?.message ?? "rejected"}${last.issues.length > 1 ? ` (and ${last.issues.length - 1} more)` : ""}. ` +
+      `Every attempt's issues are in details.attempts; raise repairs, make the brief clearer or loosen the schema.`,
     { details: { tag: input.tag, repairs: input.repairs, attempts } },
   );
 }

@@ -19,7 +19,8 @@ export async function collectStage(state: DispatchState): Promise<void> {
     if (journal.redact(JSON.stringify(commit)) !== JSON.stringify(commit))
       throw new OutpostError(
         "replay",
-        `Commit ${commit.id} contains the value of a credential variable, which a journal never holds; it cannot be recorded for replay. Remove the credential from the commit, or record without replayable.`,
+        `Commit ${commit.id} contains the value of a credential variable, which a journal never holds; ` +
+          `it cannot be recorded for replay. Remove the credential from the commit, or record without replayable.`,
         { details: { commit: commit.id } },
       );
     journal.append({ kind: "commit", pass, commit });

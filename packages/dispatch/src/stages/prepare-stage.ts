@@ -53,7 +53,8 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
   const observers = new Observers(options, options.observation, { dispatchId, label: options.label });
   if (resolved.timers.idleWarningMs >= resolved.timers.idleMs)
     observers.warn(
-      `No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) is not below idleMs (${resolved.timers.idleMs}). Set idleWarningMs below idleMs to be warned before a silent agent is stopped.`,
+      `No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) ` +
+        `is not below idleMs (${resolved.timers.idleMs}). Set idleWarningMs below idleMs to be warned before a silent agent is stopped.`,
     );
   // The identity is read where the caller pointed, in parallel with finding the checkout root.
   const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);

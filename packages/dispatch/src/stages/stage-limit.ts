@@ -28,7 +28,8 @@ export async function withinLimit<T>(
   const { what, code } = LIMITED[limit];
   const expired = new OutpostError(
     code,
-    `Stage ${state.phase} exceeded limits.${limit} (${ms} ms) while ${what}.${code === "conflict" ? " The target branch was not moved; the work is kept on its branch." : ""} Raise limits.${limit} or find what made it slow.`,
+    `Stage ${state.phase} exceeded limits.${limit} (${ms} ms) ` +
+      `while ${what}.${code === "conflict" ? " The target branch was not moved; the work is kept on its branch." : ""} Raise limits.${limit} or find what made it slow.`,
     { details: { limit, limitMs: ms, phase: state.phase } },
   );
   const controller = new AbortController();

@@ -296,7 +296,8 @@ async function runPass(
     onDiagnostic: (message) => observers.diagnostic(message),
     onIdleWarning: (silentMs) =>
       observers.warn(
-        `${options.label ?? agent.name}: no output from ${agent.name} for ${Math.round(silentMs / 1000)} s (pass ${pass}); it is stopped after ${Math.round(resolved.timers.idleMs / 1000)} s of silence.`,
+        `${options.label ?? agent.name}: no output from ${agent.name} for ${Math.round(silentMs / 1000)} s (pass ${pass}); ` +
+          `it is stopped after ${Math.round(resolved.timers.idleMs / 1000)} s of silence.`,
       ),
   });
 }

@@ -21,7 +21,8 @@ export function assertArgumentsFit(agent: AgentAdapter | ReplayAgent, prompt: st
   if (longest > MAX_ARGUMENT_BYTES) {
     throw new OutpostError(
       "configuration",
-      `${agent.name} takes the brief as a command-line argument, and this one is ${longest} bytes: over the ${MAX_ARGUMENT_BYTES}-byte limit the OS puts on one argument. Shorten the brief (for example, point to a file in the repository instead of inlining it), or use an agent that reads the brief on stdin.`,
+      `${agent.name} takes the brief as a command-line argument, and this one is ${longest} bytes: over the ${MAX_ARGUMENT_BYTES}-byte limit the OS puts on one argument. ` +
+        `Shorten the brief (for example, point to a file in the repository instead of inlining it), or use an agent that reads the brief on stdin.`,
       { details: { agent: agent.name, bytes: longest, maximum: MAX_ARGUMENT_BYTES } },
     );
   }

@@ -161,7 +161,8 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   if (stop === "idle") {
     throw new OutpostError(
       "timeout",
-      `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. Raise idleMs if it needs longer silences, or check that it is not waiting for input.${unfinished}`,
+      `${agent.name} produced no output for ${input.timers.idleMs} ms and was stopped with its whole process tree. ` +
+        `Raise idleMs if it needs longer silences, or check that it is not waiting for input.${unfinished}`,
       { details: { ...details, timer: "idle" } },
     );
   }
@@ -176,7 +177,8 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   if (stop === "settled" && agent.requiresFinishedEvent && !finished) {
     throw new OutpostError(
       "process",
-      `${agent.name} printed an end marker but no final event, and was stopped ${input.timers.settleMs} ms later; without its final event the answer is incomplete. Check the CLI version and its output format.`,
+      `${agent.name} printed an end marker but no final event, and was stopped ${input.timers.settleMs} ms later; ` +
+        `without its final event the answer is incomplete. Check the CLI version and its output format.`,
       { details: { ...details, timer: "settle" } },
     );
   }
@@ -197,7 +199,8 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     const ownError = errorLines(stderr).join(" / ");
     throw new OutpostError(
       "process",
-      `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${ownError ? ` — ${ownError}` : ""}${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`,
+      `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${ownError ? ` — ${ownError}` : ""}` +
+        `${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`,
       {
         details: {
           ...details,

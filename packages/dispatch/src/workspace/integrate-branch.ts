@@ -66,7 +66,8 @@ export async function integrateBranch(
         if (now === host && checkout) {
           throw new OutpostError(
             "conflict",
-            `Could not bring the checkout at ${checkout} forward to ${next.slice(0, 12)}: ${moved.stderr.trim().split("\n")[0]}. Commit or stash its local changes, then run \`git merge ${branch}\` there.`,
+            `Could not bring the checkout at ${checkout} forward to ${next.slice(0, 12)}: ` +
+              `${moved.stderr.trim().split("\n")[0]}. Commit or stash its local changes, then run \`git merge ${branch}\` there.`,
             { details: { branch, target, checkout } },
           );
         }

@@ -16,7 +16,8 @@ export async function claimNamedBranch(root: string, branch: string, dispatchId:
   if ("release" in lock) return lock;
   throw new OutpostError(
     "conflict",
-    `Branch ${JSON.stringify(branch)} is in use by another dispatch (${describeHolder(lock)}); two agents in one worktree would overwrite each other's work. Wait for it to finish, or dispatch on another branch name.`,
+    `Branch ${JSON.stringify(branch)} is in use by another dispatch (${describeHolder(lock)}); ` +
+      `two agents in one worktree would overwrite each other's work. Wait for it to finish, or dispatch on another branch name.`,
     { details: { branch, ...(lock.details?.dispatch ? { holder: lock.details.dispatch } : {}) } },
   );
 }

@@ -147,7 +147,8 @@ export function bindSharedWorkspace(record: SharedWorkspace, dispatchId: string)
   if (record.holder !== undefined)
     throw new OutpostError(
       "configuration",
-      `The workspace is already bound to the open sandbox of dispatch ${record.holder}; two agents in one worktree would overwrite each other's work. Wait for that dispatch to end, or open another workspace.`,
+      `The workspace is already bound to the open sandbox of dispatch ${record.holder}; ` +
+        `two agents in one worktree would overwrite each other's work. Wait for that dispatch to end, or open another workspace.`,
       { details: { holder: record.holder } },
     );
   record.holder = dispatchId;

@@ -7,7 +7,10 @@ import { scriptAgentStore } from "./script-agent-store.js";
 export interface ScriptAgentConfig {
   /** Directory the executable is written to. */
   readonly directory: string;
-  /** SCRIPT_AGENT_* variables: FILE, CONTENT, MARKER (always | never | pass number), HANG (silent | busy | after-marker), EXIT, DELAY_MS, CHILD_PID_FILE, PRINT_ENVIRONMENT (any value: print every variable it sees). */
+  /**
+   * SCRIPT_AGENT_* variables: FILE, CONTENT, MARKER (always | never | pass number), HANG (silent | busy | after-marker),
+   * EXIT, DELAY_MS, CHILD_PID_FILE, PRINT_ENVIRONMENT (any value: print every variable it sees).
+   */
   readonly behaviour?: Readonly<Record<string, string>>;
   /** Portable conversations (default true). */
   readonly storage?: boolean;

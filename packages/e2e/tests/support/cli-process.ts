@@ -30,7 +30,8 @@ export function scriptAgentModule(
     module,
     [
       `import { scriptAgent } from ${JSON.stringify(join(PACKAGES, "e2e/src/index.ts"))};`,
-      `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ${JSON.stringify(behaviour)}${options.executable ? `, executable: ${JSON.stringify(options.executable)}` : ""} }); }`,
+      `export function createAgent() { return scriptAgent({ directory: ${JSON.stringify(directory)}, behaviour: ` +
+        `${JSON.stringify(behaviour)}${options.executable ? `, executable: ${JSON.stringify(options.executable)}` : ""} }); }`,
     ].join("\n"),
   );
   return { module, directory };
