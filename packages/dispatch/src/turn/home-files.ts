@@ -60,7 +60,8 @@ async function absentFromHostHome(home: string, contents: ReadonlyMap<string, st
       if (same) return;
       throw new OutpostError(
         "configuration",
-        `The agent would replace ${target}, which is already in the lease home (a home of the host, maybe yours). Outpost never overwrites files there: move that file away, or run with localProvider({ home: "private" }).`,
+        `The agent would replace ${target}, which is already in the lease home (a home of the host, maybe yours). ` +
+          `Outpost never overwrites files there: move that file away, or run with localProvider({ home: "private" }).`,
         { details: { path: target } },
       );
     }),
