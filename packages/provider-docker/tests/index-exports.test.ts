@@ -3,7 +3,7 @@ import * as barrel from "@outpost/provider-docker";
 import { isOutpostError } from "@outpost/core";
 
 describe("@outpost/provider-docker exports", () => {
-  it("exports the factory, reap, the lease class, constants and the error mapper by name", () => {
+  it("exports the factory, reap, the lease class, constants, the error mapper and the CLI's image and removal commands by name", () => {
     expect(Object.keys(barrel).sort()).toEqual(
       [
         "DEFAULT_DOCKER_IMAGE",
@@ -12,6 +12,7 @@ describe("@outpost/provider-docker exports", () => {
         "DEFAULT_USER",
         "DOCKER_CAPABILITIES",
         "DockerLease",
+        "IMAGE_ROOT",
         "LEASE_LABEL",
         "OWNER_HOST_LABEL",
         "OWNER_PID_LABEL",
@@ -19,8 +20,11 @@ describe("@outpost/provider-docker exports", () => {
         "descriptor",
         "dockerProvider",
         "dockerReachable",
+        "imageBuildCommand",
+        "imageRecipe",
         "mapDockerError",
         "reap",
+        "removeSandbox",
       ].sort(),
     );
     expect(typeof barrel.DockerLease).toBe("function");

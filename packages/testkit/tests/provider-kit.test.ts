@@ -39,8 +39,9 @@ describe("describeSandboxProvider registration", () => {
       "sandbox paths",
       "file transfers",
       "lifecycle",
+      "hostile trees",
     ]);
-    expect(cases.length).toBe(52);
+    expect(cases.length).toBe(58);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
 
@@ -110,7 +111,7 @@ describe("describeSandboxProvider against a correct reference provider", () => {
     const recorded = suiteFor({});
     const failed = await recorded.run();
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(52);
+    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(58);
   }, 180_000);
 });
 

@@ -51,6 +51,7 @@ export interface ScannedEntry {
 export async function scanSource(source: string, check: () => void): Promise<{ kind: "file" | "directory"; entries: ScannedEntry[] }> {
   const top = await lstat(source).catch(() => undefined);
   if (top === undefined) throw refused(source, "it does not exist");
+  if (top.isSymbolicLink()) throw refused(source, "it is a symbolic link, which is never followed");
   if (top.isFile()) return { kind: "file", entries: [{ path: "", kind: "file", mode: top.mode & 0o7777 }] };
   if (!top.isDirectory()) throw refused(source, "it is not a file or a directory");
   const entries: ScannedEntry[] = [];
