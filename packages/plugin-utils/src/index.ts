@@ -24,6 +24,7 @@ export type { ArchiveRequest, SandboxChannel, ScriptRequest } from "./sandbox-ch
 export { normalizeTreePath } from "./archive-path.js";
 export { FRAMED_COMMAND_WRAPPER, FramedInput, WRAPPER_HEADER_BYTES, WrapperHeader } from "./framed-input.js";
 export type { InputFrameFile, WrapperStart } from "./framed-input.js";
+export { feedStdin } from "./feed-stdin.js";
 export { inputFailure, runWrappedCommand } from "./wrapped-command.js";
 export type { WrappedLease, WrappedOutcome, WrappedRun } from "./wrapped-command.js";
 export { SandboxLeaseBase } from "./sandbox-lease-base.js";

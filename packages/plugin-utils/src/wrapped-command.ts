@@ -1,7 +1,8 @@
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import { DEFAULT_RETAIN_BYTES, OutpostError } from "@outpost/core";
 import type { Command, CommandChannel, CommandResult } from "@outpost/core";
 import type { WrapperStart } from "./framed-input.js";
+import { feedStdin } from "./feed-stdin.js";
 import { OperationGuard } from "./operation-guard.js";
 import { resolveCommandDirectory } from "./sandbox-path.js";
 import { TailBuffer } from "./tail-buffer.js";
@@ -99,22 +100,6 @@ export async function runWrappedCommand(
   } finally {
     guard.dispose();
   }
-}
-
-function feedStdin(pipe: Writable, stdin: string | undefined, input: Readable | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    pipe.once("error", reject);
-    if (stdin !== undefined && stdin !== "") pipe.write(stdin);
-    if (input === undefined) return resolve();
-    const finish = () => {
-      input.unpipe(pipe);
-      resolve();
-    };
-    input.once("end", finish);
-    input.once("error", finish);
-    pipe.once("close", () => input.unpipe(pipe));
-    input.pipe(pipe, { end: false });
-  });
 }
 
 /** One output channel: retained tail plus the text for `observe` (whose exceptions are swallowed). */

@@ -6,7 +6,7 @@ import type { LeaseSandbox } from "./lease-sandbox.js";
 import { OperationGuard } from "@outpost/plugin-utils";
 import { runExec } from "./run-exec.js";
 import { containerGone } from "./container-gone.js";
-import { resolveCommandDirectory, TailBuffer } from "@outpost/plugin-utils";
+import { feedStdin, resolveCommandDirectory, TailBuffer } from "@outpost/plugin-utils";
 
 /** Runs one Command through exec: stdin then live input, demuxed output, exact status, retained tails. */
 export async function runCommand(sandbox: LeaseSandbox, command: Command): Promise<CommandResult> {
@@ -82,22 +82,6 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
   } finally {
     guard.dispose();
   }
-}
-
-function feedStdin(pipe: Duplex, stdin: string | undefined, input: NodeJS.ReadableStream | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    pipe.once("error", reject);
-    if (stdin !== undefined && stdin !== "") pipe.write(stdin);
-    if (input === undefined) return resolve();
-    const finish = () => {
-      input.unpipe(pipe);
-      resolve();
-    };
-    input.once("end", finish);
-    input.once("error", finish);
-    pipe.once("close", () => input.unpipe(pipe));
-    input.pipe(pipe, { end: false });
-  });
 }
 
 /** One output channel: retained tail plus decoded text for `observe` (whose exceptions are swallowed). */
