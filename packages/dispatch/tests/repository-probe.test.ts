@@ -29,7 +29,8 @@ function repository(options: { commit?: boolean; identity?: { name: string; emai
     run("config", "user.name", options.identity.name);
     run("config", "user.email", options.identity.email);
   }
-  if (options.commit !== false) run("-c", "user.name=Setup", "-c", "user.email=setup@x.invalid", "commit", "-q", "--allow-empty", "-m", "one");
+  if (options.commit !== false)
+    run("-c", "user.name=Setup", "-c", "user.email=setup@x.invalid", "commit", "-q", "--allow-empty", "-m", "one");
   return directory;
 }
 
