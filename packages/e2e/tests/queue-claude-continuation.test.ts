@@ -36,10 +36,20 @@ describeGated("a continuation on another worker (outpost worker processes, real 
     server = await startModelServer({
       script: [
         writeFileStep("hello.txt", "Hello from the first worker.\n"),
-        { toolCall: { name: "Bash", arguments: { command: "git add hello.txt && git commit -q -m 'Add hello.txt'", description: "Commit" } } },
+        {
+          toolCall: {
+            name: "Bash",
+            arguments: { command: "git add hello.txt && git commit -q -m 'Add hello.txt'", description: "Commit" },
+          },
+        },
         { text: `I created hello.txt and committed it. ${TURN1_MARKER} <outpost>done</outpost>` },
         writeFileStep("second.txt", "Continued on the second worker.\n"),
-        { toolCall: { name: "Bash", arguments: { command: "git add second.txt && git commit -q -m 'Add second.txt'", description: "Commit" } } },
+        {
+          toolCall: {
+            name: "Bash",
+            arguments: { command: "git add second.txt && git commit -q -m 'Add second.txt'", description: "Commit" },
+          },
+        },
         (request) => ({
           text: `Done (history_has_turn1=${request.transcript.includes(TURN1_MARKER)}). <outpost>done</outpost>`,
         }),

@@ -107,7 +107,14 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       job: jobId,
       attemptRef: parked,
       ...(conversation && result.conversation
-        ? { conversation: { id: result.conversation.id, format: result.conversation.format, key: keys.conversation, packed: conversation.packed } }
+        ? {
+            conversation: {
+              id: result.conversation.id,
+              format: result.conversation.format,
+              key: keys.conversation,
+              packed: conversation.packed,
+            },
+          }
         : {}),
       ...(earlier ? { continued: { job: earlier.record.job, worker: earlier.record.worker, fence: earlier.record.fence } } : {}),
       turns: result.turns.map((turn) => ({

@@ -76,9 +76,16 @@ export function startOutpostWorker(name: string, args: readonly string[], enviro
 }
 
 /** Runs `outpost <args>` to its end as a child process. */
-export function runOutpost(args: readonly string[], environment: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runOutpost(
+  args: readonly string[],
+  environment: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, outpostArguments(args), { cwd: PACKAGES, env: { ...process.env, ...environment }, stdio: "pipe" });
+    const child = spawn(process.execPath, outpostArguments(args), {
+      cwd: PACKAGES,
+      env: { ...process.env, ...environment },
+      stdio: "pipe",
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
