@@ -1,4 +1,15 @@
-import { closeSync, constants, copyFileSync, fchmodSync, futimesSync, lstatSync, mkdirSync, openSync, symlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fchmodSync,
+  futimesSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  symlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 
@@ -35,7 +46,7 @@ export class StagingTree {
 
   /** Writes all of `chunk` (a regular file may take a write in parts). */
   write(descriptor: number, chunk: Buffer): void {
-    for (let offset = 0; offset < chunk.length; ) offset += writeSync(descriptor, chunk, offset);
+    for (let offset = 0; offset < chunk.length;) offset += writeSync(descriptor, chunk, offset);
   }
 
   /** Gives the file its mode and time through its descriptor (never a path), then closes it. */
@@ -64,7 +75,8 @@ export class StagingTree {
 
   private claim(path: string, kind: Kind): void {
     const known = this.kinds.get(path);
-    if (known !== undefined) throw stagingRefusal(path, known === kind ? "it appears twice in the archive" : `it is also a ${known} of the archive`);
+    if (known !== undefined)
+      throw stagingRefusal(path, known === kind ? "it appears twice in the archive" : `it is also a ${known} of the archive`);
     this.parents(path);
     this.kinds.set(path, kind);
   }

@@ -87,7 +87,13 @@ export async function unpackToStaging(
 }
 
 /** Writes one file entry's bytes as they arrive and returns their SHA-256. */
-async function writeFile(tree: StagingTree, path: string, entry: AsyncIterable<Buffer>, mode: number, mtime: Date | undefined): Promise<string> {
+async function writeFile(
+  tree: StagingTree,
+  path: string,
+  entry: AsyncIterable<Buffer>,
+  mode: number,
+  mtime: Date | undefined,
+): Promise<string> {
   const hash = createHash("sha256");
   const descriptor = tree.openFile(path);
   let finished = false;

@@ -39,17 +39,11 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
     // A link that stays inside may be staged, but nothing is ever written through it (a chain of such links can leave).
     [
       "a file written through a link of the archive",
-      [
-        [{ name: "up", type: "symlink", linkname: "." }],
-        [{ name: "up/escape.txt", type: "file" }, "x"],
-      ],
+      [[{ name: "up", type: "symlink", linkname: "." }], [{ name: "up/escape.txt", type: "file" }, "x"]],
     ],
     [
       "a directory made through a link of the archive",
-      [
-        [{ name: "d/hop", type: "symlink", linkname: ".." }],
-        [{ name: "d/hop/sub/", type: "directory" }],
-      ],
+      [[{ name: "d/hop", type: "symlink", linkname: ".." }], [{ name: "d/hop/sub/", type: "directory" }]],
     ],
     [
       "a file below a file of the archive",
@@ -60,18 +54,9 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
     ],
     [
       "a path that appears twice (a link replacing a file)",
-      [
-        [{ name: "twice", type: "file" }, "x"],
-        [{ name: "twice", type: "symlink", linkname: "other" }],
-      ],
+      [[{ name: "twice", type: "file" }, "x"], [{ name: "twice", type: "symlink", linkname: "other" }]],
     ],
-    [
-      "a file replacing a directory of the archive",
-      [
-        [{ name: "dir/", type: "directory" }],
-        [{ name: "dir", type: "file" }, "x"],
-      ],
-    ],
+    ["a file replacing a directory of the archive", [[{ name: "dir/", type: "directory" }], [{ name: "dir", type: "file" }, "x"]]],
   ];
   for (const [title, entries] of hostile) {
     it(`refuses ${title} with code workspace`, async () => {
@@ -112,7 +97,9 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
       await unpackToStaging(archive([[{ name: "away", type: "symlink", linkname: "." }]]), staging, () => undefined);
       await symlink(outside, join(staging, "planted"));
       for (const name of ["away", "planted/escape.txt", "planted"]) {
-        const failure = await unpackToStaging(archive([[{ name, type: "file" }, "x"]]), staging, () => undefined).catch((error: unknown) => error);
+        const failure = await unpackToStaging(archive([[{ name, type: "file" }, "x"]]), staging, () => undefined).catch(
+          (error: unknown) => error,
+        );
         expect(isOutpostError(failure, "workspace"), `${name}: ${String(failure)}`).toBe(true);
       }
       expect(await readdir(outside)).toEqual([]);
