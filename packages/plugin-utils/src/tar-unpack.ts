@@ -52,7 +52,7 @@ export async function unpackToStaging(
         tree.directory(path);
         staged.set(path, { path, kind: "directory", mode, mtime, size: 0, sha256: "" });
       } else if (header.type === "file" || header.type === "contiguous-file") {
-        const sha256 = await writeFile(tree, path, entry, mode, mtime);
+        const sha256 = await writeFile(tree, path, entry as AsyncIterable<Buffer>, mode, mtime);
         staged.set(path, { path, kind: "file", mode, mtime, size: header.size ?? 0, sha256 });
       } else if (header.type === "symlink") {
         entry.resume();
