@@ -33,3 +33,5 @@ export { FileApiChannel } from "./file-api-channel.js";
 export type { FileApiPlatform, FileApiSandbox } from "./file-api-channel.js";
 export { startedPid, startFeed } from "./framed-feed.js";
 export type { FeedWatch } from "./framed-feed.js";
+export { CommandOutput, commandOutputs } from "./command-output.js";
+export { checkCommand, startFailure } from "./command-checks.js";

@@ -1,11 +1,11 @@
 import type { Writable } from "node:stream";
-import { DEFAULT_RETAIN_BYTES, OutpostError } from "@outpost/core";
-import type { Command, CommandChannel, CommandResult } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import type { Command, CommandResult } from "@outpost/core";
 import type { WrapperStart } from "./framed-input.js";
+import { checkCommand, startFailure } from "./command-checks.js";
+import { commandOutputs } from "./command-output.js";
 import { feedStdin } from "./feed-stdin.js";
 import { OperationGuard } from "./operation-guard.js";
-import { resolveCommandDirectory } from "./sandbox-path.js";
-import { TailBuffer } from "./tail-buffer.js";
 
 /** One process run through FRAMED_COMMAND_WRAPPER by a provider. */
 export interface WrappedRun {
@@ -45,30 +45,8 @@ export async function runWrappedCommand(
   run: (options: WrappedRun) => Promise<WrappedOutcome>,
 ): Promise<CommandResult> {
   lease.assertUsable("run a command");
-  if (typeof command.executable !== "string" || command.executable === "" || command.executable.includes("\0")) {
-    throw new OutpostError(
-      "configuration",
-      `Refused the command executable ${JSON.stringify(command.executable)}: give a non-empty program name or path.`,
-    );
-  }
-  if (command.interactive || command.terminal !== undefined) {
-    throw new OutpostError(
-      "configuration",
-      `The ${platform} provider does not attach terminals to commands. Run the command without interactive/terminal.`,
-    );
-  }
-  const directory =
-    command.directory === undefined ? lease.root : resolveCommandDirectory(lease.root, command.directory, "command directory");
-  for (const [name, value] of Object.entries(command.variables ?? {})) {
-    if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
-      throw new OutpostError(
-        "configuration",
-        `Refused the variable ${JSON.stringify(name)}: names cannot be empty or contain "=" or NUL, values cannot contain NUL.`,
-      );
-    }
-  }
-  const retain = command.retain ?? DEFAULT_RETAIN_BYTES;
-  const output = { stdout: new Collector("stdout", retain, command.observe), stderr: new Collector("stderr", retain, command.observe) };
+  const directory = checkCommand(command, lease.root, platform);
+  const output = commandOutputs(command);
   const guard = new OperationGuard(command, `The command ${JSON.stringify(command.executable)}`);
   const { input, stdin } = command;
   try {
@@ -82,50 +60,11 @@ export async function runWrappedCommand(
       what: `run ${JSON.stringify(command.executable)} in the ${platform} sandbox`,
       ...(stdin === undefined && input === undefined ? {} : { feed: (pipe: Writable) => feedStdin(pipe, stdin, input) }),
     });
-    if ("missing" in outcome.start) {
-      if (outcome.start.missing === "directory") {
-        throw new OutpostError(
-          "workspace",
-          `Cannot run ${JSON.stringify(command.executable)}: the directory ${JSON.stringify(directory)} does not exist in the sandbox. Create it or pick another directory.`,
-          { details: { directory } },
-        );
-      }
-      throw new OutpostError(
-        "process",
-        `Could not start ${JSON.stringify(command.executable)}: it was not found in the sandbox. Install it first (the sandbox also needs /bin/sh).`,
-        { details: { executable: command.executable } },
-      );
-    }
+    const failure = startFailure(outcome.start, command.executable, directory, "Install it first (the sandbox also needs /bin/sh).");
+    if (failure) throw failure;
     return { status: outcome.status, stdout: output.stdout.text(), stderr: output.stderr.text() };
   } finally {
     guard.dispose();
-  }
-}
-
-/** One output channel: retained tail plus the text for `observe` (whose exceptions are swallowed). */
-class Collector {
-  private readonly tail: TailBuffer;
-
-  constructor(
-    private readonly channel: CommandChannel,
-    retain: number,
-    private readonly observe: Command["observe"],
-  ) {
-    this.tail = new TailBuffer(retain);
-  }
-
-  push(text: string): void {
-    this.tail.push(Buffer.from(text, "utf8"));
-    if (this.observe === undefined || text === "") return;
-    try {
-      this.observe(this.channel, text);
-    } catch {
-      // The contract: an observer's exception never breaks the run.
-    }
-  }
-
-  text(): string {
-    return this.tail.text();
   }
 }
 

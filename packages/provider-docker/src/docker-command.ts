@@ -1,41 +1,16 @@
-import { StringDecoder } from "node:string_decoder";
 import type { Duplex } from "node:stream";
-import { DEFAULT_RETAIN_BYTES, OutpostError } from "@outpost/core";
-import type { Command, CommandChannel, CommandResult } from "@outpost/core";
+import type { Command, CommandResult } from "@outpost/core";
 import type { LeaseSandbox } from "./lease-sandbox.js";
-import { OperationGuard } from "@outpost/plugin-utils";
+import { checkCommand, commandOutputs, feedStdin, OperationGuard, startFailure } from "@outpost/plugin-utils";
 import { runExec } from "./run-exec.js";
 import { containerGone } from "./container-gone.js";
-import { feedStdin, resolveCommandDirectory, TailBuffer } from "@outpost/plugin-utils";
 
 /** Runs one Command through exec: stdin then live input, demuxed output, exact status, retained tails. */
 export async function runCommand(sandbox: LeaseSandbox, command: Command): Promise<CommandResult> {
   sandbox.assertUsable("run a command");
-  if (typeof command.executable !== "string" || command.executable === "" || command.executable.includes("\0")) {
-    throw new OutpostError(
-      "configuration",
-      `Refused the command executable ${JSON.stringify(command.executable)}: give a non-empty program name or path.`,
-    );
-  }
-  if (command.interactive || command.terminal !== undefined) {
-    throw new OutpostError(
-      "configuration",
-      "The Docker provider does not attach terminals to commands. Run the command without interactive/terminal.",
-    );
-  }
-  const directory =
-    command.directory === undefined ? sandbox.root : resolveCommandDirectory(sandbox.root, command.directory, "command directory");
-  const environment = Object.entries(command.variables ?? {}).map(([name, value]) => {
-    if (name === "" || name.includes("=") || name.includes("\0") || String(value).includes("\0")) {
-      throw new OutpostError(
-        "configuration",
-        `Refused the variable ${JSON.stringify(name)}: names cannot be empty or contain "=" or NUL, values cannot contain NUL.`,
-      );
-    }
-    return `${name}=${value}`;
-  });
-  const retain = command.retain ?? DEFAULT_RETAIN_BYTES;
-  const output = { stdout: new Collector("stdout", retain, command.observe), stderr: new Collector("stderr", retain, command.observe) };
+  const directory = checkCommand(command, sandbox.root, "Docker");
+  const environment = Object.entries(command.variables ?? {}).map(([name, value]) => `${name}=${value}`);
+  const output = commandOutputs(command);
   const guard = new OperationGuard(command, `The command ${JSON.stringify(command.executable)}`);
   const { input, stdin } = command;
   try {
@@ -47,7 +22,7 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
       onStdout: (chunk) => output.stdout.push(chunk),
       onStderr: (chunk) => output.stderr.push(chunk),
       guard,
-      what: `run ${JSON.stringify(command.executable)} in the sandbox`,
+      what,
       ...(stdin === undefined && input === undefined ? {} : { feed: (pipe: Duplex) => feedStdin(pipe, stdin, input) }),
     }).catch(async (error: unknown) => {
       // A stop asked for (deadline, abort) keeps its own error; otherwise the container itself may be gone.
@@ -60,62 +35,11 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
     }
     output.stdout.end();
     output.stderr.end();
-    if ("missing" in outcome.start) {
-      if (outcome.start.missing === "directory") {
-        throw new OutpostError(
-          "workspace",
-          `Cannot run ${JSON.stringify(command.executable)}: the directory ${JSON.stringify(directory)} does not exist in the sandbox. Create it or pick another directory.`,
-          {
-            details: { directory },
-          },
-        );
-      }
-      throw new OutpostError(
-        "process",
-        `Could not start ${JSON.stringify(command.executable)}: it was not found in the sandbox. Check that the executable exists in the image and is on PATH (the image also needs /bin/sh).`,
-        {
-          details: { executable: command.executable },
-        },
-      );
-    }
+    const install = "Check that the executable exists in the image and is on PATH (the image also needs /bin/sh).";
+    const failure = startFailure(outcome.start, command.executable, directory, install);
+    if (failure) throw failure;
     return { status: outcome.status, stdout: output.stdout.text(), stderr: output.stderr.text() };
   } finally {
     guard.dispose();
-  }
-}
-
-/** One output channel: retained tail plus decoded text for `observe` (whose exceptions are swallowed). */
-class Collector {
-  private readonly tail: TailBuffer;
-  private readonly decoder = new StringDecoder("utf8");
-
-  constructor(
-    private readonly channel: CommandChannel,
-    retain: number,
-    private readonly observe: Command["observe"],
-  ) {
-    this.tail = new TailBuffer(retain);
-  }
-
-  push(chunk: Buffer): void {
-    this.tail.push(chunk);
-    this.deliver(this.decoder.write(chunk));
-  }
-
-  end(): void {
-    this.deliver(this.decoder.end());
-  }
-
-  text(): string {
-    return this.tail.text();
-  }
-
-  private deliver(text: string): void {
-    if (this.observe === undefined || text === "") return;
-    try {
-      this.observe(this.channel, text);
-    } catch {
-      // The contract: an observer's exception never breaks the run.
-    }
   }
 }
