@@ -22,7 +22,9 @@ export interface StoredDispatchResult extends DispatchJobResult {
   readonly job: string;
   /** Where the attempt parked its work on the remote until the branch was published. */
   readonly attemptRef: string;
-  readonly conversation?: unknown;
+  readonly conversation?: StoredConversation;
+  /** The job this one continued, and the worker that ran it. */
+  readonly continued?: { readonly job: string; readonly worker: string; readonly fence: number };
   readonly turns: readonly { readonly pass: number; readonly text: string; readonly conversationId?: string }[];
   readonly journal: readonly JournalLine[];
   readonly durationMs: number;
@@ -33,4 +35,15 @@ export interface JournalLine {
   readonly at: string;
   readonly event: string;
   readonly detail?: string;
+}
+
+/** The captured conversation of an attempt, as stored beside its record. */
+export interface StoredConversation {
+  /** The agent's native conversation id. */
+  readonly id: string;
+  readonly format: string;
+  /** Key in the result transport. */
+  readonly key: string;
+  /** The store's whole pack (restorable on another worker), not only the transcript file. */
+  readonly packed: boolean;
 }

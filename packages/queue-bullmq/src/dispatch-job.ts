@@ -35,7 +35,11 @@ export interface DispatchJob {
   readonly idleMs?: number;
   readonly deadlineMs?: number;
   readonly until?: string | readonly string[];
-  /** Continue a conversation stored by an earlier job of this queue (on whichever worker ran it). */
+  /**
+   * Continue the conversation stored by an earlier, completed job of this queue (on whichever worker ran it):
+   * the work starts from that job's branch (unless `repository.base` is given) and is published on it (unless
+   * `repository.branch` is given). `fork: true` continues a copy of the conversation.
+   */
   readonly continuation?: { readonly job: string; readonly fork?: boolean };
   /** A second enqueue with the same key is a no-op. Letters, digits, `.`, `_` and `-`, at most 128. */
   readonly idempotencyKey?: string;

@@ -2,9 +2,11 @@ import { OutpostError, type AgentFactoryOptions, type PluginDescriptor, type Tra
 import { dispatch } from "@outpost/dispatch";
 import type { Job } from "bullmq";
 import { committedRecord, summaryOf } from "./committed-result.js";
+import { earlierJob, restoreConversation } from "./continue-conversation.js";
 import type { DispatchJobResult, StoredDispatchResult } from "./dispatch-job-result.js";
 import type { DispatchQueue, QueuedDispatch } from "./dispatch-queue.js";
 import { acquireFence } from "./fence.js";
+import { conversationBytes } from "./job-conversation.js";
 import { JobJournal } from "./job-journal.js";
 import { attemptRef, dropAttempt, publishBranch, pushAttempt } from "./publish-branch.js";
 import type { RepositoryCache } from "./repository-cache.js";
@@ -19,6 +21,8 @@ export interface JobContext {
   readonly transports: Readonly<Record<string, Transport>>;
   readonly agentDefaults: Readonly<Record<string, AgentFactoryOptions>>;
   readonly cache: RepositoryCache;
+  /** This worker's captured conversations (`conversationHome` of its dispatches; continuations restore here). */
+  readonly conversationHome: string;
 }
 
 export const DEFAULT_RESULT_TRANSPORT = "results";
@@ -47,11 +51,16 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       journal.phase("done", `${committed.commits.length} commit(s) on ${committed.branch}`);
       return summaryOf(committed);
     }
-    if (spec.continuation !== undefined)
-      throw new OutpostError("configuration", `Job ${jobId}: continuations are not supported by this worker version yet.`);
     journal.phase("checkout", spec.repository.url);
-    const { agent, provider } = await resolvePlugins(spec, context.plugins, context.agentDefaults);
-    const checkout = await context.cache.checkout(spec.repository.url, spec.repository.base, signal);
+    const { agent, provider, store } = await resolvePlugins(spec, context.plugins, context.agentDefaults);
+    // A continuation starts where the job it continues published, and publishes on that branch by default.
+    const earlier = spec.continuation && (await earlierJob(transport, context.queue, jobId, spec.continuation));
+    const base = spec.repository.base ?? earlier?.record.branch;
+    const checkout = await context.cache.checkout(spec.repository.url, base, signal);
+    if (earlier) {
+      journal.phase("continue", `job ${earlier.record.job} (worker ${earlier.record.worker}, fence ${earlier.record.fence})`);
+      await restoreConversation(transport, earlier, store, checkout.directory, context.conversationHome);
+    }
     const localBranch = `outpost/queue/${jobId}/${fence.token}`;
     journal.phase("dispatch", `fence ${fence.token} on ${checkout.baseCommit.slice(0, 12)}`);
     const result = await dispatch({
@@ -60,6 +69,8 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       sandboxProvider: provider,
       repository: checkout.directory,
       branch: { mode: "named", name: localBranch, base: checkout.baseCommit },
+      conversationHome: context.conversationHome,
+      ...(earlier ? { continuation: { id: earlier.conversation.id, fork: spec.continuation?.fork ?? false } } : {}),
       ...(spec.label === undefined ? {} : { label: spec.label }),
       ...(spec.model === undefined ? {} : { model: spec.model }),
       ...(spec.passes === undefined ? {} : { passes: spec.passes }),
@@ -78,7 +89,8 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
     await pushAttempt(checkout.directory, localBranch, parked, signal);
     await runGit(checkout.directory, ["branch", "-D", localBranch]).catch(() => undefined);
     const keys = resultKeys(context.queue.name, jobId, fence.token);
-    const branch = spec.repository.branch ?? `outpost/queue/${jobId}`;
+    const conversation = result.conversation && (await conversationBytes(store, result.conversation));
+    const branch = spec.repository.branch ?? earlier?.record.branch ?? `outpost/queue/${jobId}`;
     await fence.check("store its result");
     journal.phase("store", keys.result);
     const record: StoredDispatchResult = {
@@ -94,9 +106,17 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       worker: context.worker,
       job: jobId,
       attemptRef: parked,
-      ...(result.conversation
-        ? { conversation: { id: result.conversation.id, format: result.conversation.format, key: keys.conversation } }
+      ...(conversation && result.conversation
+        ? {
+            conversation: {
+              id: result.conversation.id,
+              format: result.conversation.format,
+              key: keys.conversation,
+              packed: conversation.packed,
+            },
+          }
         : {}),
+      ...(earlier ? { continued: { job: earlier.record.job, worker: earlier.record.worker, fence: earlier.record.fence } } : {}),
       turns: result.turns.map((turn) => ({
         pass: turn.pass,
         text: turn.text,
@@ -105,7 +125,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       journal: journal.lines,
       durationMs: Date.now() - started,
     };
-    const written = await storeResult(transport, keys, record, result.conversation?.file);
+    const written = await storeResult(transport, keys, record, conversation?.bytes);
     try {
       await fence.commit(keys.result);
     } catch (error) {

@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { UnrecoverableError, Worker } from "bullmq";
 import { isOutpostError, type AgentFactoryOptions, type PluginDescriptor, type Transport } from "@outpost/core";
 import { assertNoEviction } from "./assert-noeviction.js";
@@ -70,6 +71,7 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
     transports: options.transports,
     agentDefaults: options.agentDefaults ?? {},
     cache,
+    conversationHome: join(options.cacheDirectory, "conversations"),
   };
   const worker = new Worker<QueuedDispatch, DispatchJobResult>(
     queue.name,

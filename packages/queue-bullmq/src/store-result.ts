@@ -1,4 +1,3 @@
-import { readFile, stat } from "node:fs/promises";
 import type { Transport, TransportReference } from "@outpost/core";
 import type { StoredDispatchResult } from "./dispatch-job-result.js";
 
@@ -14,19 +13,19 @@ export function resultKeys(queueName: string, jobId: string, fence: number): Res
 }
 
 /**
- * Stores the attempt's record and its captured conversation file (create-only: an attempt writes its own
- * keys once), so a continuation can restore the conversation on any worker. Returns what it wrote, so an
- * attempt that then loses its fence can take its objects back.
+ * Stores the attempt's record and its captured conversation (create-only: an attempt writes its own keys
+ * once), so a continuation can restore the conversation on any worker. Returns what it wrote, so an attempt
+ * that then loses its fence can take its objects back.
  */
 export async function storeResult(
   transport: Transport,
   keys: ResultKeys,
   record: StoredDispatchResult,
-  conversationFile?: string,
+  conversation?: Uint8Array,
 ): Promise<TransportReference[]> {
   const written: TransportReference[] = [];
-  if (conversationFile !== undefined && (await stat(conversationFile).catch(() => undefined))?.isFile()) {
-    const entry = await transport.write(keys.conversation, await readFile(conversationFile), { ifRevision: null });
+  if (conversation !== undefined) {
+    const entry = await transport.write(keys.conversation, conversation, { ifRevision: null });
     written.push({ key: entry.key, revision: entry.revision });
   }
   const entry = await transport.write(keys.result, new TextEncoder().encode(JSON.stringify(record, null, 2)), { ifRevision: null });
