@@ -79,4 +79,30 @@ describe("recordCommits: each commit with a patch verified to rebuild its tree",
     expect(error).toMatchObject({ code: "replay" });
     expect((error as Error).message).toContain("git cat-file failed");
   });
+
+  it("lists and records every commit since a baseline in one go, the same as the listed ids", async () => {
+    const { directory, git, commit } = repository();
+    writeFileSync(join(directory, "a.txt"), "a\n");
+    const baseline = commit("baseline");
+    writeFileSync(join(directory, "b.txt"), "b\n");
+    const first = commit("first");
+    writeFileSync(join(directory, "a.txt"), "changed\n");
+    const second = commit("second");
+    const since = await recordCommits(directory, { since: baseline }, 1024 * 1024);
+    expect(since.map((entry) => entry.id)).toEqual([first, second]);
+    expect(since).toEqual(await recordCommits(directory, [first, second], 1024 * 1024));
+    expect(await recordCommits(directory, { since: git("rev-parse", "HEAD") }, 1024)).toEqual([]);
+    expect(await recordCommits(directory, [], 1024)).toEqual([]);
+  });
+
+  it("names the commit that failed among several, and refuses what is not a commit id before running anything", async () => {
+    const { directory, commit } = repository();
+    writeFileSync(join(directory, "a.txt"), "a\n");
+    const good = commit("a");
+    const missing = "1".repeat(40);
+    await expect(recordCommits(directory, [good, missing], 1024)).rejects.toMatchObject({ code: "replay", details: { commit: missing } });
+    for (const hostile of ["HEAD", "--output=/tmp/x", `${good} ${good}`, "$(touch pwned)"])
+      await expect(recordCommits(directory, [hostile], 1024)).rejects.toMatchObject({ code: "replay", details: { commit: hostile } });
+    await expect(recordCommits(directory, { since: "main; touch pwned" }, 1024)).rejects.toMatchObject({ code: "replay" });
+  });
 });

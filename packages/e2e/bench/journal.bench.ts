@@ -1,7 +1,7 @@
 // Journal overhead and replay speed (issue 17).
 // 1. Overhead: a dispatch whose agent commits once and prints BENCH_EVENTS events (default 10,000) as fast
-//    as node writes them (the worst case for the journal), with the default journal (replayable) against
-//    `logging: false`. Wall time and CPU time (this process and the processes it started) are compared.
+//    as node writes them (the worst case for the journal), with the default journal (compact) and with a
+//    replayable one (which also records and verifies the commit) against `logging: false`. Wall time and CPU time (this process and the processes it started) are compared.
 // 2. Replay: a realistic recorded run (the same events paced over BENCH_TURN_SECONDS, default 10 s, as an
 //    agent's turn takes time) is replayed in a clone of the same baseline, with the recorded timing compressed.
 // Prints medians and the ratios (targets: overhead ≤ 1.1×, replay ≥ 20× faster). Asserts nothing.
@@ -104,6 +104,7 @@ async function replay(recorded: Awaited<ReturnType<typeof record>>) {
 
 const plain = { ms: [] as number[], cpu: [] as number[] };
 const journaled = { ms: [] as number[], cpu: [] as number[] };
+const compact = { ms: [] as number[], cpu: [] as number[] };
 const paced = { ms: [] as number[], cpu: [] as number[] };
 const replays = { ms: [] as number[], cpu: [] as number[] };
 const keep = (into: { ms: number[]; cpu: number[] }, run: { ms: number; cpu: number }) => {
@@ -113,6 +114,7 @@ const keep = (into: { ms: number[]; cpu: number[] }, run: { ms: number; cpu: num
 for (let round = 0; round < ROUNDS; round += 1) {
   keep(plain, await record(false, false));
   keep(journaled, await record({ replayable: true }, false));
+  keep(compact, await record({}, false));
 }
 for (let round = 0; round < Math.max(1, Math.min(ROUNDS, 2)); round += 1) {
   const recorded = await record({ replayable: true }, true);
@@ -125,9 +127,13 @@ const row = (name: string, into: { ms: number[]; cpu: number[] }) =>
 console.log(`events per dispatch: ${EVENTS}; medians of ${ROUNDS} round(s), ${paced.ms.length} for the paced run and its replay`);
 console.log(row("logging: false, events at once", plain));
 console.log(row("journal (replayable), at once", journaled));
-console.log(
-  `  journal overhead: ${(median(journaled.ms) / median(plain.ms)).toFixed(2)}× wall, ${(median(journaled.cpu) / median(plain.cpu)).toFixed(2)}× CPU (target ≤ 1.10×)`,
-);
+console.log(row("journal (default, compact), at once", compact));
+const overhead = (name: string, into: { ms: number[]; cpu: number[] }) =>
+  console.log(
+    `  ${name} overhead: ${(median(into.ms) / median(plain.ms)).toFixed(2)}× wall, ${(median(into.cpu) / median(plain.cpu)).toFixed(2)}× CPU (target ≤ 1.10×)`,
+  );
+overhead("default journal", compact);
+overhead("replayable journal", journaled);
 console.log(row(`recorded run, paced over ${TURN_MS / 1000} s`, paced));
 console.log(row("replay of that journal", replays));
 console.log(

@@ -1,7 +1,11 @@
-import { chmod, lstat, mkdir, mkdtemp, rename, rm, utimes } from "node:fs/promises";
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, utimesSync } from "node:fs";
+import { mkdir, mkdtemp } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { assertNoLinkLeavesDestination } from "./destination-links.js";
 import type { StagedEntry } from "./tar-unpack.js";
+
+/** Entries moved between two turns of the event loop: the moves are synchronous (see `commitStagedDirectory`). */
+const MOVES_PER_TURN = 512;
 
 /** A fresh staging directory beside `destination`, so committing is a rename on the same file system. */
 export async function createStaging(destination: string): Promise<string> {
@@ -12,7 +16,10 @@ export async function createStaging(destination: string): Promise<string> {
 
 /**
  * Moves staged entries into the host `destination` directory. Refuses, before moving anything, a
- * destination where an existing link on the way would carry a write outside it.
+ * destination where an existing link on the way would carry a write outside it. Files and links carry
+ * their mode and time from staging (`unpackToStaging`), so each is one rename; directories are made, and
+ * get their modes after their contents. The calls are synchronous (a thread-pool round trip per small
+ * file cost more than the move), in slices so a long commit still lets timers and aborts run.
  */
 export async function commitStagedDirectory(staging: string, entries: readonly StagedEntry[], destination: string): Promise<void> {
   await mkdir(destination, { recursive: true });
@@ -23,36 +30,49 @@ export async function commitStagedDirectory(staging: string, entries: readonly S
     directories,
   );
   const ordered = [...entries].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
-  for (const entry of ordered) {
+  const made = new Set<string>();
+  for (const [index, entry] of ordered.entries()) {
+    if (index > 0 && index % MOVES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     const target = join(destination, entry.path);
     if (entry.kind === "directory") {
-      const info = await lstat(target).catch(() => undefined);
-      if (info !== undefined && !info.isDirectory()) await rm(target, { force: true });
-      await mkdir(target, { recursive: true });
+      const info = lstatSync(target, { throwIfNoEntry: false });
+      if (info !== undefined && !info.isDirectory()) rmSync(target, { force: true });
+      mkdirSync(target, { recursive: true });
+      made.add(target);
     } else {
-      await mkdir(dirname(target), { recursive: true });
-      await replaceWith(join(staging, entry.path), target);
+      const parent = dirname(target);
+      if (!made.has(parent)) {
+        mkdirSync(parent, { recursive: true });
+        made.add(parent);
+      }
+      replaceWith(join(staging, entry.path), target);
     }
   }
   // Modes after contents, deepest first, so a read-only directory still received its children.
   for (const entry of ordered.reverse()) {
-    if (entry.kind === "link") continue;
+    if (entry.kind !== "directory") continue;
     const target = join(destination, entry.path);
-    await chmod(target, entry.mode);
-    if (entry.mtime !== undefined) await utimes(target, entry.mtime, entry.mtime);
+    chmodSync(target, entry.mode);
+    if (entry.mtime !== undefined) utimesSync(target, entry.mtime, entry.mtime);
   }
 }
 
-/** Moves a single staged file (or link) to `destination`, replacing what is there (a link is replaced, not followed). */
-export async function commitStagedFile(staged: string, entry: StagedEntry, destination: string): Promise<void> {
-  await replaceWith(staged, destination);
-  if (entry.kind === "link") return;
-  await chmod(destination, entry.mode);
-  if (entry.mtime !== undefined) await utimes(destination, entry.mtime, entry.mtime);
+/**
+ * Moves a single staged file (or link) to `destination`, replacing what is there (a link is replaced, not
+ * followed). Its mode and time came with it from staging. The caller checked the parents on the way.
+ */
+export function commitStagedFile(staged: string, destination: string): void {
+  replaceWith(staged, destination);
 }
 
-async function replaceWith(staged: string, target: string): Promise<void> {
-  const info = await lstat(target).catch(() => undefined);
-  if (info?.isDirectory()) await rm(target, { recursive: true, force: true });
-  await rename(staged, target);
+/** rename() replaces a file or a link itself (never what it points to); a directory in the way is removed first. */
+function replaceWith(staged: string, target: string): void {
+  try {
+    renameSync(staged, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EISDIR" && code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staged, target);
+  }
 }

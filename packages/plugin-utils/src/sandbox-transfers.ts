@@ -121,7 +121,7 @@ export async function downloadFromSandbox(
     } else {
       const file = entries[0];
       if (file === undefined) throw sandboxRefusal(92, `${source} produced no file`, `download ${JSON.stringify(source)}`);
-      await commitStagedFile(join(staging, file.path), file, destination);
+      commitStagedFile(join(staging, file.path), destination);
     }
   } finally {
     guard.dispose();

@@ -1,13 +1,10 @@
 import { createHash } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { copyFile, mkdir, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import { closeSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { OutpostError } from "@outpost/core";
 import { normalizeTreePath } from "./archive-path.js";
 import { extract as createExtract } from "tar-stream";
 import { assertLinkStaysInside } from "./link-target.js";
+import { StagingTree, stagingRefusal } from "./staging-tree.js";
 
 /** One entry written to the staging directory. */
 export interface StagedEntry {
@@ -22,9 +19,11 @@ export interface StagedEntry {
 }
 
 /**
- * Writes a tar stream from the sandbox into `staging` (a fresh host directory), refusing names that
- * leave the tree, links that are absolute or leave it, and special files. Nothing outside `staging`
- * is touched; the caller commits the result once the whole archive was accepted.
+ * Writes a tar stream from the sandbox into `staging` (a fresh host directory) in one pass, refusing names
+ * that leave the tree, links that are absolute or leave it, special files, and any entry that repeats a
+ * path or lies below a link or file of the archive (see `StagingTree`). Nothing outside `staging` is
+ * touched; each file gets its mode and time here, so committing it is a rename. The caller commits the
+ * result once the whole archive was accepted.
  * `rename` maps an archive name to the path to stage it at (e.g. a single file's new name).
  */
 export async function unpackToStaging(
@@ -34,6 +33,7 @@ export async function unpackToStaging(
   rename: (name: string) => string = (name) => name,
 ): Promise<StagedEntry[]> {
   const staged = new Map<string, StagedEntry>();
+  const tree = new StagingTree(staging);
   const extract = createExtract();
   const done = (async () => {
     for await (const entry of extract) {
@@ -45,24 +45,20 @@ export async function unpackToStaging(
         continue;
       }
       const path = normalizeTreePath(rename(name), "archive entry");
-      const full = join(staging, path);
       const mode = (header.mode ?? 0o644) & 0o7777;
       const mtime = header.mtime;
-      await mkdir(join(full, ".."), { recursive: true });
       if (header.type === "directory") {
         entry.resume();
-        await mkdir(full, { recursive: true });
+        tree.directory(path);
         staged.set(path, { path, kind: "directory", mode, mtime, size: 0, sha256: "" });
       } else if (header.type === "file" || header.type === "contiguous-file") {
-        const hash = createHash("sha256");
-        entry.on("data", (chunk) => hash.update(chunk as Buffer));
-        await pipeline(entry, createWriteStream(full, { mode: 0o600 }));
-        staged.set(path, { path, kind: "file", mode, mtime, size: header.size ?? 0, sha256: hash.digest("hex") });
+        const sha256 = await writeFile(tree, path, entry as AsyncIterable<Buffer>, mode, mtime);
+        staged.set(path, { path, kind: "file", mode, mtime, size: header.size ?? 0, sha256 });
       } else if (header.type === "symlink") {
         entry.resume();
         const target = header.linkname ?? "";
         assertLinkStaysInside(path, target);
-        await symlink(target, full);
+        tree.link(path, target);
         staged.set(path, {
           path,
           kind: "link",
@@ -75,12 +71,12 @@ export async function unpackToStaging(
         // A hard link repeats an earlier file of the same archive (tar writes one for shared inodes).
         entry.resume();
         const original = staged.get(normalizeTreePath(rename(archiveName(header.linkname ?? "")), "hard link target"));
-        if (original?.kind !== "file") throw refused(path, "it is a hard link to something that is not a file of the archive");
-        await copyFile(join(staging, original.path), full);
+        if (original?.kind !== "file") throw stagingRefusal(path, "it is a hard link to something that is not a file of the archive");
+        tree.copy(original.path, path, mode, original.mtime);
         staged.set(path, { ...original, path, mode });
       } else {
         entry.resume();
-        throw refused(path, `it is a ${header.type ?? "special"} entry`);
+        throw stagingRefusal(path, `it is a ${header.type ?? "special"} entry`);
       }
     }
   })();
@@ -90,15 +86,33 @@ export async function unpackToStaging(
   return [...staged.values()];
 }
 
+/** Writes one file entry's bytes as they arrive and returns their SHA-256. */
+async function writeFile(
+  tree: StagingTree,
+  path: string,
+  entry: AsyncIterable<Buffer>,
+  mode: number,
+  mtime: Date | undefined,
+): Promise<string> {
+  const hash = createHash("sha256");
+  const descriptor = tree.openFile(path);
+  let finished = false;
+  try {
+    for await (const chunk of entry) {
+      hash.update(chunk);
+      tree.write(descriptor, chunk);
+    }
+    finished = true;
+  } finally {
+    if (finished) tree.finishFile(descriptor, mode, mtime);
+    else closeSync(descriptor);
+  }
+  return hash.digest("hex");
+}
+
 /** An archive name without the "./" prefix and trailing slashes tar writes; "" for the top itself. */
 function archiveName(name: string): string {
   const trimmed = name.replace(/\/+$/, "");
   if (trimmed === ".") return "";
   return trimmed.startsWith("./") ? trimmed.slice(2) : trimmed;
-}
-
-function refused(path: string, problem: string): OutpostError {
-  return new OutpostError("workspace", `Refused ${JSON.stringify(path)} from the sandbox: ${problem}. Leave it out of the transfer.`, {
-    details: { path },
-  });
 }

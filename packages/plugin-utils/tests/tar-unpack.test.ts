@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { lstat, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, type Readable } from "node:stream";
@@ -36,6 +36,27 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
     ["a hard link to a host file", [[{ name: "hard", type: "link", linkname: "/etc/passwd" }]]],
     ["a device", [[{ name: "device", type: "character-device", devmajor: 1, devminor: 3 }]]],
     ["a fifo", [[{ name: "fifo", type: "fifo" }]]],
+    // A link that stays inside may be staged, but nothing is ever written through it (a chain of such links can leave).
+    [
+      "a file written through a link of the archive",
+      [[{ name: "up", type: "symlink", linkname: "." }], [{ name: "up/escape.txt", type: "file" }, "x"]],
+    ],
+    [
+      "a directory made through a link of the archive",
+      [[{ name: "d/hop", type: "symlink", linkname: ".." }], [{ name: "d/hop/sub/", type: "directory" }]],
+    ],
+    [
+      "a file below a file of the archive",
+      [
+        [{ name: "plain", type: "file" }, "x"],
+        [{ name: "plain/escape.txt", type: "file" }, "x"],
+      ],
+    ],
+    [
+      "a path that appears twice (a link replacing a file)",
+      [[{ name: "twice", type: "file" }, "x"], [{ name: "twice", type: "symlink", linkname: "other" }]],
+    ],
+    ["a file replacing a directory of the archive", [[{ name: "dir/", type: "directory" }], [{ name: "dir", type: "file" }, "x"]]],
   ];
   for (const [title, entries] of hostile) {
     it(`refuses ${title} with code workspace`, async () => {
@@ -68,6 +89,31 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
     expect(byPath["bin/same"]?.sha256).toBe(byPath["bin/tool"]?.sha256);
     expect(byPath.up).toMatchObject({ kind: "link", target: "bin/tool" });
     expect(byPath.empty).toMatchObject({ kind: "directory", mode: 0o700 });
+  });
+
+  it("refuses an entry over a link an earlier archive staged, without writing through it", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "outpost-unpack-outside-"));
+    try {
+      await unpackToStaging(archive([[{ name: "away", type: "symlink", linkname: "." }]]), staging, () => undefined);
+      await symlink(outside, join(staging, "planted"));
+      for (const name of ["away", "planted/escape.txt", "planted"]) {
+        const failure = await unpackToStaging(archive([[{ name, type: "file" }, "x"]]), staging, () => undefined).catch(
+          (error: unknown) => error,
+        );
+        expect(isOutpostError(failure, "workspace"), `${name}: ${String(failure)}`).toBe(true);
+      }
+      expect(await readdir(outside)).toEqual([]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("gives each file its mode and time in staging, so committing is a rename", async () => {
+    const mtime = new Date("2020-01-02T03:04:05Z");
+    await unpackToStaging(archive([[{ name: "tool", type: "file", mode: 0o750, mtime }, "run\n"]]), staging, () => undefined);
+    const info = await lstat(join(staging, "tool"));
+    expect(info.mode & 0o7777).toBe(0o750);
+    expect(info.mtime.getTime()).toBe(mtime.getTime());
   });
 
   it("stops when the guard fires, without reading the rest", async () => {

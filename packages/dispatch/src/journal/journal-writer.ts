@@ -106,6 +106,10 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
   // Splits the buffer so that no segment grows past the limit (one record always fits: events are bounded,
   // patches are smaller than a segment).
   const cut = (lines: string[]): string[][] => {
+    // A UTF-16 unit is at most 3 UTF-8 bytes: most buffers fit whole without counting the bytes of each line.
+    let units = 0;
+    for (const line of lines) units += line.length + 1;
+    if (units * 3 <= limits.maxSegmentBytes - 1024) return lines.length > 0 ? [lines] : [];
     const parts: string[][] = [];
     let part: string[] = [];
     let size = 0;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import {
   assertTransportKey,
@@ -31,6 +31,20 @@ export function localJournalTransport(root: string): Transport {
     const last = segments.pop();
     if (!last?.endsWith(".o") || !segments.every((segment) => segment.endsWith(".d"))) return undefined;
     return [...segments.map((segment) => segment.slice(0, -2)), last.slice(0, -2)].join("/");
+  };
+  // Folders this transport made: a journal writes a dozen objects into the same two, so each is made once
+  // (and again only if it disappeared meanwhile).
+  const made = new Set<string>();
+  const openInside = async (folder: string, file: string): Promise<FileHandle> => {
+    if (!made.has(folder)) {
+      await ensureOutpostDirectory(root);
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      made.add(folder);
+    }
+    return open(file, "wx", 0o600).catch((error: NodeJS.ErrnoException): Promise<FileHandle> => {
+      if (error.code !== "ENOENT" || !made.delete(folder)) throw error;
+      return openInside(folder, file);
+    });
   };
   const locks = new Map<string, Promise<unknown>>();
   // Compare-and-swap and removal of one key never interleave within this process.
@@ -82,10 +96,8 @@ export function localJournalTransport(root: string): Transport {
     async write(key, bytes, options) {
       throwIfAborted(options.signal, "Writing the journal");
       const path = pathOf(key);
-      await ensureOutpostDirectory(root);
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-      const handle = await open(temporary, "wx", 0o600);
+      const handle = await openInside(dirname(path), temporary);
       try {
         await handle.writeFile(bytes);
         await handle.sync();

@@ -1,4 +1,5 @@
-import { lstat, mkdir, rm } from "node:fs/promises";
+import { lstatSync, mkdirSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { commitStagedFile } from "@outpost/plugin-utils";
@@ -52,30 +53,57 @@ export async function assertChangedFilesMayLand(
 /**
  * Writes the sandbox's uncommitted files into the host worktree and deletes what it deleted. Nothing is
  * written through a link: a path whose parent on the host is a link or not a directory, or whose target is
- * a directory, is refused (code `workspace`) before anything is written.
+ * a directory, is refused (code `workspace`) before anything is written. Each place on the way is looked at
+ * once (cached across paths), and the moves are synchronous renames: the sandbox is released, so nothing
+ * else writes here meanwhile.
  */
 export async function bringBackFiles(workspace: Workspace, changed: ChangedFiles): Promise<void> {
   const { directory } = workspace;
   try {
-    for (const path of [...changed.entries.map((entry) => entry.path), ...changed.deleted]) await assertPlainTarget(directory, path);
+    const host = new HostPlaces(directory);
+    for (const path of [...changed.entries.map((entry) => entry.path), ...changed.deleted]) host.assertPlainTarget(path);
+    const made = new Set<string>();
     for (const entry of changed.entries) {
-      await mkdir(dirname(join(directory, entry.path)), { recursive: true });
-      await commitStagedFile(join(changed.staging, entry.path), entry, join(directory, entry.path));
+      const parent = dirname(join(directory, entry.path));
+      if (!made.has(parent)) {
+        mkdirSync(parent, { recursive: true });
+        made.add(parent);
+      }
+      commitStagedFile(join(changed.staging, entry.path), join(directory, entry.path));
     }
-    for (const path of changed.deleted) await rm(join(directory, path), { force: true });
+    for (const path of changed.deleted) rmSync(join(directory, path), { force: true });
   } finally {
     await rm(changed.staging, { recursive: true, force: true });
   }
 }
 
-async function assertPlainTarget(directory: string, path: string): Promise<void> {
-  const parts = path.split("/");
-  for (let index = 1; index < parts.length; index++) {
-    const info = await lstat(join(directory, ...parts.slice(0, index))).catch(() => undefined);
-    if (info === undefined) return;
-    if (!info.isDirectory()) throw refused(path, `${JSON.stringify(parts.slice(0, index).join("/"))} on the host is not a directory`);
+/** What stands at each place of the host worktree, looked up once (lstat, never following a link). */
+class HostPlaces {
+  private readonly kinds = new Map<string, "directory" | "missing" | "other">();
+
+  constructor(private readonly directory: string) {}
+
+  assertPlainTarget(path: string): void {
+    const parts = path.split("/");
+    let prefix = "";
+    for (let index = 1; index < parts.length; index++) {
+      prefix = index === 1 ? parts[0]! : `${prefix}/${parts[index - 1]}`;
+      const kind = this.kindOf(prefix);
+      if (kind === "missing") return;
+      if (kind === "other") throw refused(path, `${JSON.stringify(prefix)} on the host is not a directory`);
+    }
+    if (this.kindOf(path) === "directory") throw refused(path, "it is a directory on the host");
   }
-  if ((await lstat(join(directory, path)).catch(() => undefined))?.isDirectory()) throw refused(path, "it is a directory on the host");
+
+  private kindOf(path: string): "directory" | "missing" | "other" {
+    let kind = this.kinds.get(path);
+    if (kind === undefined) {
+      const info = lstatSync(join(this.directory, path), { throwIfNoEntry: false });
+      kind = info === undefined ? "missing" : info.isDirectory() ? "directory" : "other";
+      this.kinds.set(path, kind);
+    }
+    return kind;
+  }
 }
 
 function refused(path: string, problem: string): OutpostError {

@@ -10,11 +10,18 @@ import { workspaceOf, type DispatchState } from "./dispatch-state.js";
  */
 export async function collectStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
-  state.commits = await withinLimit(state, "collectMs", (signal) => commitsSince(workspace.directory, workspace.baseline, signal));
   const journal = state.journal;
-  if (!journal?.replayable || state.options.agent.kind === "replay" || state.commits.length === 0) return;
+  if (!journal?.replayable || state.options.agent.kind === "replay") {
+    state.commits = await withinLimit(state, "collectMs", (signal) => commitsSince(workspace.directory, workspace.baseline, signal));
+    return;
+  }
+  // Listed and recorded in one process: a replayable journal costs one process, not two.
+  const recorded = await withinLimit(state, "collectMs", (signal) =>
+    recordCommits(workspace.directory, { since: workspace.baseline }, journal.maxPatchBytes, signal),
+  );
+  state.commits = recorded.map((commit) => commit.id);
   const pass = state.turns[state.turns.length - 1]?.pass ?? 1;
-  for (const commit of await recordCommits(workspace.directory, state.commits, journal.maxPatchBytes, state.options.signal)) {
+  for (const commit of recorded) {
     // A credential in a commit would be redacted from the journal, and the commit could not be rebuilt.
     if (journal.redact(JSON.stringify(commit)) !== JSON.stringify(commit))
       throw new OutpostError(
