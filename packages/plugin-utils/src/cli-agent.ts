@@ -1,11 +1,6 @@
 import { cliReleaseResolver } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentLiveInput, AgentTurn } from "@outpost/core";
 import type {
-  AgentAdapter,
-  AgentCommand,
-  AgentHomeFile,
-  AgentLineDecoder,
-  AgentLiveInput,
-  AgentTurn,
   CliFeatureTable,
   CliRelease,
   ConversationStore,
