@@ -38,3 +38,5 @@ export { checkCommand, startFailure } from "./command-checks.js";
 export { cliAgent } from "./cli-agent.js";
 export type { CliAgentDefinition, CliAgentOptions, CliAgentRuntime } from "./cli-agent.js";
 export { uuidSessionId } from "./session-ids.js";
+export { receivedBytesOf } from "./received-bytes.js";
+export { isPlainEmptyDirectory } from "./empty-directory.js";
