@@ -25,8 +25,18 @@ export async function openGitBoundary(workspace: Workspace, placement: SandboxPl
   // A remote sandbox gets a bundle of the work branch (seed stage) and nothing of the host's git directory.
   if (placement === "remote")
     return { context: { gitDirectories: [] }, close: async () => ({ restored: [] }), dispose: async () => undefined };
-  const snapshot = await snapshotControlFiles(workspace);
-  const sandbox: SandboxGitDirectory | undefined = placement === "mounted" ? await createSandboxGit(workspace) : undefined;
+  // The snapshot and the sandbox's git directory are independent: made side by side, and neither is left behind.
+  const [taken, made] = await Promise.allSettled([
+    snapshotControlFiles(workspace),
+    placement === "mounted" ? createSandboxGit(workspace) : Promise.resolve(undefined),
+  ]);
+  if (taken.status === "rejected") {
+    if (made.status === "fulfilled") await made.value?.dispose();
+    throw taken.reason;
+  }
+  if (made.status === "rejected") throw made.reason;
+  const snapshot = taken.value;
+  const sandbox: SandboxGitDirectory | undefined = made.value;
   return {
     context: sandbox
       ? { gitDirectories: [], git: { directory: sandbox.directory, objects: sandbox.objects } }

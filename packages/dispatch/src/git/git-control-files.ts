@@ -13,12 +13,13 @@ export type ControlSnapshot = ReadonlyMap<string, { readonly content: Buffer; re
  * found, so a new one shows as added.
  */
 async function controlPaths(workspace: Workspace): Promise<string[]> {
-  const directories = [...new Set([workspace.commonDirectory, workspace.gitDirectory, await worktreeGitDirectory(workspace)])];
+  const [own, nested, hooks] = await Promise.all([worktreeGitDirectory(workspace), nestedWorktreeFiles(workspace), hookPaths(workspace)]);
+  const directories = [...new Set([workspace.commonDirectory, workspace.gitDirectory, own])];
   const paths = directories.flatMap((directory) =>
     ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)),
   );
   if (workspace.directory !== workspace.root) paths.push(join(workspace.directory, ".git"));
-  return [...paths, ...(await nestedWorktreeFiles(workspace)), ...(await hookPaths(workspace))];
+  return [...paths, ...nested, ...hooks];
 }
 
 /**
@@ -27,6 +28,8 @@ async function controlPaths(workspace: Workspace): Promise<string[]> {
  * directory of the agent's choosing.
  */
 async function nestedWorktreeFiles(workspace: Workspace): Promise<string[]> {
+  // A worktree created for this dispatch, named by its fresh id, can hold no other worktree: no git call needed.
+  if (workspace.mode === "integrate" && workspace.created) return [];
   const listed = await gitStatus(workspace.root, ["worktree", "list", "--porcelain"]);
   const inside = `${workspace.directory}/`;
   return listed.stdout
@@ -44,9 +47,9 @@ async function hookPaths(workspace: Workspace): Promise<string[]> {
 
 /** Records the control files before an agent runs. */
 export async function snapshotControlFiles(workspace: Workspace): Promise<ControlSnapshot> {
-  const snapshot = new Map<string, { content: Buffer; mode: number } | null>();
-  for (const path of await controlPaths(workspace)) snapshot.set(path, await readEntry(path));
-  return snapshot;
+  const paths = await controlPaths(workspace);
+  const entries = await Promise.all(paths.map((path) => readEntry(path)));
+  return new Map(paths.map((path, index) => [path, entries[index]!]));
 }
 
 /**
@@ -56,11 +59,11 @@ export async function snapshotControlFiles(workspace: Workspace): Promise<Contro
 export async function restoreControlFiles(workspace: Workspace, snapshot: ControlSnapshot): Promise<string[]> {
   const restored: string[] = [];
   // The paths found before the agent ran (never where a rewritten `.git` file points now), plus new hooks.
-  const paths = new Set([...snapshot.keys(), ...(await hookPaths(workspace))]);
-  for (const path of paths) {
+  const paths = [...new Set([...snapshot.keys(), ...(await hookPaths(workspace))])];
+  const found = await Promise.all(paths.map((path) => readEntry(path)));
+  for (const [index, path] of paths.entries()) {
     const before = snapshot.get(path) ?? null;
-    const now = await readEntry(path);
-    if (same(before, now)) continue;
+    if (same(before, found[index]!)) continue;
     restored.push(path);
     await rm(path, { recursive: true, force: true });
     if (before) {

@@ -10,9 +10,17 @@ export interface GitIdentity {
 
 /** The identity git would use in `directory`, or the fallback when none is configured. */
 export async function resolveIdentity(directory: string): Promise<GitIdentity> {
-  const found = await gitStatus(directory, ["config", "--null", "--get-regexp", "^user\\.(name|email)$"]);
+  const found = await gitStatus(directory, [...IDENTITY_QUERY]);
+  return parseIdentity(found.stdout);
+}
+
+/** The git arguments that list the configured identity (`--null` output, empty when none). */
+export const IDENTITY_QUERY = ["config", "--null", "--get-regexp", "^user\\.(name|email)$"] as const;
+
+/** The identity in the output of IDENTITY_QUERY, with the fallback for what is not configured. */
+export function parseIdentity(output: string): GitIdentity {
   const values = new Map<string, string>();
-  for (const entry of found.stdout.split("\0")) {
+  for (const entry of output.split("\0")) {
     const newline = entry.indexOf("\n");
     if (newline > 0) values.set(entry.slice(0, newline), entry.slice(newline + 1));
   }

@@ -1,7 +1,10 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { OutpostError } from "@outpost/core";
-import { git, gitStatus } from "./run-git.js";
+import { git, gitStatus, type GitResult } from "./run-git.js";
+import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "./hardened-git.js";
+import { runHostProcess } from "../process/run-host-process.js";
+import { FALLBACK_IDENTITY, IDENTITY_QUERY, parseIdentity, resolveIdentity, type GitIdentity } from "./git-identity.js";
 
 /** The host checkout Outpost works from. */
 export interface Repository {
@@ -17,6 +20,46 @@ export interface Repository {
 
 /** Finds the checkout root containing `path`; an unusable directory is code `workspace`. */
 export async function findRepository(path: string): Promise<Repository> {
+  const absolute = await checkoutDirectory(path);
+  // HEAD comes along in the same process; an unborn HEAD makes it fail, so then ask again without it.
+  const withHead = await gitStatus(absolute, [...LOCATIONS, ...HEAD_QUERY]);
+  return repositoryFrom(absolute, withHead.status === 0 ? withHead : await gitStatus(absolute, LOCATIONS), withHead.status === 0);
+}
+
+/**
+ * findRepository and the identity git would use there (resolveIdentity), answered by one host process: a
+ * shell running both git commands, hardened alike, so a dispatch pays one spawn before its worktree.
+ */
+export async function findRepositoryWithIdentity(path: string): Promise<{ repository: Repository; identity: GitIdentity }> {
+  const absolute = await checkoutDirectory(path);
+  const script = `git "$@" ${IDENTITY_QUERY.map(quote).join(" ")}\nprintf '\\0${SEPARATOR}\\0'\nexec git "$@" ${[...LOCATIONS, ...HEAD_QUERY].map(quote).join(" ")}`;
+  const both = await runHostProcess({
+    executable: "sh",
+    arguments: ["-c", script, "outpost-probe", ...hardenedConfigArguments(undefined)],
+    directory: absolute,
+    variables: HARDENED_GIT_VARIABLES,
+    what: "git rev-parse",
+  });
+  const at = both.stdout.indexOf(`\0${SEPARATOR}\0`);
+  // No separator: the shell itself failed; an unborn HEAD: ask again without it (both rare, both as before).
+  if (at === -1 || both.status !== 0) {
+    const [repository, identity] = await Promise.all([findRepository(absolute), resolveIdentity(absolute).catch(() => FALLBACK_IDENTITY)]);
+    return { repository, identity };
+  }
+  const identity = parseIdentity(both.stdout.slice(0, at));
+  const located = { ...both, stdout: both.stdout.slice(at + SEPARATOR.length + 2) };
+  return { repository: repositoryFrom(absolute, located, true), identity };
+}
+
+const LOCATIONS = ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"];
+const HEAD_QUERY = ["HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"];
+const SEPARATOR = "@outpost-probe@";
+
+function quote(argument: string): string {
+  return `'${argument.replaceAll("'", "'\\''")}'`;
+}
+
+async function checkoutDirectory(path: string): Promise<string> {
   const absolute = resolve(path);
   const info = await stat(absolute).catch(() => undefined);
   if (!info?.isDirectory()) {
@@ -26,10 +69,10 @@ export async function findRepository(path: string): Promise<Repository> {
       { details: { repository: absolute } },
     );
   }
-  const locations = ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"];
-  // HEAD comes along in the same process; an unborn HEAD makes it fail, so then ask again without it.
-  const withHead = await gitStatus(absolute, [...locations, "HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"]);
-  const result = withHead.status === 0 ? withHead : await gitStatus(absolute, locations);
+  return absolute;
+}
+
+function repositoryFrom(absolute: string, result: GitResult, withHead: boolean): Repository {
   if (result.status !== 0) {
     throw new OutpostError(
       "workspace",
@@ -49,7 +92,7 @@ export async function findRepository(path: string): Promise<Repository> {
     root,
     commonDirectory: isAbsolute(common) ? common : resolve(absolute, common),
     gitDirectory,
-    ...(withHead.status === 0 && commit && reference ? { head: { commit, reference } } : {}),
+    ...(withHead && commit && reference ? { head: { commit, reference } } : {}),
   };
 }
 

@@ -7,8 +7,7 @@ import type { DispatchOptions } from "../dispatch-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import { withDefaultProvider } from "../options/default-provider.js";
 import { Observers } from "../observe/observers.js";
-import { findRepository } from "../git/repository.js";
-import { FALLBACK_IDENTITY, resolveIdentity } from "../git/git-identity.js";
+import { findRepositoryWithIdentity } from "../git/repository.js";
 import { resolveBrief } from "../brief/resolve-brief.js";
 import { locateContinuation } from "../conversation/continuation.js";
 import { reserveStorage, type StorageReservation } from "../quota/storage-quota.js";
@@ -56,11 +55,10 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
       `No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) ` +
         `is not below idleMs (${resolved.timers.idleMs}). Set idleWarningMs below idleMs to be warned before a silent agent is stopped.`,
     );
-  // The identity is read where the caller pointed, in parallel with finding the checkout root.
-  const identityLookup = resolveIdentity(resolved.repository).catch(() => FALLBACK_IDENTITY);
-  const repository = await findRepository(resolved.repository);
+  // The checkout root, HEAD and the identity git would use where the caller pointed: one host process.
+  const { repository, identity } = await findRepositoryWithIdentity(resolved.repository);
   const root = repository.root;
-  const [brief, continued, identity, envFile] = await Promise.all([
+  const [brief, continued, envFile] = await Promise.all([
     resolveBrief({
       brief: options.brief,
       root,
@@ -69,7 +67,6 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
       diagnostic: (message) => observers.diagnostic(message),
     }),
     options.continuation ? locateContinuation(agent, options.continuation.id, root, options.conversationHome) : undefined,
-    identityLookup,
     readEnvFile(root),
   ]);
   // A typed response is asked for in the brief itself: where to put the value, and its JSON Schema when known.
