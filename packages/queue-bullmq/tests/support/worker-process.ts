@@ -2,6 +2,7 @@
 // Prints every worker event as a JSON line on stdout. Configured by QUEUE_TEST_* variables.
 import { S3Client } from "@aws-sdk/client-s3";
 import { MOTO_CREDENTIALS } from "@outpost/testkit/gates";
+import { descriptor as dockerDescriptor } from "@outpost/provider-docker";
 import { descriptor as localDescriptor } from "@outpost/provider-local";
 import { fsTransport } from "@outpost/transport-fs";
 import { s3Transport } from "@outpost/transport-s3";
@@ -32,7 +33,7 @@ const results = client ? s3Transport({ client, bucket: variable("BUCKET") }) : f
 const worker = await runDispatchWorker({
   queue,
   name: variable("NAME"),
-  plugins: [shellAgentDescriptor, localDescriptor],
+  plugins: [shellAgentDescriptor, localDescriptor, dockerDescriptor],
   transports: { results },
   cacheDirectory: variable("CACHE"),
   concurrency: Number(process.env.QUEUE_TEST_CONCURRENCY ?? "2"),
