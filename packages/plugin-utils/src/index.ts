@@ -35,3 +35,5 @@ export { startedPid, startFeed } from "./framed-feed.js";
 export type { FeedWatch } from "./framed-feed.js";
 export { CommandOutput, commandOutputs } from "./command-output.js";
 export { checkCommand, startFailure } from "./command-checks.js";
+export { receivedBytesOf } from "./received-bytes.js";
+export { isPlainEmptyDirectory } from "./empty-directory.js";

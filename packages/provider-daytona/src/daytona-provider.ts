@@ -3,7 +3,7 @@ import { isAbsolute, posix } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { Daytona, type Sandbox } from "@daytonaio/sdk";
-import { OperationGuard } from "@outpost/plugin-utils";
+import { isPlainEmptyDirectory, OperationGuard } from "@outpost/plugin-utils";
 import { daytonaCredentials, type DaytonaProviderConfig } from "./daytona-provider-config.js";
 import { DaytonaLease } from "./daytona-lease.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
@@ -45,20 +45,25 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
     const home = reportedHome ?? `/home/${sandbox.user || "daytona"}`;
     const root = config.root ?? workDir ?? home;
     const scratch = posix.join("/tmp", `outpost-${sandbox.id}-${Date.now().toString(36)}`);
-    const setup = await sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", SETUP_SCRIPT, "outpost-setup", root, scratch]));
+    const session = `outpost-${randomBytes(6).toString("hex")}`;
+    // Independent requests: the session is opened while root and scratch are made.
+    const [setup] = await Promise.all([
+      sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", SETUP_SCRIPT, "outpost-setup", root, scratch])),
+      sandbox.process.createSession(session),
+    ]);
     if (setup.exitCode !== 0) {
+      await sandbox.process.deleteSession(session).catch(() => undefined);
       throw new OutpostError(
         "provider",
         `Could not prepare the Daytona sandbox ${sandbox.id}: creating ${root} failed (${setup.result.trim()}). Choose a writable root.`,
         { details: { root } },
       );
     }
-    const session = `outpost-${randomBytes(6).toString("hex")}`;
-    await sandbox.process.createSession(session);
     const variables = { ...config.variables, ...context.variables, HOME: home };
     const lease = new DaytonaLease({ sandbox, session, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
-    await lease.upload(context.directory, root, { signal: guard.signal });
+    // The engine hands an empty one (the repository follows as a bundle): setup already made root.
+    if (!(await isPlainEmptyDirectory(context.directory))) await lease.upload(context.directory, root, { signal: guard.signal });
     guard.check();
     return lease;
   } catch (error) {

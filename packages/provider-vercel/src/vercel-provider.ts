@@ -3,7 +3,7 @@ import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { Sandbox } from "@vercel/sandbox";
 import { mapVercelError } from "./map-vercel-error.js";
-import { OperationGuard } from "@outpost/plugin-utils";
+import { isPlainEmptyDirectory, OperationGuard } from "@outpost/plugin-utils";
 import { vercelCredentials, type VercelProviderConfig } from "./vercel-provider-config.js";
 import { unlessAborted } from "./unless-aborted.js";
 import { vercelFetch } from "./vercel-api-url.js";
@@ -60,7 +60,8 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
     const variables = { ...config.variables, ...context.variables, HOME: home };
     const lease = new VercelLease({ sandbox, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
-    await lease.upload(context.directory, root, { signal: guard.signal });
+    // The engine hands an empty one (the repository follows as a bundle): setup already made root.
+    if (!(await isPlainEmptyDirectory(context.directory))) await lease.upload(context.directory, root, { signal: guard.signal });
     guard.check();
     return lease;
   } catch (error) {

@@ -60,7 +60,9 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       );
       for (const [index, id] of ids.entries()) {
         const key = await committedResultKey(queue.redis, "small", id);
-        expect(key).toBe(`small/${id}/result-1.json`);
+        // A second attempt here means the first failed: its journal says why.
+        const journal = key?.endsWith("result-1.json") ? undefined : JSON.stringify((await queue.queue.getJobLogs(id)).logs);
+        expect(key, journal).toBe(`small/${id}/result-1.json`);
         const record = JSON.parse(new TextDecoder().decode((await results.read(key!))!.bytes)) as StoredDispatchResult;
         expect(record).toMatchObject({ job: id, worker: "solo", fence: 1, completed: true, branch: `outpost/queue/${id}` });
         expect(record.commits).toHaveLength(1);
@@ -111,6 +113,39 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       const job = await queue.queue.getJob(id);
       expect(job?.attemptsMade).toBe(1);
       expect(job?.failedReason).toMatch(/\[configuration\].*no agent "codex"; it has: shell/);
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+
+  it("refuses a continuation at once: of a job without a result (configuration), of one that stored no conversation (session)", async () => {
+    const remote = bareRemote();
+    const queue = openDispatchQueue({ url: gated.server!.url, name: "continuations" });
+    const worker = await runDispatchWorker({
+      queue,
+      plugins: [shellAgentDescriptor, localDescriptor],
+      transports: { results: fsTransport({ directory: temporary("results") }) },
+      cacheDirectory: temporary("cache"),
+    });
+    const job = { brief: "file.txt", agent: { name: "shell" }, provider: { name: "local" }, repository: { url: remote, base: "main" } };
+    const finished = async (id: string) => {
+      await waitUntil(async () => (await queue.queue.getJob(id))?.finishedOn !== undefined, 60_000);
+      return (await queue.queue.getJob(id))!;
+    };
+    try {
+      const unknown = await enqueueDispatch(queue, { ...job, continuation: { job: "never-ran" } }, { attempts: 5, backoffMs: 10 });
+      expect(await finished(unknown.id)).toMatchObject({ attemptsMade: 1 });
+      expect((await finished(unknown.id)).failedReason).toMatch(
+        /^\[configuration\] .*continues job never-ran, which has no recorded result/,
+      );
+      // The shell agent keeps no conversation: there is nothing to continue.
+      const first = await enqueueDispatch(queue, job);
+      expect((await finished(first.id)).returnvalue).toMatchObject({ commits: [expect.any(String)] });
+      const second = await enqueueDispatch(queue, { ...job, continuation: { job: first.id } }, { attempts: 5, backoffMs: 10 });
+      const refused = await finished(second.id);
+      expect(refused.attemptsMade).toBe(1);
+      expect(refused.failedReason).toMatch(/^\[session\] .*stored no restorable conversation/);
     } finally {
       await worker.close();
       await queue.close();

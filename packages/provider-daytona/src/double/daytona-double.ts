@@ -10,6 +10,7 @@ import { assertAuthorized, DoubleRefusal, readJson, sendJson, sendRefusal } from
 import { LogSockets } from "./double-logs.js";
 import { SandboxRegistry } from "./double-registry.js";
 import { serveToolbox } from "./double-toolbox.js";
+import { receivedBytesOf } from "@outpost/plugin-utils";
 
 export interface DaytonaDoubleOptions {
   /** The API key the double accepts (random when omitted). */
@@ -23,6 +24,8 @@ export interface DaytonaDouble {
   readonly credentials: { readonly apiKey: string; readonly apiUrl: string; readonly target: string };
   /** Every request the double answered (`METHOD path`), for tests. */
   readonly requests: readonly string[];
+  /** Bytes the double has read from its clients so far (headers and bodies), to check how much a sync sent. */
+  receivedBytes(): number;
   /** Answers the next matching requests with this fault instead. */
   fault(fault: DaytonaFault): void;
   /** Delays every sandbox creation by this long (a slow cold start). */
@@ -119,12 +122,14 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
       socket.end(`HTTP/1.1 ${status} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
     }
   });
+  const receivedBytes = receivedBytesOf(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     credentials: { apiKey, apiUrl: `${origin}/api`, target: "us" },
     requests,
+    receivedBytes,
     fault: (fault) => faults.add(fault),
     slowCreate: (delayMs) => void (createDelayMs = delayMs),
     vanish: (idOrName) => registry.get(idOrName).destroy(),

@@ -10,6 +10,7 @@ import { makeDirectory, readFileRoute, writeFiles } from "./double-files.js";
 import { sessionJson } from "./double-json.js";
 import { DoubleRefusal, readJson, sendJson } from "./double-request.js";
 import { SandboxRegistry } from "./double-sandboxes.js";
+import { receivedBytesOf } from "@outpost/plugin-utils";
 
 /** The origin the SDK calls by default; the double's `fetch` sends those requests to the double. */
 const VERCEL_API = "https://vercel.com/api";
@@ -32,6 +33,8 @@ export interface VercelDouble {
   readonly credentials: { readonly token: string; readonly teamId: string; readonly projectId: string };
   /** Every request the double answered (`METHOD path`), for tests. */
   readonly requests: readonly string[];
+  /** Bytes the double has read from its clients so far (headers and bodies), to check how much a sync sent. */
+  receivedBytes(): number;
   /** Answers the next matching requests with this fault instead. */
   fault(fault: VercelFault): void;
   /** Delays every sandbox creation by this long (a slow cold start). */
@@ -148,6 +151,7 @@ export async function startVercelDouble(options: VercelDoubleOptions = {}): Prom
     );
   }
 
+  const receivedBytes = receivedBytesOf(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const doubleFetch: typeof globalThis.fetch = (input, init) => {
@@ -159,6 +163,7 @@ export async function startVercelDouble(options: VercelDoubleOptions = {}): Prom
     fetch: doubleFetch,
     credentials,
     requests,
+    receivedBytes,
     fault: (fault) => faults.add(fault),
     slowCreate: (delayMs) => void (createDelayMs = delayMs),
     vanish: async (name) => {

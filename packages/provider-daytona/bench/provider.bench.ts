@@ -1,0 +1,46 @@
+// The Daytona provider against @daytonaio/sdk used by hand, both on the offline API double, in the same run
+// (issue 15's goals: acquire + one command + release ≤ 1.2×, a 10,000-file upload ≤ 1.3×, a one-file re-sync
+// ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
+// Run: npm run bench -w @outpost/provider-daytona   (OUTPOST_BENCH_ROUNDS, default 5)
+import { execFileSync } from "node:child_process";
+import { Daytona } from "@daytonaio/sdk";
+import { runRemoteProviderBench } from "@outpost/testkit/bench";
+import { daytonaProvider } from "../src/index.js";
+import { startDaytonaDouble } from "../src/double/index.js";
+
+const double = await startDaytonaDouble();
+// The same client settings as the provider: polling, so no event socket keeps the process alive.
+const daytona = new Daytona({ ...double.credentials, useDeprecatedPolling: true });
+try {
+  await runRemoteProviderBench({
+    name: "daytona",
+    provider: daytonaProvider(double.credentials),
+    receivedBytes: () => double.receivedBytes(),
+    rounds: Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5),
+    raw: {
+      roundTrip: async () => {
+        const sandbox = await daytona.create();
+        await sandbox.process.executeCommand("true");
+        await sandbox.delete();
+      },
+      uploader: async () => {
+        const sandbox = await daytona.create();
+        return {
+          // One multipart part per file does not scale to 10,000 files (the SDK's form takes seconds per
+          // thousand), so the floor is what one writes by hand: one archive, one upload, one extraction.
+          upload: async (_files, destination, source) => {
+            const archive = execFileSync("tar", ["-cf", "-", "-C", source, "."], { maxBuffer: 1 << 30 });
+            await sandbox.fs.uploadFile(archive, `${destination}.tar`);
+            const extracted = await sandbox.process.executeCommand(
+              `mkdir -p ${destination} && tar -xf ${destination}.tar -C ${destination}`,
+            );
+            if (extracted.exitCode !== 0) throw new Error(`tar -x failed: ${extracted.result}`);
+          },
+          dispose: () => sandbox.delete(),
+        };
+      },
+    },
+  });
+} finally {
+  await double.close();
+}

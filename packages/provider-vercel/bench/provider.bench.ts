@@ -1,0 +1,36 @@
+// The Vercel provider against @vercel/sandbox used by hand, both on the offline API double, in the same run
+// (issue 15's goals: acquire + one command + release ≤ 1.2×, a 10,000-file upload ≤ 1.3×, a one-file re-sync
+// ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
+// Run: npm run bench -w @outpost/provider-vercel   (OUTPOST_BENCH_ROUNDS, default 5)
+import { Sandbox } from "@vercel/sandbox";
+import { runRemoteProviderBench } from "@outpost/testkit/bench";
+import { vercelProvider } from "../src/index.js";
+import { startVercelDouble } from "../src/double/index.js";
+
+const double = await startVercelDouble();
+const sdk = { ...double.credentials, fetch: double.fetch };
+try {
+  await runRemoteProviderBench({
+    name: "vercel",
+    provider: vercelProvider(sdk),
+    receivedBytes: () => double.receivedBytes(),
+    rounds: Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5),
+    raw: {
+      roundTrip: async () => {
+        const sandbox = await Sandbox.create(sdk);
+        await sandbox.runCommand("true");
+        await sandbox.delete();
+      },
+      uploader: async () => {
+        const sandbox = await Sandbox.create(sdk);
+        return {
+          upload: (files, destination) =>
+            sandbox.writeFiles(files.map((file) => ({ path: `${destination}/${file.path}`, content: file.content }))),
+          dispose: () => sandbox.delete(),
+        };
+      },
+    },
+  });
+} finally {
+  await double.close();
+}
