@@ -1,4 +1,5 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,21 +42,12 @@ function definition(overrides: Partial<CliAgentDefinition<FakeFeatures>> = {}): 
 }
 
 describe("cliAgent", () => {
-  let folder: string;
-  let cli: string;
-  let calls: string;
-
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "outpost-cli-agent-"));
-    cli = join(folder, "fake-cli");
-    calls = join(folder, "calls");
-    // Each `--version` leaves a line in `calls`, so the test sees when (and how often) the release is probed.
-    await writeFile(cli, `#!/bin/sh\necho probed >> '${calls}'\necho "fake-cli 1.5.0"\n`);
-    await chmod(cli, 0o755);
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  // A fake CLI: each `--version` leaves a line in `calls`, so the test sees when (and how often) the release is probed.
+  const folder = mkdtempSync(join(tmpdir(), "outpost-cli-agent-"));
+  const cli = join(folder, "fake-cli");
+  const calls = join(folder, "calls");
+  beforeAll(() => writeFile(cli, `#!/bin/sh\necho probed >> '${calls}'\necho "fake-cli 1.5.0"\n`, { mode: 0o755 }));
+  afterAll(() => rm(folder, { recursive: true, force: true }));
 
   const probes = async () => (await readFile(calls, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
 
