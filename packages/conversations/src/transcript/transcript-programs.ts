@@ -20,12 +20,16 @@ export interface LocateTranscriptInput extends CliLocation {
   readonly sidecarExclude?: string;
   readonly maxBytes: number;
   readonly maxFiles: number;
+  /** A transcript up to this size with no sidecar comes back in the result itself: no download, no recheck. */
+  readonly inlineBytes?: number;
 }
 
 export interface LocatedTranscript {
   readonly sessionsDirectory: string;
   readonly relative: string;
   readonly transcript: WalkedFile;
+  /** The transcript's bytes (base64), read as a stable file (unchanged while read, one link) in the same process. */
+  readonly inline?: string;
   /** Sessions-relative folder `<dirname>/<id>` when it exists, with its files. */
   readonly sidecar?: {
     readonly relative: string;
@@ -118,11 +122,15 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
     );
   }
   const transcript = { path: relative, size: stat.size, mode: stat.mode & 0o777, mtimeMs: stat.mtimeMs, ino: stat.ino };
-  if (!input.sidecar) return { sessionsDirectory, relative, transcript };
+  const alone = () =>
+    stat.size <= (input.inlineBytes ?? -1)
+      ? { sessionsDirectory, relative, transcript, inline: lib.readStable(absolute, transcript, what).toString("base64") }
+      : { sessionsDirectory, relative, transcript };
+  if (!input.sidecar) return alone();
   const sidecarRelative = path.posix.join(path.posix.dirname(relative), input.id);
   const sidecarAbsolute = path.join(sessionsDirectory, sidecarRelative);
   const sidecarStat = lib.lstat(sidecarAbsolute);
-  if (!sidecarStat) return { sessionsDirectory, relative, transcript };
+  if (!sidecarStat) return alone();
   if (sidecarStat.isSymbolicLink() || !sidecarStat.isDirectory()) {
     throw fail(
       "workspace",
