@@ -110,7 +110,7 @@ try {
       ROUNDS,
       (round) =>
         run("sh", ["-c", `tar -C '${tree}' -c . | docker exec -i ${id} sh -c 'mkdir -p /tmp/raw-${round} && tar -x -C /tmp/raw-${round}'`]),
-      (round) => lease.upload(tree, `/tmp/up-${round}`),
+      (round) => lease.upload(tree, `${lease.home}/up-${round}`),
     );
     report(`upload of ${FILES} files`, "tar -c | docker exec -i tar -x", tarFloor, upload, "<= 1.3x");
 
@@ -120,9 +120,9 @@ try {
       (round) =>
         run("sh", [
           "-c",
-          `mkdir -p '${scratch}/raw-down-${round}' && docker exec ${id} tar -C /tmp/up-0 -c . | tar -x -C '${scratch}/raw-down-${round}'`,
+          `mkdir -p '${scratch}/raw-down-${round}' && docker exec ${id} tar -C ${lease.home}/up-0 -c . | tar -x -C '${scratch}/raw-down-${round}'`,
         ]),
-      (round) => lease.download("/tmp/up-0", join(scratch, `down-${round}`)),
+      (round) => lease.download(`${lease.home}/up-0`, join(scratch, `down-${round}`)),
     );
     report(`download of ${FILES} files`, "docker exec tar -c | tar -x", untarFloor, download, "<= 1.3x");
 
@@ -130,14 +130,14 @@ try {
     const changed = join(tree, "d7", "f742.txt");
     const resync = await median(ROUNDS, async (round) => {
       await writeFile(changed, `changed ${round}\n`);
-      const [entry] = await lease.fileTransfers!.manifest(`/tmp/up-0`, ["d7/f742.txt"]);
+      const [entry] = await lease.fileTransfers!.manifest(`${lease.home}/up-0`, ["d7/f742.txt"]);
       const { createHash } = await import("node:crypto");
       const { readFile } = await import("node:fs/promises");
       const bytes = await readFile(changed);
       await lease.fileTransfers!.uploadBatch!(
         tree,
         [{ ...entry!, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
-        "/tmp/up-0",
+        `${lease.home}/up-0`,
       );
     });
     report("re-sync of 1 changed file (manifest+batch)", "full upload of the tree", upload, resync, "<= 0.05x");
@@ -148,7 +148,7 @@ try {
       await lease.fileTransfers!.uploadBatch!(
         tree,
         [{ path: "d7/f742.txt", kind: "file", mode: 0o644, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") }],
-        "/tmp/up-0",
+        `${lease.home}/up-0`,
       );
     });
     report("re-sync of 1 changed file (batch only)", "full upload of the tree", upload, batchOnly, "<= 0.05x");
