@@ -1,28 +1,19 @@
-import { cliReleaseResolver, OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
+import { flattenEndpoint, type EndpointOptions } from "@outpost/core";
+import { cliAgent, uuidSessionId, type CliAgentOptions, type CliAgentRuntime } from "@outpost/plugin-utils";
 import { claudeConversationStore } from "./claude-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
-import { CLAUDE_FEATURES } from "./claude-features.js";
+import type { AgentAdapter, AgentCommand, AgentTurn } from "@outpost/core";
+import { CLAUDE_FEATURES, type ClaudeFeatures } from "./claude-features.js";
 import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
 import { CLAUDE_CLI } from "./claude-version.js";
 
-export interface ClaudeAgentOptions extends EndpointOptions {
+export interface ClaudeAgentOptions extends EndpointOptions, CliAgentOptions {
   /** Anthropic-compatible endpoint, e.g. `http://127.0.0.1:18181`. Omitted: Anthropic's API. */
   readonly baseUrl?: string;
   /** Sent as `ANTHROPIC_API_KEY`, a variable only: never written to a file. */
   readonly apiKey?: string;
-  /** Default model; a turn's `model` wins. */
-  readonly model?: string;
-  /** Default `claude`. */
-  readonly executable?: string;
-  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
-  readonly version?: string;
   /** `CLAUDE_CODE_MAX_RETRIES`: retries of a refused model call (the CLI's default is 10, with backoff up to ~40 s). */
   readonly maxRetries?: number;
-  /** Extra variables for every command (credentials belong here, never in files). */
-  readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions. Default: the native store of this CLI's session files. */
-  readonly storage?: ConversationStore;
 }
 
 /** Variables that keep Claude Code quiet and unattended (measured: no DNS lookup with them). */
@@ -36,50 +27,33 @@ const QUIET_VARIABLES: Readonly<Record<string, string>> = Object.freeze({
   IS_SANDBOX: "1",
 });
 
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Claude Code (`@anthropic-ai/claude-code`) as an Outpost agent: `claude -p` with stream-json output. */
 export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
   const options = flattenEndpoint(given);
-  const variables = Object.freeze(claudeVariables(options));
-  const executable = options.executable ?? "claude";
-  const release = cliReleaseResolver(CLAUDE_FEATURES, {
-    executable,
-    variables,
-    ...(options.version === undefined ? {} : { version: options.version }),
-  });
-  return {
-    kind: "cli",
-    specificationVersion: "v1",
+  return cliAgent({
     name: "claude",
-    executable,
-    bootstrap: "claude",
+    options,
+    variables: claudeVariables(options),
+    features: CLAUDE_FEATURES,
     cli: CLAUDE_CLI,
     // The `result` line is always printed, also after an API error; without it the turn did not finish.
     requiresFinishedEvent: true,
     usage: "events",
-    variables,
-    resumable: true,
     namesConversations: true,
-    get forkable() {
-      return release().features.fork;
-    },
-    storage: options.storage ?? claudeConversationStore(),
+    forkable: (agent) => agent.release().features.fork,
+    storage: () => options.storage ?? claudeConversationStore(),
     failureRules: CLAUDE_FAILURE_RULES,
-    command: (turn) => claudeCommand(turn, options, variables),
+    command: (turn, agent) => claudeCommand(turn, options, agent),
     // `--input-format stream-json`: messages written while a turn runs reach it at its next step.
-    liveInput: {
-      command: (turn) => claudeLiveCommand(claudeCommand(turn, options, variables), turn.prompt),
+    liveInput: (agent) => ({
+      command: (turn) => claudeLiveCommand(claudeCommand(turn, options, agent), turn.prompt),
       message: claudeInputMessage,
-    },
-    createDecoder(context?: DecoderContext) {
-      for (const warning of release().warnings) context?.diagnostic?.(warning);
-      return new ClaudeDecoder(CLAUDE_FAILURE_RULES, context?.diagnostic);
-    },
-  };
+    }),
+    decoder: (context) => new ClaudeDecoder(CLAUDE_FAILURE_RULES, context?.diagnostic),
+  });
 }
 
-function claudeCommand(turn: AgentTurn, options: ClaudeAgentOptions, variables: Readonly<Record<string, string>>): AgentCommand {
+function claudeCommand(turn: AgentTurn, options: ClaudeAgentOptions, agent: CliAgentRuntime<ClaudeFeatures>): AgentCommand {
   // The settings travel on the command line, never in `~/.claude/settings.json`: on a host home that file is
   // the user's own. `--settings` outranks the user's settings, so their `env` cannot redirect the endpoint.
   const args = [
@@ -94,13 +68,13 @@ function claudeCommand(turn: AgentTurn, options: ClaudeAgentOptions, variables: 
   const model = turn.model ?? options.model;
   if (model !== undefined) args.push("--model", model);
   if (turn.resume) {
-    args.push("--resume", sessionId(turn.resume.id, "resume"));
+    args.push("--resume", uuidSessionId("Claude Code", turn.resume.id, "resume"));
     if (turn.resume.fork) args.push("--fork-session");
   }
   // A pre-assigned id names the new session (for a fork: the copy).
   if (turn.conversationId !== undefined && (!turn.resume || turn.resume.fork))
-    args.push("--session-id", sessionId(turn.conversationId, "conversationId"));
-  return { executable: options.executable ?? "claude", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+    args.push("--session-id", uuidSessionId("Claude Code", turn.conversationId, "conversationId"));
+  return { executable: agent.executable, arguments: args, stdin: turn.prompt, variables: agent.variables, directory: turn.root };
 }
 
 /** The same turn, its stdin open for more messages: the prompt is the first one. */
@@ -133,17 +107,4 @@ export function claudeSettings(given: ClaudeAgentOptions): string {
   if (options.baseUrl !== undefined) env["ANTHROPIC_BASE_URL"] = options.baseUrl;
   if (options.model !== undefined) env["ANTHROPIC_MODEL"] = options.model;
   return JSON.stringify({ env });
-}
-
-function sessionId(id: string, field: string): string {
-  if (!SESSION_ID.test(id)) {
-    throw new OutpostError(
-      "configuration",
-      `Claude Code session ids are UUIDs; ${field} ${JSON.stringify(id.slice(0, 80))} is not one. Pass the id from the turn's conversation event.`,
-      {
-        details: { field },
-      },
-    );
-  }
-  return id;
 }

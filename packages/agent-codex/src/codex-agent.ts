@@ -1,6 +1,7 @@
-import { cliReleaseResolver, OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
+import { OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
+import { cliAgent, type CliAgentOptions, type CliAgentRuntime } from "@outpost/plugin-utils";
 import { codexConversationStore } from "./codex-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ConversationStore, DecoderContext } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease } from "@outpost/core";
 import { CODEX_FEATURES, CODEX_FORK_SINCE, type CodexFeatures } from "./codex-features.js";
 import { codexTranscriptUsage } from "./codex-transcript-usage.js";
 import { CODEX_API_KEY_VARIABLE, codexConfigOverrides } from "./codex-config.js";
@@ -8,15 +9,13 @@ import { CodexDecoder } from "./codex-decoder.js";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
 import { CODEX_CLI } from "./codex-version.js";
 
-export interface CodexAgentOptions extends EndpointOptions {
+export interface CodexAgentOptions extends EndpointOptions, CliAgentOptions {
   /** OpenAI Responses-compatible endpoint including `/v1`. Omitted: OpenAI's API with `OPENAI_API_KEY`. */
   readonly baseUrl?: string;
   /** The endpoint's key, passed as a variable only. */
   readonly apiKey?: string;
   /** Default model (a known slug such as `gpt-5.5` gets the full tool set); a turn's `model` wins. */
   readonly model?: string;
-  /** Default `codex`. */
-  readonly executable?: string;
   /**
    * The CLI release that runs, when it is known without asking it (e.g. inside an image built by `outpost
    * image build`). Omitted: learned once from `<executable> --version` on this host.
@@ -24,55 +23,37 @@ export interface CodexAgentOptions extends EndpointOptions {
   readonly version?: string;
   /** Retries of a refused model call (`request_max_retries`, `stream_max_retries`); needs `baseUrl`. */
   readonly maxRetries?: number;
-  /** Extra variables for every command. */
-  readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions. Default: the native store of this CLI's session files. */
-  readonly storage?: ConversationStore;
 }
 
 /** Codex CLI (`@openai/codex`) as an Outpost agent: `codex exec --json`, prompt on stdin. */
 export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
   const options = flattenEndpoint(given);
-  const variables = Object.freeze(codexVariables(options));
-  const executable = options.executable ?? "codex";
-  const release = cliReleaseResolver(CODEX_FEATURES, {
-    executable,
-    variables,
-    ...(options.version === undefined ? {} : { version: options.version }),
-  });
-  return {
-    kind: "cli",
-    specificationVersion: "v1",
+  return cliAgent({
     name: "codex",
-    executable,
-    bootstrap: "codex",
+    options,
+    variables: codexVariables(options),
+    features: CODEX_FEATURES,
     cli: CODEX_CLI,
     // `turn.completed` / `turn.failed` close every turn.
     requiresFinishedEvent: true,
     usage: "events",
     // A continued turn's own usage is the rollout's running total minus the total before it.
     transcriptUsage: codexTranscriptUsage,
-    variables,
     // Steering is `resumed` (stopped, then `exec resume` with the instruction), not `injected`: the pinned
     // 0.171.0 offers a live steer only in its app-server protocol (JSON-RPC `turn/steer` with `expectedTurnId`),
     // while this adapter drives `codex exec --json`, which reads no input once a turn runs. Injecting needs an
     // adapter speaking the app-server protocol (thread/start, turn/start, turn/steer) instead of `exec`.
-    resumable: true,
-    get forkable() {
-      return release().features.fork;
-    },
-    unsupported: (feature) => (feature === "fork" ? forkUnsupported(release()) : undefined),
-    storage: options.storage ?? codexConversationStore(),
+    forkable: (agent) => agent.release().features.fork,
+    unsupported: (feature, agent) => (feature === "fork" ? forkUnsupported(agent.release()) : undefined),
+    storage: () => options.storage ?? codexConversationStore(),
     failureRules: CODEX_FAILURE_RULES,
-    command: (turn) => codexCommand(turn, options, variables, release()),
-    createDecoder(context?: DecoderContext) {
-      for (const warning of release().warnings) context?.diagnostic?.(warning);
-      return new CodexDecoder(CODEX_FAILURE_RULES, {
+    command: (turn, agent) => codexCommand(turn, options, agent),
+    decoder: (context) =>
+      new CodexDecoder(CODEX_FAILURE_RULES, {
         continued: context?.turn?.resume !== undefined,
         ...(context?.diagnostic ? { diagnostic: context.diagnostic } : {}),
-      });
-    },
-  };
+      }),
+  });
 }
 
 function forkUnsupported(release: CliRelease<CodexFeatures>): string | undefined {
@@ -80,12 +61,8 @@ function forkUnsupported(release: CliRelease<CodexFeatures>): string | undefined
   return `codex ${release.version ?? "(unknown version)"} has no \`exec fork\`; fork needs codex ${CODEX_FORK_SINCE} or newer. Upgrade the CLI, or continue the conversation without fork: true.`;
 }
 
-function codexCommand(
-  turn: AgentTurn,
-  options: CodexAgentOptions,
-  variables: Readonly<Record<string, string>>,
-  release: CliRelease<CodexFeatures>,
-): AgentCommand {
+function codexCommand(turn: AgentTurn, options: CodexAgentOptions, agent: CliAgentRuntime<CodexFeatures>): AgentCommand {
+  const release = agent.release();
   const refused = turn.resume?.fork ? forkUnsupported(release) : undefined;
   if (refused !== undefined) throw new OutpostError("configuration", refused, { details: { agent: "codex", version: release.version } });
   if (turn.conversationId !== undefined) {
@@ -101,7 +78,7 @@ function codexCommand(
   if (turn.resume) args.push(turn.resume.fork ? "fork" : "resume", threadId(turn.resume.id));
   // `-`: the prompt is read from stdin (no argument-length limit, nothing in the process list).
   args.push("-");
-  return { executable: options.executable ?? "codex", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+  return { executable: agent.executable, arguments: args, stdin: turn.prompt, variables: agent.variables, directory: turn.root };
 }
 
 function codexVariables(options: CodexAgentOptions): Record<string, string> {

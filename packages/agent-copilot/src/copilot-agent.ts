@@ -1,5 +1,6 @@
-import { cliReleaseResolver, OutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ConversationStore, DecoderContext } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { cliAgent, type CliAgentOptions, type CliAgentRuntime } from "@outpost/plugin-utils";
+import type { AgentAdapter, AgentCommand, AgentTurn } from "@outpost/core";
 import { COPILOT_FEATURES, type CopilotFeatures } from "./copilot-features.js";
 import { copilotConversationStore } from "./copilot-conversation-store.js";
 import { CopilotDecoder } from "./copilot-decoder.js";
@@ -19,72 +20,44 @@ export interface CopilotEndpoint {
   readonly wireApi?: "completions" | "responses";
 }
 
-export interface CopilotAgentOptions {
+export interface CopilotAgentOptions extends CliAgentOptions {
   /** Without an endpoint Copilot needs a GitHub login (pass `COPILOT_GITHUB_TOKEN` in `variables`). */
   readonly endpoint?: CopilotEndpoint;
-  /** Default model; a turn's `model` wins. */
-  readonly model?: string;
   /** Shared `XDG_CACHE_HOME`: Copilot unpacks ~235 MB into it on the first start of each fresh cache. */
   readonly cacheDirectory?: string;
-  /** Extra variables for every command (credentials go here, never into files). */
-  readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions. Default: the Copilot session-bundle store. */
-  readonly storage?: ConversationStore;
-  /** Default `copilot`. */
-  readonly executable?: string;
-  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
-  readonly version?: string;
 }
 
 /** Copilot CLI (`@github/copilot`) as an Outpost agent. */
 export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
-  const variables = Object.freeze(copilotVariables(options));
-  const executable = options.executable ?? "copilot";
-  const release = cliReleaseResolver(COPILOT_FEATURES, {
-    executable,
-    variables,
-    ...(options.version === undefined ? {} : { version: options.version }),
-  });
-  return {
-    kind: "cli",
-    specificationVersion: "v1",
+  return cliAgent({
     name: "copilot",
-    executable,
-    bootstrap: "copilot",
+    options,
+    variables: copilotVariables(options),
+    features: COPILOT_FEATURES,
     cli: COPILOT_CLI,
     // Copilot always ends with a `result` line, also after a provider failure.
     requiresFinishedEvent: true,
     // Its stdout carries no token counts; the session's events.jsonl has them (where depends on the release).
     usage: "session",
-    transcriptUsage: (text) => copilotTranscriptUsage(text, release().features.usageSource),
-    variables,
-    resumable: true,
+    transcriptUsage: (text, agent) => copilotTranscriptUsage(text, agent.release().features.usageSource),
     namesConversations: true,
     // No tested release has a fork option.
     forkable: false,
-    unsupported: (feature) =>
+    unsupported: (feature, agent) =>
       feature === "fork"
-        ? `Copilot CLI ${release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.`
+        ? `Copilot CLI ${agent.release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: ` +
+          `no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.`
         : undefined,
     // Its variables may move the CLI home (COPILOT_HOME): the store looks for sessions there.
-    storage: options.storage ?? copilotConversationStore({ variables }),
+    storage: (agent) => options.storage ?? copilotConversationStore({ variables: agent.variables }),
     failureRules: COPILOT_FAILURE_RULES,
-    command(turn: AgentTurn): AgentCommand {
-      return copilotCommand(turn, options, variables, release());
-    },
-    createDecoder(context?: DecoderContext) {
-      for (const warning of release().warnings) context?.diagnostic?.(warning);
-      return new CopilotDecoder(COPILOT_FAILURE_RULES, context?.diagnostic);
-    },
-  };
+    command: (turn, agent) => copilotCommand(turn, options, agent),
+    decoder: (context) => new CopilotDecoder(COPILOT_FAILURE_RULES, context?.diagnostic),
+  });
 }
 
-function copilotCommand(
-  turn: AgentTurn,
-  options: CopilotAgentOptions,
-  variables: Readonly<Record<string, string>>,
-  release: CliRelease<CopilotFeatures>,
-): AgentCommand {
+function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, agent: CliAgentRuntime<CopilotFeatures>): AgentCommand {
+  const release = agent.release();
   if (turn.resume?.fork) {
     throw new OutpostError(
       "configuration",
@@ -103,7 +76,7 @@ function copilotCommand(
   if (model !== undefined) args.push("--model", model);
   if (turn.resume !== undefined) args.push(`--resume=${assertSessionId(turn.resume.id)}`);
   else if (turn.conversationId !== undefined) args.push(`--session-id=${assertSessionId(turn.conversationId)}`);
-  return { executable: options.executable ?? "copilot", arguments: args, stdin: turn.prompt, variables, directory: turn.root };
+  return { executable: agent.executable, arguments: args, stdin: turn.prompt, variables: agent.variables, directory: turn.root };
 }
 
 // Copilot session ids are UUIDs; anything else could be read as another option or a session name.

@@ -1,5 +1,6 @@
 import { OutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore } from "@outpost/core";
+import { cliAgent, type CliAgentOptions } from "@outpost/plugin-utils";
+import type { AgentAdapter } from "@outpost/core";
 import { kimiConversationStore } from "./kimi-conversation-store.js";
 import { KimiDecoder } from "./kimi-decoder.js";
 
@@ -14,38 +15,28 @@ export interface KimiEndpoint {
   readonly contextTokens?: number;
 }
 
-export interface KimiAgentOptions {
+export interface KimiAgentOptions extends Omit<CliAgentOptions, "version"> {
   /** Without an endpoint Kimi Code uses the providers of its own `config.toml` (e.g. after `kimi login`). */
   readonly endpoint?: KimiEndpoint;
   /** Default model (a config alias, or the model id sent to the endpoint); a turn's `model` wins. */
   readonly model?: string;
-  /** Extra variables for every command (credentials go here, never into files). */
-  readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions. Default: the Kimi Code session-bundle store. */
-  readonly storage?: ConversationStore;
-  /** Default `kimi`. */
-  readonly executable?: string;
 }
 
 /** Kimi Code CLI as an Outpost agent. Built from its documentation: no Kimi CLI is installable here. */
 export function kimiAgent(options: KimiAgentOptions = {}): AgentAdapter {
-  const variables = Object.freeze(kimiVariables(options));
-  return {
-    kind: "cli",
-    specificationVersion: "v1",
+  return cliAgent({
     name: "kimi",
-    executable: options.executable ?? "kimi",
-    // Kimi Code is not published on npm (checked): nothing to install in a remote sandbox.
+    options,
+    variables: kimiVariables(options),
+    // Kimi Code is not published on npm (checked): nothing to install in a remote sandbox, no release table.
     // Its stream-json output has no final event and no usage.
     requiresFinishedEvent: false,
     usage: "unavailable",
-    variables,
-    resumable: true,
     forkable: false,
     // Its variables may move the CLI home (KIMI_CODE_HOME): the store looks for sessions there.
-    storage: options.storage ?? kimiConversationStore({ variables }),
+    storage: (agent) => options.storage ?? kimiConversationStore({ variables: agent.variables }),
     failureRules: [],
-    command(turn: AgentTurn): AgentCommand {
+    command(turn, agent) {
       if (turn.resume?.fork) {
         throw new OutpostError(
           "configuration",
@@ -62,11 +53,12 @@ export function kimiAgent(options: KimiAgentOptions = {}): AgentAdapter {
       if (turn.resume !== undefined) args.push("--session", assertSessionId(turn.resume.id));
       // `kimi -p` takes the prompt as its option value (the documented non-interactive form).
       args.push("--prompt", turn.prompt);
-      const turnVariables = options.endpoint !== undefined && model !== undefined ? { ...variables, KIMI_MODEL_NAME: model } : variables;
-      return { executable: options.executable ?? "kimi", arguments: args, variables: turnVariables, directory: turn.root };
+      const variables =
+        options.endpoint !== undefined && model !== undefined ? { ...agent.variables, KIMI_MODEL_NAME: model } : agent.variables;
+      return { executable: agent.executable, arguments: args, variables, directory: turn.root };
     },
-    createDecoder: () => new KimiDecoder(),
-  };
+    decoder: () => new KimiDecoder(),
+  });
 }
 
 // A leading dash would be read as another option.

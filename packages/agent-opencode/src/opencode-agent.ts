@@ -1,5 +1,6 @@
-import { cliReleaseResolver, OutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentTurn, ConversationStore, DecoderContext } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
+import { cliAgent, type CliAgentOptions } from "@outpost/plugin-utils";
+import type { AgentAdapter } from "@outpost/core";
 import { OPENCODE_FEATURES } from "./opencode-features.js";
 import { DEFAULT_OPENCODE_PROVIDER, OPENCODE_API_KEY_VARIABLE, opencodeConfig, qualifyModel } from "./opencode-config.js";
 import type { OpencodeEndpoint } from "./opencode-config.js";
@@ -8,19 +9,13 @@ import { OpencodeDecoder } from "./opencode-decoder.js";
 import { OPENCODE_FAILURE_RULES } from "./opencode-failure-rules.js";
 import { OPENCODE_CLI } from "./opencode-version.js";
 
-export interface OpencodeAgentOptions {
+export interface OpencodeAgentOptions extends CliAgentOptions {
   /** The model endpoint, declared in the home config as an OpenAI-compatible provider. */
   readonly endpoint?: OpencodeEndpoint;
   /** Default model (`model` on the endpoint, or `provider/model`); a turn's `model` wins. */
   readonly model?: string;
-  /** Extra variables for every command (credentials go here, never into files). */
-  readonly variables?: Readonly<Record<string, string>>;
-  /** Captures and restores sessions. Default: the opencode export/import store. */
-  readonly storage?: ConversationStore;
   /** Default `opencode`. Also used by an opencode store passed in `storage` that names no executable. */
   readonly executable?: string;
-  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
-  readonly version?: string;
 }
 
 /** Path of the user's global opencode config, relative to the home: Outpost never writes it. */
@@ -31,34 +26,25 @@ export const OPENCODE_CONFIG_VARIABLE = "OPENCODE_CONFIG_CONTENT";
 
 /** opencode (`opencode-ai`) as an Outpost agent. */
 export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter {
-  const variables = Object.freeze(opencodeVariables(options));
   const provider = options.endpoint?.provider ?? DEFAULT_OPENCODE_PROVIDER;
-  const executable = options.executable ?? "opencode";
-  const release = cliReleaseResolver(OPENCODE_FEATURES, {
-    executable,
-    variables,
-    ...(options.version === undefined ? {} : { version: options.version }),
-  });
-  return {
-    kind: "cli",
-    specificationVersion: "v1",
+  return cliAgent({
     name: "opencode",
-    executable,
-    bootstrap: "opencode",
+    options,
+    variables: opencodeVariables(options),
+    features: OPENCODE_FEATURES,
     cli: OPENCODE_CLI,
     // opencode prints no native final event; the turn ends when the process exits.
     requiresFinishedEvent: false,
     usage: "events",
-    variables,
-    resumable: true,
     forkable: true,
     // A store passed without an executable of its own runs the agent's, not whatever `opencode` is on PATH.
-    storage: options.storage === undefined ? opencodeConversationStore({ executable }) : withAgentExecutable(options.storage, executable),
+    storage: ({ executable }) =>
+      options.storage === undefined ? opencodeConversationStore({ executable }) : withAgentExecutable(options.storage, executable),
     failureRules: OPENCODE_FAILURE_RULES,
-    command(turn: AgentTurn): AgentCommand {
+    command(turn, agent) {
       // `--auto` (`--dangerously-skip-permissions` before 1.17.18) approves permission prompts that would
       // otherwise be auto-rejected in `run` (e.g. paths outside the workspace); what the config denies stays denied.
-      const args = ["run", "--format", "json", release().features.permissionFlag];
+      const args = ["run", "--format", "json", agent.release().features.permissionFlag];
       const model = turn.model ?? options.model;
       if (model !== undefined) args.push("--model", qualifyModel(model, provider));
       if (turn.resume !== undefined) {
@@ -72,18 +58,15 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
       const models = [options.model, turn.model].filter((name): name is string => name !== undefined);
       const config = opencodeConfig(options.endpoint, models, turn.model ?? options.model);
       return {
-        executable,
+        executable: agent.executable,
         arguments: args,
         stdin: turn.prompt,
-        variables: { ...variables, [OPENCODE_CONFIG_VARIABLE]: config, PWD: turn.root },
+        variables: { ...agent.variables, [OPENCODE_CONFIG_VARIABLE]: config, PWD: turn.root },
         directory: turn.root,
       };
     },
-    createDecoder(context?: DecoderContext) {
-      for (const warning of release().warnings) context?.diagnostic?.(warning);
-      return new OpencodeDecoder(OPENCODE_FAILURE_RULES, context?.diagnostic);
-    },
-  };
+    decoder: (context) => new OpencodeDecoder(OPENCODE_FAILURE_RULES, context?.diagnostic),
+  });
 }
 
 // opencode session ids look like `ses_dc9aa0550ffeSQs24veX6XrWYC`; anything else could be read as an option.

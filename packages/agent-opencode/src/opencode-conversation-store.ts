@@ -5,15 +5,16 @@ import type { ConversationContext, ConversationRecord, ConversationStore, Sandbo
 import { OutpostError } from "@outpost/core";
 import {
   assertConversationId,
-  assertRelocatablePath,
   conversationDirectory,
   createPathRewriter,
   packDirectory,
+  readOriginRecord,
   relocationPairs,
+  relocationTo,
   removeSandboxPath,
-  replaceDirectory,
   rewriteJsonBlock,
-  unpackDirectory,
+  unpackConversationFolder,
+  writeConversationFolder,
   type PortableConversationStore,
 } from "@outpost/conversations";
 
@@ -43,6 +44,9 @@ interface OpencodeOrigin {
   readonly home: string;
   readonly capturedAt: string;
 }
+
+const readOrigin = (folder: string, id: string) =>
+  readOriginRecord<OpencodeOrigin>(folder, { outpost: "opencode-export", format: "opencode", id });
 
 /**
  * OpenCode keeps sessions in SQLite, which is not portable as a file. Capture runs `opencode export <id>` in
@@ -74,33 +78,6 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
   const deadlineMs = options.deadlineMs ?? 120_000;
   const format = "opencode";
   const directory = (repository: string, home?: string) => conversationDirectory(format, repository, home);
-
-  async function readOrigin(folder: string, id: string): Promise<OpencodeOrigin> {
-    let origin: Partial<OpencodeOrigin>;
-    try {
-      origin = JSON.parse(await readFile(join(folder, "origin.json"), "utf8")) as Partial<OpencodeOrigin>;
-    } catch (error) {
-      throw new OutpostError(
-        "session",
-        `No captured opencode conversation ${id} at ${folder} (or its origin.json is corrupt). Capture it first.`,
-        { cause: error, details: { id } },
-      );
-    }
-    if (
-      origin.outpost !== "opencode-export" ||
-      origin.version !== 1 ||
-      origin.id !== id ||
-      typeof origin.workspace !== "string" ||
-      typeof origin.home !== "string"
-    ) {
-      throw new OutpostError(
-        "session",
-        `The captured opencode conversation record in ${folder} is corrupt. Capture the conversation again.`,
-        { details: { id } },
-      );
-    }
-    return origin as OpencodeOrigin;
-  }
 
   async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
     assertConversationId(id);
@@ -139,9 +116,7 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     const text = result.stdout.slice(result.stdout.indexOf("{"));
     parseExport(text, id);
     const target = directory(context.repository, context.home);
-    await mkdir(target, { recursive: true });
-    const work = await mkdtemp(join(target, `.${id}.capture-`));
-    try {
+    await writeConversationFolder(target, id, "capture", async (work) => {
       const origin: OpencodeOrigin = {
         outpost: "opencode-export",
         version: 1,
@@ -152,11 +127,7 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
       };
       await writeFile(join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`);
       await writeFile(join(work, "export.json"), text);
-      await replaceDirectory(work, join(target, id));
-    } catch (error) {
-      await rm(work, { recursive: true, force: true });
-      throw error;
-    }
+    });
     return { id, file: join(target, id, "export.json"), format };
   }
 
@@ -164,18 +135,10 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     const id = assertConversationId(record.id);
     const lease = context.sandbox;
     const folder = posix.dirname(record.file);
-    const origin = await readOrigin(folder, id);
-    const from = {
-      workspace: assertRelocatablePath(origin.workspace, "recorded workspace"),
-      home: assertRelocatablePath(origin.home, "recorded home"),
-    };
-    const to = {
-      workspace: assertRelocatablePath(lease.root, "sandbox workspace"),
-      home: assertRelocatablePath(lease.home, "sandbox home"),
-    };
+    const relocation = relocationTo(await readOrigin(folder, id), lease);
     const text = await readFile(record.file, "utf8");
     parseExport(text, id);
-    const relocated = rewriteJsonBlock(text, createPathRewriter(relocationPairs({ from, to })));
+    const relocated = rewriteJsonBlock(text, createPathRewriter(relocationPairs(relocation)));
     await mkdir(context.staging, { recursive: true });
     const stage = await mkdtemp(join(context.staging, `opencode-${id}-`));
     const upload = posix.join(lease.home, ".outpost-staging", `${id}-${randomBytes(6).toString("hex")}`);
@@ -217,18 +180,10 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     },
     async unpack(id: string, bytes: Uint8Array, repository: string, home?: string): Promise<ConversationRecord> {
       assertConversationId(id);
-      const target = directory(repository, home);
-      await mkdir(target, { recursive: true });
-      const work = await mkdtemp(join(target, `.${id}.unpack-`));
-      try {
-        await unpackDirectory(bytes, work, `opencode conversation ${id}`);
+      await unpackConversationFolder(bytes, directory(repository, home), id, `opencode conversation ${id}`, async (work) => {
         await readOrigin(work, id);
         parseExport(await readFile(join(work, "export.json"), "utf8").catch(() => ""), id);
-        await replaceDirectory(work, join(target, id));
-      } catch (error) {
-        await rm(work, { recursive: true, force: true });
-        throw error;
-      }
+      });
       return locate(id, repository, home);
     },
   };

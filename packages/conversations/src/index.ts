@@ -22,7 +22,7 @@ export type { PathPair } from "./relocation/path-rewriter.js";
 export { rewriteJsonLine } from "./relocation/json-text-rewriter.js";
 export { relocateFile } from "./relocation/relocate-file.js";
 export type { RelocatedText } from "./relocation/relocate-file.js";
-export { assertRelocatablePath, relocationPairs } from "./relocation/relocation.js";
+export { assertRelocatablePath, relocationPairs, relocationTo } from "./relocation/relocation.js";
 export type { Relocation } from "./relocation/relocation.js";
 
 export { runSandboxScript } from "./sandbox/sandbox-script.js";
@@ -38,3 +38,6 @@ export { packDirectory, unpackDirectory } from "./archive/file-pack.js";
 export { recoverDirectory, replaceDirectory } from "./host/replace-directory.js";
 export { rewriteJsonBlock } from "./relocation/relocate-file.js";
 export { COMMON_CREDENTIAL_FILES, anyOf, credentialFiles } from "./credential-files.js";
+export { unpackConversationFolder, writeConversationFolder } from "./host/conversation-folder.js";
+export { corruptOrigin, readOriginRecord } from "./host/origin-record.js";
+export type { ExpectedOrigin, OriginRecord } from "./host/origin-record.js";

@@ -1,7 +1,8 @@
 // Remote repository sync on Docker `isolated`, against raw floors measured in the same run (one round each:
 // the machine is shared). Goals (issue 12): seed of a 10,000-file repository ≤ 1.3× `git bundle create` + a tar
 // stream of the same bytes into the container; a second dispatch after a one-file change sends ≤ 5% of the
-// first's bytes; sync back of 1,000 uncommitted files ≤ 1.5× a raw `tar -c | tar -x` out of the container.
+// first's bytes; sync back of 1,000 uncommitted files ≤ 1.5× a raw `tar -c | tar -x` out of the container; a
+// trivial agent on isolated, integrate, ≤ 1.5× a shell floor (bundle in, run, bundle out, merge).
 // Run: npm run bench:remote -w @outpost/e2e
 import { execFileSync, execSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -9,32 +10,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dispatch } from "@outpost/dispatch";
-import { dockerProvider } from "@outpost/provider-docker";
-import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { isolatedDocker } from "../tests/support/isolated-docker.js";
 
 const gate = dockerGate();
 if (gate.unavailable) {
   console.log(`skipped: ${gate.unavailable.reason}`);
   process.exit(0);
 }
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-bench-agent-"));
+const { agentDirectory, provider, agentWith } = isolatedDocker();
 const volume = `outpost-bench-root-${randomUUID().slice(0, 8)}`;
 process.on("exit", () => {
   rmSync(agentDirectory, { recursive: true, force: true });
   execFileSync("docker", ["volume", "rm", "--force", volume], { stdio: "ignore" });
 });
-const provider = (root?: string) =>
-  dockerProvider({
-    image: DOCKER_TEST_IMAGE,
-    mode: "isolated",
-    network: "none",
-    user: { uid: 0, gid: 0 },
-    volumes: [
-      { source: agentDirectory, target: agentDirectory, readOnly: true },
-      ...(root ? [{ source: root, target: "/workspace" }] : []),
-    ],
-  });
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
 
 /** Runs one dispatch and returns its `timing:` phases (ms) and the bytes the seed reported. */
 async function run(options: Partial<Parameters<typeof dispatch>[0]> & Pick<Parameters<typeof dispatch>[0], "agent" | "repository">) {
@@ -117,12 +106,41 @@ const back = await run({
 // The same dispatch with nothing to bring back: its syncBack is the fixed cost (bundle, release) to subtract.
 const empty = await run({ agent: agentWith({}), repository: scratchRepository(), branch: { mode: "named", name: "bench" } });
 
+// 4. A trivial agent (one commit) on Docker isolated, integrate, end to end, against a shell floor doing the
+// same by hand: bundle in, run, bundle out, merge.
+const trivialRepository = scratchRepository();
+const trivialStarted = performance.now();
+await run({
+  agent: agentWith({ SHELL: "echo done > done.txt && git add done.txt && git commit -qm done" }),
+  repository: trivialRepository,
+});
+const trivialMs = performance.now() - trivialStarted;
+const shellRepository = scratchRepository();
+const shellFloor = timed(() => {
+  const scratch = mkdtempSync(join(tmpdir(), "outpost-bench-shell-"));
+  const box = execFileSync("docker", ["run", "-d", "--network", "none", DOCKER_TEST_IMAGE, "sleep", "600"], { encoding: "utf8" }).trim();
+  try {
+    execFileSync("git", ["bundle", "create", "--quiet", join(scratch, "in.bundle"), "main"], { cwd: shellRepository });
+    const work =
+      "tar -C /tmp -xf - && git clone --quiet -b main /tmp/in.bundle /workspace && cd /workspace && echo done > done.txt && " +
+      "git add done.txt && git -c user.name=b -c user.email=b@b commit -qm done && git bundle create --quiet /tmp/out.bundle main";
+    execSync(`tar -C '${scratch}' -cf - in.bundle | docker exec -i ${box} sh -c '${work}'`);
+    execSync(`docker exec ${box} cat /tmp/out.bundle > '${scratch}/out.bundle'`);
+    execFileSync("git", ["fetch", "--quiet", join(scratch, "out.bundle"), "main:refs/outpost/floor"], { cwd: shellRepository });
+    execFileSync("git", ["merge", "--quiet", "--ff-only", "refs/outpost/floor"], { cwd: shellRepository });
+  } finally {
+    execFileSync("docker", ["rm", "-f", box], { stdio: "ignore" });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
 const seedMs = first.phases.get("seed") ?? NaN;
 const backMs = (back.phases.get("syncBack") ?? NaN) - (empty.phases.get("syncBack") ?? 0);
 const rows = [
   ["seed 10,000 files (ms)", seedMs, seedFloor, seedMs / seedFloor, "≤ 1.3"],
   ["second seed bytes / first", second.seeded, first.seeded, second.seeded / first.seeded, "≤ 0.05"],
   ["sync back 1,000 files (ms)", backMs, backFloor, backMs / backFloor, "≤ 1.5"],
+  ["trivial agent, integrate (ms)", trivialMs, shellFloor, trivialMs / shellFloor, "≤ 1.5"],
 ];
 for (const [name, outpost, floor, ratio, goal] of rows)
   console.log(

@@ -1,23 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dispatch } from "@outpost/dispatch";
-import { dockerProvider } from "@outpost/provider-docker";
-import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { isolatedDocker } from "./support/isolated-docker.js";
 
 const gate = dockerGate();
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-// Remote placement: nothing of the repository is mounted; only the agent script is, read-only.
-const provider = () =>
-  dockerProvider({
-    image: DOCKER_TEST_IMAGE,
-    mode: "isolated",
-    network: "none",
-    user: { uid: 0, gid: 0 },
-    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
-  });
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
+const { provider, agentWith } = isolatedDocker();
 const failure = (run: Promise<unknown>) =>
   run.then(
     () => {

@@ -1,29 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { dispatch } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
-import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { isolatedDocker } from "./support/isolated-docker.js";
 
 const gate = dockerGate();
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+const { provider, agentWith } = isolatedDocker();
 const volumes: string[] = [];
-// Remote placement; `root` optionally a named volume, so a later sandbox finds what an earlier one held.
-const provider = (root?: string) =>
-  dockerProvider({
-    image: DOCKER_TEST_IMAGE,
-    mode: "isolated",
-    network: "none",
-    user: { uid: 0, gid: 0 },
-    volumes: [
-      { source: agentDirectory, target: agentDirectory, readOnly: true },
-      ...(root ? [{ source: root, target: "/workspace" }] : []),
-    ],
-  });
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
 const failure = (run: Promise<unknown>) =>
   run.then(
     () => {

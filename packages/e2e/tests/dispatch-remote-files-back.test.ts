@@ -4,19 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { SandboxProvider } from "@outpost/core";
 import { dispatch } from "@outpost/dispatch";
-import { dockerProvider } from "@outpost/provider-docker";
-import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { isolatedDocker } from "./support/isolated-docker.js";
 
 const gate = dockerGate();
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-const provider = () =>
-  dockerProvider({
-    image: DOCKER_TEST_IMAGE,
-    mode: "isolated",
-    network: "none",
-    user: { uid: 0, gid: 0 },
-    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
-  });
+const { provider, agentWith } = isolatedDocker();
 /** The same sandboxes, but leases without `fileTransfers`: files come back as one tar stream. */
 const withoutFileTransfers = (inner: SandboxProvider): SandboxProvider => ({
   ...inner,
@@ -32,7 +24,6 @@ const withoutFileTransfers = (inner: SandboxProvider): SandboxProvider => ({
     });
   },
 });
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
 const failure = (run: Promise<unknown>) =>
   run.then(
     () => {

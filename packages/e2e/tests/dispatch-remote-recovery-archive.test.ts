@@ -7,25 +7,16 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Transport } from "@outpost/core";
 import { dispatch } from "@outpost/dispatch";
-import { dockerProvider } from "@outpost/provider-docker";
 import { localProvider } from "@outpost/provider-local";
 import { fsTransport } from "@outpost/transport-fs";
 import { s3Transport } from "@outpost/transport-s3";
 import { s3Gate } from "@outpost/testkit/gates";
-import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { isolatedDocker } from "./support/isolated-docker.js";
 
 const docker = dockerGate();
 const s3 = await s3Gate();
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-const provider = () =>
-  dockerProvider({
-    image: DOCKER_TEST_IMAGE,
-    mode: "isolated",
-    network: "none",
-    user: { uid: 0, gid: 0 },
-    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
-  });
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, executable: "node", behaviour });
+const { provider, agentWith } = isolatedDocker();
 
 afterAll(async () => {
   await s3.server?.stop();

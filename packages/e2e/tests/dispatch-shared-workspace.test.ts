@@ -4,21 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dispatch, openWorkspace, type Workspace } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { isOutpostError, type OutpostError } from "@outpost/core";
-import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { gitIn, scratchRepository } from "../src/index.js";
+import { hostScriptAgent, outpostFailure } from "./support/workspace-fixture.js";
 
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, behaviour });
+const agentWith = hostScriptAgent();
+const failure = outpostFailure;
 const provider = localProvider({ home: "private" });
-
-async function failure(promise: Promise<unknown>): Promise<OutpostError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!isOutpostError(error)) throw new Error(`expected an OutpostError, got ${String(error)}`);
-  return error;
-}
 
 describe("dispatch into a workspace from openWorkspace()", () => {
   it("integrate: two sequential dispatches see each other's commits; dispatch close leaves it open; its own close removes it", async () => {

@@ -4,21 +4,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dispatch, type DispatchRecovery } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { isOutpostError, OutpostError, type SandboxProvider } from "@outpost/core";
+import { OutpostError, type SandboxProvider } from "@outpost/core";
 import { fsTransport } from "@outpost/transport-fs";
-import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
+import { gitIn, scratchRepository } from "../src/index.js";
+import { hostScriptAgent, outpostFailure } from "./support/workspace-fixture.js";
 
-const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-const agentWith = (behaviour: Record<string, string>) => scriptAgent({ directory: agentDirectory, behaviour });
-
-async function failure(promise: Promise<unknown>): Promise<OutpostError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!isOutpostError(error)) throw new Error(`expected an OutpostError, got ${String(error)}`);
-  return error;
-}
+const agentWith = hostScriptAgent();
+const failure = outpostFailure;
 
 describe("dispatch copies", () => {
   it("refuses absolute, .., .git and copies without a new worktree, before allocating anything", async () => {

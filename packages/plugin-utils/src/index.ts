@@ -35,5 +35,8 @@ export { startedPid, startFeed } from "./framed-feed.js";
 export type { FeedWatch } from "./framed-feed.js";
 export { CommandOutput, commandOutputs } from "./command-output.js";
 export { checkCommand, startFailure } from "./command-checks.js";
+export { cliAgent } from "./cli-agent.js";
+export type { CliAgentDefinition, CliAgentOptions, CliAgentRuntime } from "./cli-agent.js";
+export { uuidSessionId } from "./session-ids.js";
 export { receivedBytesOf } from "./received-bytes.js";
 export { isPlainEmptyDirectory } from "./empty-directory.js";

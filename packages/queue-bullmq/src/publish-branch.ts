@@ -20,6 +20,27 @@ export async function dropAttempt(directory: string, ref: string): Promise<void>
 }
 
 /**
+ * Publication right after this attempt's own commit: it pushed the attempt ref and holds the head, so one
+ * atomic push moves the branch and drops the ref, without asking the remote first. Anything unexpected (the
+ * ref was already dropped by another worker finishing the publication) falls back to `publishBranch`.
+ */
+export async function publishOwnAttempt(
+  directory: string,
+  published: { readonly branch: string; readonly head: string; readonly attemptRef: string },
+  signal?: AbortSignal,
+): Promise<void> {
+  const pushed = await runGit(
+    directory,
+    ["push", "--quiet", "--atomic", "--force", "origin", `${published.head}:refs/heads/${published.branch}`, `:${published.attemptRef}`],
+    { remote: true, signal },
+  ).then(
+    () => true,
+    () => false,
+  );
+  if (!pushed) await publishBranch(directory, published, signal);
+}
+
+/**
  * Moves the job's branch on the remote to the committed head, and drops the attempt ref, in one atomic push.
  * Idempotent, so any worker can finish the publication of a result whose worker died after committing it:
  * when the branch already holds the head there is nothing to do, otherwise the head is fetched from the

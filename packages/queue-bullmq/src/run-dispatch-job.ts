@@ -8,7 +8,7 @@ import type { DispatchQueue, QueuedDispatch } from "./dispatch-queue.js";
 import { acquireFence } from "./fence.js";
 import { conversationBytes } from "./job-conversation.js";
 import { JobJournal } from "./job-journal.js";
-import { attemptRef, dropAttempt, publishBranch, pushAttempt } from "./publish-branch.js";
+import { attemptRef, dropAttempt, publishBranch, publishOwnAttempt, pushAttempt } from "./publish-branch.js";
 import type { RepositoryCache } from "./repository-cache.js";
 import { resolvePlugins } from "./resolve-plugins.js";
 import { runGit } from "./run-git.js";
@@ -135,7 +135,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       throw error;
     }
     journal.phase("publish", branch);
-    await publishBranch(checkout.directory, record, signal);
+    await publishOwnAttempt(checkout.directory, record, signal);
     journal.phase("done", `${result.commits.length} commit(s) on ${branch}`);
     return summaryOf(record);
   } catch (error) {

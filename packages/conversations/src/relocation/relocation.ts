@@ -37,3 +37,17 @@ export function assertRelocatablePath(path: string, what: string): string {
   }
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
 }
+
+/** From where a conversation was recorded to the lease it is restored into, every path checked. */
+export function relocationTo(
+  recorded: { readonly workspace: string; readonly home: string },
+  lease: { readonly root: string; readonly home: string },
+): Relocation {
+  return {
+    from: {
+      workspace: assertRelocatablePath(recorded.workspace, "recorded workspace"),
+      home: assertRelocatablePath(recorded.home, "recorded home"),
+    },
+    to: { workspace: assertRelocatablePath(lease.root, "sandbox workspace"), home: assertRelocatablePath(lease.home, "sandbox home") },
+  };
+}

@@ -5,13 +5,14 @@ import type { ConversationContext, ConversationRecord, SandboxLease } from "@out
 import { OutpostError } from "@outpost/core";
 import { assertConversationId } from "../conversation-id.js";
 import { conversationDirectory } from "../host/conversation-directory.js";
-import { recoverDirectory, replaceDirectory } from "../host/replace-directory.js";
-import { packDirectory, unpackDirectory } from "../archive/file-pack.js";
+import { recoverDirectory } from "../host/replace-directory.js";
+import { unpackConversationFolder, writeConversationFolder } from "../host/conversation-folder.js";
+import { packDirectory } from "../archive/file-pack.js";
 import type { PortableConversationStore } from "../archive/portable-store.js";
 import { DEFAULT_MAX_FILES, DEFAULT_TRANSCRIPT_MAX_BYTES, type CaptureLimits } from "../limits.js";
 import type { PathPair } from "../relocation/path-rewriter.js";
 import { relocateCopy } from "../relocation/relocate-copy.js";
-import { assertRelocatablePath, relocationPairs } from "../relocation/relocation.js";
+import { relocationPairs, relocationTo } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
 import type { WalkedFile } from "../sandbox/sandbox-library.js";
 import type { TranscriptFormat } from "./transcript-format.js";
@@ -99,48 +100,47 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       run(context, `find ${what}`),
     );
     const target = directory(context.repository, context.home);
-    await mkdir(target, { recursive: true });
-    const work = await mkdtemp(join(target, `.${id}.capture-`));
     try {
-      const files = join(work, "files");
-      const transcript = join(files, located.relative);
-      await mkdir(dirname(transcript), { recursive: true });
-      if (located.inline === undefined)
-        await lease.download(posix.join(located.sessionsDirectory, located.relative), transcript, signal ? { signal } : {});
-      else
-        await writeFile(transcript, Buffer.from(located.inline, "base64"), { mode: (located.transcript.mode & 0o777) | 0o600, flag: "wx" });
-      const expected: WalkedFile[] = [located.transcript];
-      if (located.sidecar) {
-        const from = located.sidecar.copy ?? posix.join(located.sessionsDirectory, located.sidecar.relative);
-        await lease.download(from, join(files, located.sidecar.relative), signal ? { signal } : {});
-        for (const file of located.sidecar.files) expected.push({ ...file, path: posix.join(located.sidecar.relative, file.path) });
-      }
-      await verifyHostCopy(files, expected, what);
-      // Bytes read in the locating process were already proven stable there; downloaded ones are checked again.
-      if (located.inline === undefined)
-        await runSandboxScript(
-          lease,
-          recheckTranscriptProgram,
-          { directory: located.sessionsDirectory, files: expected, what },
-          run(context, `recheck ${what}`),
-        );
-      const origin = {
-        outpost: "transcript",
-        version: 1,
-        format: format.format,
-        id,
-        transcript: located.relative,
-        mode: located.transcript.mode,
-        ...(located.sidecar ? { sidecar: located.sidecar.relative } : {}),
-        workspace: lease.root,
-        home: lease.home,
-        capturedAt: new Date().toISOString(),
-      };
-      await writeFile(join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`);
-      await replaceDirectory(work, join(target, id));
-    } catch (error) {
-      await rm(work, { recursive: true, force: true });
-      throw error;
+      await writeConversationFolder(target, id, "capture", async (work) => {
+        const files = join(work, "files");
+        const transcript = join(files, located.relative);
+        await mkdir(dirname(transcript), { recursive: true });
+        if (located.inline === undefined)
+          await lease.download(posix.join(located.sessionsDirectory, located.relative), transcript, signal ? { signal } : {});
+        else
+          await writeFile(transcript, Buffer.from(located.inline, "base64"), {
+            mode: (located.transcript.mode & 0o777) | 0o600,
+            flag: "wx",
+          });
+        const expected: WalkedFile[] = [located.transcript];
+        if (located.sidecar) {
+          const from = located.sidecar.copy ?? posix.join(located.sessionsDirectory, located.sidecar.relative);
+          await lease.download(from, join(files, located.sidecar.relative), signal ? { signal } : {});
+          for (const file of located.sidecar.files) expected.push({ ...file, path: posix.join(located.sidecar.relative, file.path) });
+        }
+        await verifyHostCopy(files, expected, what);
+        // Bytes read in the locating process were already proven stable there; downloaded ones are checked again.
+        if (located.inline === undefined)
+          await runSandboxScript(
+            lease,
+            recheckTranscriptProgram,
+            { directory: located.sessionsDirectory, files: expected, what },
+            run(context, `recheck ${what}`),
+          );
+        const origin = {
+          outpost: "transcript",
+          version: 1,
+          format: format.format,
+          id,
+          transcript: located.relative,
+          mode: located.transcript.mode,
+          ...(located.sidecar ? { sidecar: located.sidecar.relative } : {}),
+          workspace: lease.root,
+          home: lease.home,
+          capturedAt: new Date().toISOString(),
+        };
+        await writeFile(join(work, "origin.json"), `${JSON.stringify(origin, null, 2)}\n`);
+      });
     } finally {
       const copy = located.sidecar?.copy;
       if (copy)
@@ -155,14 +155,8 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const signal = context.signal;
     const folder = originFolder(record.file, id);
     const origin = await readTranscriptOrigin(folder, format.format, id);
-    const to = {
-      workspace: assertRelocatablePath(lease.root, "sandbox workspace"),
-      home: assertRelocatablePath(lease.home, "sandbox home"),
-    };
-    const from = {
-      workspace: assertRelocatablePath(origin.workspace, "recorded workspace"),
-      home: assertRelocatablePath(origin.home, "recorded home"),
-    };
+    const relocation = relocationTo(origin, lease);
+    const to = relocation.to;
     const prepared = await runSandboxScript<PreparedRestore>(
       lease,
       prepareRestoreProgram,
@@ -188,7 +182,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         return;
       }
       const plan = format.plan?.({ ...base, origin, home: to.home, destination }) ?? {};
-      const pairs = [...relocationPairs({ from, to }), ...(plan.pairs ?? [])];
+      const pairs = [...relocationPairs(relocation), ...(plan.pairs ?? [])];
       const files = join(folder, "files");
       await relocateCopy(join(files, origin.transcript), join(stage, "transcript"), pairs, signal);
       await chmod(join(stage, "transcript"), origin.mode & 0o777);
@@ -240,17 +234,9 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     },
     async unpack(id: string, bytes: Uint8Array, repository: string, home?: string): Promise<ConversationRecord> {
       assertConversationId(id);
-      const target = directory(repository, home);
-      await mkdir(target, { recursive: true });
-      const work = await mkdtemp(join(target, `.${id}.unpack-`));
-      try {
-        await unpackDirectory(bytes, work, `${format.format} conversation ${id}`);
+      await unpackConversationFolder(bytes, directory(repository, home), id, `${format.format} conversation ${id}`, async (work) => {
         await readTranscriptOrigin(work, format.format, id);
-        await replaceDirectory(work, join(target, id));
-      } catch (error) {
-        await rm(work, { recursive: true, force: true });
-        throw error;
-      }
+      });
       return locate(id, repository, home);
     },
   };

@@ -1,8 +1,9 @@
 import { createReadStream } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { rm } from "node:fs/promises";
+import { posix } from "node:path";
 import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { createStaging, normalizeTreePath, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
+import { listSandboxChanges } from "./sandbox-status.js";
 
 /** What the agent left uncommitted in a remote sandbox, downloaded into a host staging directory. */
 export interface ChangedFiles {
@@ -16,18 +17,18 @@ export interface ChangedFiles {
 
 /**
  * In the sandbox, before it is released: lists what the agent left uncommitted (`git status`, relative to
- * its own HEAD), and downloads those files through the lease's `fileTransfers` (manifest, SHA-256-checked
+ * its own HEAD, with the manifest in the same command: see `listSandboxChanges`), and downloads those files through the lease's `fileTransfers` (manifest, SHA-256-checked
  * batch) or else as one tar stream, into a staging directory beside `worktree`. Everything the sandbox says
  * is hostile: a name that is not a plain relative path, or that reaches into `.git`, an entry that is not a
  * regular file or a link staying inside the tree, or one that was not asked for, is refused (code `workspace`)
  * before the host worktree is touched. Returns undefined when nothing is uncommitted.
  */
 export async function fetchChangedFiles(lease: SandboxLease, worktree: string, signal?: AbortSignal): Promise<ChangedFiles | undefined> {
-  const { changed, deleted } = await sandboxStatus(lease, worktree, signal);
+  const { changed, deleted, manifest } = await sandboxStatus(lease, worktree, signal);
   if (changed.length === 0 && deleted.length === 0) return undefined;
   const staging = await createStaging(worktree);
   try {
-    const entries = changed.length === 0 ? [] : await download(lease, changed, staging, signal);
+    const entries = changed.length === 0 ? [] : await download(lease, changed, staging, manifest, signal);
     const wanted = new Set(changed);
     for (const entry of entries)
       if (!wanted.has(entry.path) || (entry.kind !== "file" && entry.kind !== "link"))
@@ -43,42 +44,28 @@ async function sandboxStatus(
   lease: SandboxLease,
   worktree: string,
   signal?: AbortSignal,
-): Promise<{ changed: string[]; deleted: string[] }> {
-  // Written to a file and downloaded: a command's retained output is only its tail.
-  const inside = posix.join(lease.home, ".outpost", "status");
-  const listed = await lease.invoke({
-    executable: "sh",
-    arguments: [
-      "-c",
-      'mkdir -p "$(dirname "$1")" && git -c core.hooksPath=/dev/null -c core.fsmonitor=false status --porcelain=v1 -z --untracked-files=all --no-renames > "$1"',
-      "sh",
-      inside,
-    ],
-    directory: lease.root,
-    signal,
-    deadlineMs: 600_000,
-  });
-  if (listed.status !== 0)
-    throw new OutpostError(
-      "workspace",
-      `Could not list the sandbox's uncommitted files (exit ${listed.status}): ${listed.stderr.trim().slice(-300)}.`,
-    );
-  const local = join(worktree, "..", `.outpost-status-${posix.basename(lease.root)}-${process.pid}`);
-  await lease.download(inside, local, { signal });
-  const text = await readFile(local, "utf8").finally(() => rm(local, { force: true }));
+): Promise<{ changed: string[]; deleted: string[]; manifest?: FileManifestEntry[] }> {
+  const { records, manifest } = await listSandboxChanges(lease, worktree, signal);
   const changed: string[] = [];
   const deleted: string[] = [];
-  for (const record of text.split("\0").filter(Boolean)) {
+  for (const record of records.split("\0").filter(Boolean)) {
     const path = checkedPath(record.slice(3));
     (record.slice(0, 2).includes("D") ? deleted : changed).push(path);
   }
-  return { changed, deleted };
+  return manifest === undefined ? { changed, deleted } : { changed, deleted, manifest };
 }
 
-async function download(lease: SandboxLease, paths: readonly string[], staging: string, signal?: AbortSignal): Promise<StagedEntry[]> {
+async function download(
+  lease: SandboxLease,
+  paths: readonly string[],
+  staging: string,
+  listed: FileManifestEntry[] | undefined,
+  signal?: AbortSignal,
+): Promise<StagedEntry[]> {
   const transfers = lease.fileTransfers;
   if (transfers) {
-    const manifest: FileManifestEntry[] = await transfers.manifest(lease.root, paths, { signal });
+    // The manifest made with the listing counts only when it names exactly the listed paths.
+    const manifest = listed && sameEntries(listed, paths) ? listed : await transfers.manifest(lease.root, paths, { signal });
     for (const entry of manifest) checkedPath(entry.path);
     await transfers.downloadBatch(lease.root, manifest, staging, { signal });
     return manifest;
@@ -105,6 +92,11 @@ async function download(lease: SandboxLease, paths: readonly string[], staging: 
   } finally {
     await rm(local, { force: true });
   }
+}
+
+function sameEntries(manifest: readonly FileManifestEntry[], paths: readonly string[]): boolean {
+  const wanted = new Set(paths);
+  return manifest.length === wanted.size && manifest.every((entry) => wanted.has(entry.path));
 }
 
 /** A path `git status` printed: plain, relative, staying inside the tree and out of any `.git`. */
