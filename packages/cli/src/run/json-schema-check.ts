@@ -1,4 +1,6 @@
 import type { StandardSchemaV1 } from "@outpost/dispatch";
+import { FORMAT_CHECKS } from "./json-schema-formats.js";
+import { resolveLocalReference } from "./json-schema-references.js";
 
 type JsonSchema = Readonly<Record<string, unknown>>;
 type Issue = StandardSchemaV1.Issue;
@@ -7,7 +9,8 @@ type Issue = StandardSchemaV1.Issue;
  * Checks a value against a JSON Schema (draft 2020-12 / 07 keywords a response contract uses): type, enum,
  * const, the numeric, string, array and object bounds, pattern, additionalProperties (false or a schema),
  * patternProperties, prefixItems, uniqueItems, allOf/anyOf/oneOf/not, if/then/else and local `$ref`s
- * (`#/$defs/…`, `#/definitions/…`). `format` and remote references are not checked.
+ * (`#/$defs/…`, `#/definitions/…`), and the common `format`s (json-schema-formats.ts). References to other
+ * documents are refused when the file is read (json-schema-references.ts): nothing is fetched.
  */
 export function checkJsonSchema(root: JsonSchema, value: unknown): Issue[] {
   const issues: Issue[] = [];
@@ -39,16 +42,6 @@ function canonical(value: unknown): string {
 
 const MAX_DEPTH = 64;
 
-function resolve(root: JsonSchema, reference: string): JsonSchema | undefined {
-  if (!reference.startsWith("#")) return undefined;
-  let node: unknown = root;
-  for (const part of reference.slice(1).split("/").filter(Boolean)) {
-    const key = decodeURIComponent(part).replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isSchema(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-  }
-  return isSchema(node) ? node : undefined;
-}
-
 /** Whether a value matches a subschema (for anyOf, oneOf, not, if), its issues kept aside. */
 function matches(root: JsonSchema, schema: unknown, value: unknown, path: PropertyKey[], depth: number): boolean {
   if (typeof schema === "boolean") return schema;
@@ -62,7 +55,7 @@ function check(root: JsonSchema, schema: JsonSchema, value: unknown, path: Prope
   const fail = (message: string, at: PropertyKey[] = path): void => void issues.push({ message, path: [...at] });
   if (depth > MAX_DEPTH) return fail("the schema nests too deeply (a reference cycle?)");
   if (typeof schema["$ref"] === "string") {
-    const target = resolve(root, schema["$ref"]);
+    const target = resolveLocalReference(root, schema["$ref"]);
     if (!target) fail(`cannot resolve $ref ${schema["$ref"]}`);
     else check(root, target, value, path, issues, depth + 1);
   }
@@ -111,6 +104,8 @@ function checkString(schema: JsonSchema, value: string, fail: Fail): void {
   const length = [...value].length;
   if (typeof schema["minLength"] === "number" && length < schema["minLength"]) fail(`expected at least ${schema["minLength"]} characters`);
   if (typeof schema["maxLength"] === "number" && length > schema["maxLength"]) fail(`expected at most ${schema["maxLength"]} characters`);
+  const format = typeof schema["format"] === "string" && Object.hasOwn(FORMAT_CHECKS, schema["format"]) ? schema["format"] : undefined;
+  if (format !== undefined && !FORMAT_CHECKS[format]!(value)) fail(`expected a valid ${format} (format)`);
   if (typeof schema["pattern"] === "string") {
     let pattern: RegExp | undefined;
     try {

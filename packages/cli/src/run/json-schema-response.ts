@@ -2,10 +2,12 @@ import { readFile } from "node:fs/promises";
 import { OutpostError } from "@outpost/core";
 import type { ResponseSpec, StandardSchemaV1 } from "@outpost/dispatch";
 import { checkJsonSchema, isSchema } from "./json-schema-check.js";
+import { assertLocalReferences } from "./json-schema-references.js";
 
 /**
  * `outpost run --response <schema.json>`: the file's JSON Schema is shown to the agent and checks its answer.
- * The check covers the keywords a response contract uses (see json-schema-check.ts); `format` is not checked.
+ * The check covers the keywords a response contract uses, with the common formats (see json-schema-check.ts);
+ * a `$ref` to another document is refused here (code `configuration`): nothing is fetched at run time.
  */
 export async function responseFromSchemaFile(path: string): Promise<ResponseSpec<unknown>> {
   let schema: unknown;
@@ -22,6 +24,7 @@ export async function responseFromSchemaFile(path: string): Promise<ResponseSpec
     throw new OutpostError("configuration", `--response ${path} does not hold a JSON Schema object. Pass e.g. {"type":"object"}.`, {
       details: { path },
     });
+  assertLocalReferences(schema, path);
   const validator: StandardSchemaV1<unknown, unknown> = {
     "~standard": {
       version: 1,
