@@ -28,8 +28,10 @@ describe("codexTranscriptUsage", () => {
     }
   });
 
-  it("is the agent's transcript usage", () => {
-    expect(codexAgent().transcriptUsage).toBe(codexTranscriptUsage);
+  it("is what the agent reports as a captured turn's usage", () => {
+    const text = fixtureText("sessions", SINGLE);
+    expect(codexAgent().transcriptUsage?.(text)).toEqual(codexTranscriptUsage(text));
+    expect(codexAgent().transcriptUsage?.("")).toBeUndefined();
   });
 
   it("is undefined when the rollout records no totals", () => {

@@ -6,7 +6,9 @@ import { Writable } from "node:stream";
  * stdin), `$3…` the command. Prints a header on stdout before anything else — `P` + 10-digit pid, `D` when
  * the directory is missing, `X` when the executable is not found. The host writes stdin as numbered frames
  * into the input directory (`<n>` then its marker `<n>.ok`, `end` after the last), and a reader feeds them
- * in order through a FIFO. Without input the wrapper replaces itself with the command.
+ * in order through a FIFO. Without input the wrapper replaces itself with the command. The input directory
+ * outlives the command (it lives in the lease's scratch, gone at release): a frame the host was still
+ * writing when the command exited lands there instead of failing as if the platform had refused it.
  */
 export const FRAMED_COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { printf D; exit 126; }
 input=$2
@@ -33,7 +35,7 @@ reader=$!
 "$@" <"$input/fifo"
 status=$?
 kill "$reader" 2>/dev/null
-rm -rf -- "$input"
+rm -f -- "$input/fifo"
 exit "$status"`;
 
 /** Header bytes FRAMED_COMMAND_WRAPPER prints on success. */
