@@ -3,7 +3,7 @@ export type { OutpostErrorCode, OutpostErrorDetails, OutpostErrorOptions } from 
 export { abortError, throwIfAborted } from "./errors/abort-error.js";
 
 export { DEFAULT_RETAIN_BYTES } from "./sandbox/command.js";
-export type { Command, CommandChannel, CommandResult } from "./sandbox/command.js";
+export type { Command, CommandChannel, CommandHomeFile, CommandResult } from "./sandbox/command.js";
 export type { FileManifestEntry, FileTransfers, TransferOptions } from "./sandbox/file-transfers.js";
 export type { SandboxLease } from "./sandbox/sandbox-lease.js";
 export type { SandboxCapabilities, SandboxContext, SandboxGit, SandboxPlacement, SandboxProvider } from "./sandbox/sandbox-provider.js";

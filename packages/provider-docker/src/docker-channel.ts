@@ -38,7 +38,7 @@ export class DockerChannel implements SandboxChannel {
   }
 
   async runScript(request: ScriptRequest): Promise<number> {
-    const outcome = await runExec(this.sandbox.container, {
+    const outcome = await runExec(this.sandbox, {
       argv: ["/bin/sh", "-c", request.script, request.name, ...request.arguments],
       directory: "/",
       onStdout: request.onStdout,
@@ -72,7 +72,7 @@ export async function archiveFromSandbox(
   });
   // Awaited only once the exec succeeded; a failed exec reports its own error instead.
   staged.catch(() => undefined);
-  const outcome = await runExec(sandbox.container, {
+  const outcome = await runExec(sandbox, {
     argv: ["/bin/sh", "-c", request.script, "outpost-download", ...request.arguments("-")],
     directory: "/",
     onStdout: (chunk) => {

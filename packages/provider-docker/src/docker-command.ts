@@ -1,5 +1,5 @@
 import type { Duplex } from "node:stream";
-import type { Command, CommandResult } from "@outpost/core";
+import { OutpostError, type Command, type CommandResult } from "@outpost/core";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { checkCommand, commandOutputs, feedStdin, OperationGuard, startFailure } from "@outpost/plugin-utils";
 import { runExec } from "./run-exec.js";
@@ -15,10 +15,11 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
   const { input, stdin } = command;
   try {
     const what = `run ${JSON.stringify(command.executable)} in the sandbox`;
-    const outcome = await runExec(sandbox.container, {
+    const outcome = await runExec(sandbox, {
       argv: [command.executable, ...(command.arguments ?? [])],
       directory,
       environment,
+      ...(command.homeFiles && command.homeFiles.length > 0 ? { homeFiles: { home: sandbox.home, files: command.homeFiles } } : {}),
       onStdout: (chunk) => output.stdout.push(chunk),
       onStderr: (chunk) => output.stderr.push(chunk),
       guard,
@@ -35,6 +36,14 @@ export async function runCommand(sandbox: LeaseSandbox, command: Command): Promi
     }
     output.stdout.end();
     output.stderr.end();
+    if ("refused" in outcome.start) {
+      throw new OutpostError(
+        "workspace",
+        `Refused to write the home files of ${JSON.stringify(command.executable)}, which did not start: ${outcome.start.refused}. ` +
+          "A home file is never written through a link: remove what stands in the way in the sandbox home.",
+        { details: { reason: outcome.start.refused } },
+      );
+    }
     const install = "Check that the executable exists in the image and is on PATH (the image also needs /bin/sh).";
     const failure = startFailure(outcome.start, command.executable, directory, install);
     if (failure) throw failure;

@@ -5,6 +5,7 @@ import { runCommand } from "./docker-command.js";
 import { DockerChannel } from "./docker-channel.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDockerError } from "./map-docker-error.js";
+import { StandbyExec } from "./standby-exec.js";
 
 export interface DockerLeaseSetup {
   readonly container: Docker.Container;
@@ -19,7 +20,10 @@ export interface DockerLeaseSetup {
 /** One running container. Commands are execs in it; release removes it with its anonymous volumes. */
 export class DockerLease extends SandboxLeaseBase implements LeaseSandbox {
   readonly fileTransfers: FileTransfers;
+  /** Command.homeFiles are written by the command's own exec (COMMAND_WRAPPER), not by an upload before it. */
+  readonly homeFiles = true;
   readonly container: Docker.Container;
+  readonly standby: StandbyExec;
   readonly root: string;
   readonly home: string;
   readonly uid: number;
@@ -35,6 +39,8 @@ export class DockerLease extends SandboxLeaseBase implements LeaseSandbox {
     this.gid = setup.gid;
     this.channel = new DockerChannel(this);
     this.fileTransfers = new SandboxFileTransfers(this.channel);
+    this.standby = new StandbyExec(setup.container);
+    this.standby.warm();
   }
 
   /** The container's id, for logs and debugging (`docker exec -it <id> sh`). */
@@ -47,6 +53,7 @@ export class DockerLease extends SandboxLeaseBase implements LeaseSandbox {
   }
 
   protected async destroy(): Promise<void> {
+    this.standby.close();
     if (this.setup.retain) await this.container.kill();
     // force: SIGKILL at once, no stop grace period; v: the anonymous volumes go too.
     else await this.container.remove({ force: true, v: true });

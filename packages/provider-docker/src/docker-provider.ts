@@ -15,7 +15,7 @@ import { validateConfig } from "./validate-config.js";
 import { mountedUser } from "./worktree-owner.js";
 
 /** Capabilities every Docker lease has. */
-export const DOCKER_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
+export const DOCKER_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true, homeFiles: true });
 
 /** A SandboxProvider that runs each lease in its own container on a Docker engine. */
 export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvider {
@@ -37,7 +37,11 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
     specificationVersion: "v1",
     name: isolated ? "docker-isolated" : "docker",
     placement,
-    capabilities: { liveInput: DOCKER_CAPABILITIES.liveInput, fileTransfers: DOCKER_CAPABILITIES.fileTransfers },
+    capabilities: {
+      liveInput: DOCKER_CAPABILITIES.liveInput,
+      fileTransfers: DOCKER_CAPABILITIES.fileTransfers,
+      homeFiles: DOCKER_CAPABILITIES.homeFiles,
+    },
     ...(config.variables === undefined ? {} : { variables: config.variables }),
     acquire: async (context) => acquire(docker, config, context, await cpus()),
   };

@@ -5,28 +5,34 @@ import { KILL_TREE } from "@outpost/plugin-utils";
 import { COMMAND_WRAPPER, HEADER_BYTES } from "./command-wrapper.js";
 import { FrameDemuxer } from "./frame-demuxer.js";
 
-export interface ExecLaunch {
-  /** Executable and arguments, run through COMMAND_WRAPPER (no shell parsing of them). */
-  readonly argv: readonly string[];
-  readonly directory: string;
-  /** `NAME=value` pairs added to the container's environment. */
-  readonly environment?: readonly string[];
-  readonly attachStdin: boolean;
+/** Where an exec's output goes, once it was handed its command. */
+export interface ExecSinks {
   /** May return a promise to apply backpressure. */
   readonly onStdout: (chunk: Buffer) => void | Promise<void>;
   readonly onStderr: (chunk: Buffer) => void;
 }
 
-/** How the wrapper's header ended: a pid, or the reason the command never started. */
-export type ExecStart = { readonly pid: number } | { readonly missing: "directory" | "executable" };
+/** How the wrapper's header ended: a pid, the reason the command never started, or a refused home file. */
+export type ExecStart =
+  | { readonly pid: number }
+  | { readonly missing: "directory" | "executable" }
+  | { readonly refused: string };
 
-/** One process started through `docker exec`, leading its own process group inside the container. */
+/**
+ * One `sh` running COMMAND_WRAPPER through `docker exec`: started first, handed its command later (`run`),
+ * so it can be started ahead of time. Once running, the process leads its own process group in the container.
+ */
 export class ExecProcess {
   /** Resolves once the header arrived (or the stream ended without one). */
   readonly started: Promise<ExecStart>;
   /** Resolves with the exit code once output is drained and the process is gone. */
   readonly exited: Promise<number>;
+  /** The exec's output ended (a standby that died waiting for its command is of no use). */
+  ended = false;
   private header = Buffer.alloc(0);
+  private refusal: Buffer | undefined;
+  private sinks: ExecSinks | undefined;
+  private discarded = false;
   private resolveStart!: (start: ExecStart) => void;
   private killing: Promise<void> | undefined;
 
@@ -34,28 +40,45 @@ export class ExecProcess {
     private readonly container: Docker.Container,
     private readonly exec: Docker.Exec,
     readonly stream: Duplex,
-    private readonly launch: ExecLaunch,
   ) {
     this.started = new Promise((resolve) => (this.resolveStart = resolve));
-    this.exited = this.delivered(stream, launch).then(() => this.exitCode());
+    this.exited = this.delivered(stream).then(() => (this.discarded ? -1 : this.exitCode()));
+    // Marks the end whoever waits; a standby that is never used must not leave an unhandled rejection.
+    this.exited.then(
+      () => (this.ended = true),
+      () => (this.ended = true),
+    );
   }
 
-  static async start(container: Docker.Container, launch: ExecLaunch): Promise<ExecProcess> {
+  /** Creates and starts the exec; it waits for its command on stdin. `environment`: `NAME=value` pairs for its Env. */
+  static async spawn(container: Docker.Container, environment?: readonly string[]): Promise<ExecProcess> {
     const exec = await container.exec({
-      Cmd: ["/bin/sh", "-c", COMMAND_WRAPPER, "outpost", launch.directory, ...launch.argv],
-      Env: launch.environment ? [...launch.environment] : undefined,
-      AttachStdin: launch.attachStdin,
+      Cmd: ["/bin/sh", "-c", COMMAND_WRAPPER, "outpost"],
+      Env: environment && environment.length > 0 ? [...environment] : undefined,
+      AttachStdin: true,
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
     });
-    const stream = await exec.start({ hijack: true, stdin: launch.attachStdin });
-    return new ExecProcess(container, exec, stream, launch);
+    const stream = await exec.start({ hijack: true, stdin: true });
+    return new ExecProcess(container, exec, stream);
+  }
+
+  /** Hands the process its command (an encoded ExecRequest); its output goes to `sinks` from now on. */
+  run(request: Buffer, sinks: ExecSinks): void {
+    this.sinks = sinks;
+    this.stream.write(request);
+  }
+
+  /** Drops a process that was never given a command: its wrapper reads the end of stdin and exits. */
+  discard(): void {
+    this.discarded = true;
+    this.stream.destroy();
   }
 
   /** Closes the process's stdin (the hijacked connection's write side). */
   closeStdin(): void {
-    if (this.launch.attachStdin && !this.stream.writableEnded) this.stream.end();
+    if (!this.stream.writableEnded) this.stream.end();
   }
 
   /** Kills the process and all its descendants inside the container; never the container itself. */
@@ -86,8 +109,8 @@ export class ExecProcess {
    * last bytes are read, while frames can still wait in the demuxer behind a slow sink (a download's
    * unpacking under load): resolving on 'close' let callers end their archive with its tail missing.
    */
-  private delivered(stream: Duplex, launch: ExecLaunch): Promise<void> {
-    const demuxer = new FrameDemuxer((channel, chunk) => (channel === "stdout" ? this.stdout(chunk) : launch.onStderr(chunk)));
+  private delivered(stream: Duplex): Promise<void> {
+    const demuxer = new FrameDemuxer((channel, chunk) => (channel === "stdout" ? this.stdout(chunk) : this.sinks?.onStderr(chunk)));
     return new Promise<void>((resolve, reject) => {
       let failure: Error | undefined;
       stream.on("error", (error) => (failure ??= error));
@@ -106,19 +129,28 @@ export class ExecProcess {
   }
 
   private stdout(chunk: Buffer): void | Promise<void> {
-    if (this.header.length >= HEADER_BYTES) return this.launch.onStdout(chunk);
+    if (this.refusal !== undefined) {
+      this.refusal = Buffer.concat([this.refusal, chunk]).subarray(0, 4096);
+      return;
+    }
+    if (this.header.length >= HEADER_BYTES) return this.sinks?.onStdout(chunk);
     this.header = Buffer.concat([this.header, chunk]);
     const first = this.header[0];
     if (first === 0x44 /* D */) return this.resolveStart({ missing: "directory" });
     if (first === 0x58 /* X */) return this.resolveStart({ missing: "executable" });
+    // The reason runs to the end of stdout; it is known once the wrapper exited.
+    if (first === 0x48 /* H */) {
+      this.refusal = this.header.subarray(1);
+      return;
+    }
     if (this.header.length < HEADER_BYTES) return;
     this.resolveStart({ pid: Number(this.header.subarray(1, HEADER_BYTES).toString("latin1")) });
     const rest = this.header.subarray(HEADER_BYTES);
-    if (rest.length > 0) return this.launch.onStdout(rest);
+    if (rest.length > 0) return this.sinks?.onStdout(rest);
   }
 
   private async exitCode(): Promise<number> {
-    this.resolveStart({ missing: "executable" });
+    this.resolveStart(this.refusal === undefined ? { missing: "executable" } : { refused: this.refusal.toString("utf8") });
     // The stream can end a moment before the engine records the exit code.
     for (let attempt = 0; attempt < 200; attempt++) {
       const state = await this.exec.inspect();

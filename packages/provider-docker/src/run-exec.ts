@@ -1,11 +1,27 @@
 import type { Duplex } from "node:stream";
 import { OutpostError } from "@outpost/core";
 import type Docker from "dockerode";
-import { ExecProcess, type ExecLaunch, type ExecStart } from "./exec-process.js";
+import type { CommandHomeFile } from "@outpost/core";
+import { ExecProcess, type ExecSinks, type ExecStart } from "./exec-process.js";
+import { encodeRequest, shellExports } from "./exec-request.js";
 import { mapDockerError } from "./map-docker-error.js";
 import type { OperationGuard } from "@outpost/plugin-utils";
+import type { StandbyExec } from "./standby-exec.js";
 
-export interface RunExecOptions extends Omit<ExecLaunch, "attachStdin"> {
+/** Where execs are started: the container, and its standby exec when the lease keeps one. */
+export interface ExecHost {
+  readonly container: Docker.Container;
+  readonly standby?: StandbyExec;
+}
+
+export interface RunExecOptions extends ExecSinks {
+  /** Executable and arguments, run through COMMAND_WRAPPER (no shell parsing of them). */
+  readonly argv: readonly string[];
+  readonly directory: string;
+  /** `NAME=value` pairs added to the container's environment. */
+  readonly environment?: readonly string[];
+  /** Written under `home` as part of starting the command. */
+  readonly homeFiles?: { readonly home: string; readonly files: readonly CommandHomeFile[] };
   /** Writes the process's stdin; it is closed when this resolves. Absent: no stdin at all. */
   readonly feed?: (stdin: Duplex) => Promise<void>;
   readonly guard: OperationGuard;
@@ -21,21 +37,33 @@ export interface ExecOutcome {
  * Runs one process through exec and waits for it. When the guard fires, the process tree is killed
  * (never the container) and the guard's error is thrown once the process is gone.
  */
-export async function runExec(container: Docker.Container, options: RunExecOptions): Promise<ExecOutcome> {
+export async function runExec(host: ExecHost, options: RunExecOptions): Promise<ExecOutcome> {
   options.guard.check();
+  const environment = options.environment ?? [];
+  const exports = shellExports(environment);
+  // Encoded first: a request that cannot be sent is refused before an exec is used up.
+  const request = encodeRequest({
+    directory: options.directory,
+    argv: options.argv,
+    ...(exports ? { exports } : {}),
+    ...(options.homeFiles ? { homeFiles: options.homeFiles } : {}),
+  });
   let process: ExecProcess;
   try {
-    process = await ExecProcess.start(container, { ...options, attachStdin: options.feed !== undefined });
+    // Variables sh cannot export travel in the Env of an exec of the command's own.
+    process = (exports ? await host.standby?.take() : undefined) ?? (await ExecProcess.spawn(host.container, exports ? [] : environment));
   } catch (error) {
     throw mapDockerError(error, options.what);
   }
+  process.run(request, { onStdout: options.onStdout, onStderr: options.onStderr });
+  void process.started.then(() => host.standby?.warm());
   const stop = () => void process.kill().catch(() => undefined);
   options.guard.signal.addEventListener("abort", stop, { once: true });
   // The deadline may have passed while the exec was being created: the listener would never fire.
   if (options.guard.signal.aborted) stop();
   let feedFailure: unknown;
   let exited = false;
-  options.feed?.(process.stream).then(
+  (options.feed?.(process.stream) ?? Promise.resolve()).then(
     () => process.closeStdin(),
     (error: unknown) => {
       // Once the process is gone, a stdin it stopped reading is not a failure.

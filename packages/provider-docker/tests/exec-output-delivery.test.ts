@@ -20,7 +20,7 @@ describeGated("exec output delivery", await dockerGate({ images: [BUSYBOX_IMAGE]
         const chunks: Buffer[] = [];
         const guard = new OperationGuard({ deadlineMs: 60_000 }, "the slow consumer test");
         try {
-          const outcome = await runExec(sandbox.container, {
+          const outcome = await runExec(sandbox, {
             argv: ["/bin/sh", "-c", `yes 0123456789abcdef | head -c ${total}`],
             directory: "/",
             onStdout: async (chunk) => {
@@ -49,7 +49,7 @@ describeGated("exec output delivery", await dockerGate({ images: [BUSYBOX_IMAGE]
       const stderr: Buffer[] = [];
       const guard = new OperationGuard({ deadlineMs: 60_000 }, "the stderr ordering test");
       try {
-        const outcome = await runExec(sandbox.container, {
+        const outcome = await runExec(sandbox, {
           argv: ["/bin/sh", "-c", "head -c 131072 /dev/zero; echo the-last-words >&2; exit 3"],
           directory: "/",
           onStdout: async (chunk) => {

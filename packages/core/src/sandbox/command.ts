@@ -2,6 +2,13 @@ import type { Readable } from "node:stream";
 
 export type CommandChannel = "stdout" | "stderr";
 
+/** A file written under the lease home as part of starting a command (see `Command.homeFiles`). */
+export interface CommandHomeFile {
+  /** Relative to `lease.home`, normalized (no `..`, not absolute, not empty). */
+  readonly path: string;
+  readonly content: string;
+}
+
 /** One process to run in a sandbox. No shell parsing: `executable` and `arguments` are passed as is. */
 export interface Command {
   readonly executable: string;
@@ -24,6 +31,13 @@ export interface Command {
   /** Attach a terminal (optional; providers that cannot do it refuse with `configuration`). */
   readonly interactive?: boolean;
   readonly terminal?: { readonly columns: number; readonly rows: number };
+  /**
+   * Only on leases with `homeFiles`: written under `lease.home` right before the process starts, in the same
+   * round trip — 0600 files in 0700 directories, a path given twice keeps its last content. A link on the way
+   * (a parent or the file itself), a parent that is not a directory, or a special file at the path is refused,
+   * never followed (code `workspace`), and the process does not start.
+   */
+  readonly homeFiles?: readonly CommandHomeFile[];
 }
 
 export interface CommandResult {

@@ -7,6 +7,8 @@ export interface SandboxLease {
   readonly fileTransfers?: FileTransfers;
   /** Whether invoke accepts Command.input as live stdin for a running process. */
   readonly liveInput?: boolean;
+  /** Whether invoke writes Command.homeFiles as part of starting the process (no separate upload). */
+  readonly homeFiles?: boolean;
   /** Repository directory in the sandbox; commands run there when Command.directory is absent. */
   readonly root: string;
   /** Agent home in the sandbox: credentials, CLI settings and native conversations live here. */

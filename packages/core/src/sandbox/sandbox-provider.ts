@@ -37,6 +37,8 @@ export interface SandboxCapabilities {
   readonly liveInput: boolean;
   /** Every lease has `fileTransfers` (manifest and SHA-256 checked batches). */
   readonly fileTransfers: boolean;
+  /** Every lease's `invoke` writes `Command.homeFiles` while starting the process. Absent: false. */
+  readonly homeFiles?: boolean;
 }
 
 export interface SandboxProvider {

@@ -2,7 +2,7 @@ import { addUsage, throwIfAborted, type AgentAdapter, type AgentEvent, type Repl
 import { turnUsage } from "../turn/turn-usage.js";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
-import { writeHomeFiles } from "../turn/home-files.js";
+import { commandHomeFiles, writeHomeFiles } from "../turn/home-files.js";
 import { isSharedHome } from "../turn/shared-home.js";
 import { runTurn, type TurnOutcome } from "../turn/run-turn.js";
 import { runWithFallback } from "../fallback/run-with-fallback.js";
@@ -269,10 +269,11 @@ async function runPass(
     resume: request.resume,
     ...(request.conversationId ? { conversationId: request.conversationId } : {}),
   };
-  await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? [], state.staging, {
-    host: provider.placement === "host",
-    ...(signal ? { signal } : {}),
-  });
+  const files = agent.homeFiles?.(turn) ?? [];
+  // A lease that writes home files with the command saves a round trip; a host home keeps the upload's
+  // never-overwrite checks.
+  const inline = lease.homeFiles === true && provider.placement !== "host" && files.length > 0;
+  if (!inline) await writeHomeFiles(lease, files, state.staging, { host: provider.placement === "host", ...(signal ? { signal } : {}) });
   let located = false;
   return runTurn({
     agent,
@@ -282,6 +283,7 @@ async function runPass(
     markers: resolved.markers,
     variables: state.variables.get(agent) ?? {},
     signal,
+    ...(inline ? { homeFiles: commandHomeFiles(files) } : {}),
     ...(control ? { input: control.input, interrupt: control.interrupt } : {}),
     onEvent: (event) => {
       if (!located && provider.placement === "host") {

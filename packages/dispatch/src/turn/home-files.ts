@@ -1,6 +1,6 @@
 import { chmod, lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { normalizeRelativePath, OutpostError, type AgentHomeFile, type SandboxLease } from "@outpost/core";
+import { normalizeRelativePath, OutpostError, type AgentHomeFile, type CommandHomeFile, type SandboxLease } from "@outpost/core";
 
 export interface HomeFileOptions {
   /** The lease home is a folder of the host (host placement): it may be the user's own home. */
@@ -21,9 +21,7 @@ export async function writeHomeFiles(
   options: HomeFileOptions = {},
 ): Promise<void> {
   if (files.length === 0) return;
-  const paths = files.map((file) => normalizeRelativePath(file.path, "agent home file"));
-  // A path given twice keeps its last content, as before.
-  let contents = new Map(files.map((file, index) => [paths[index]!, file.content]));
+  let contents = homeFileContents(files);
   if (options.host === true) contents = await absentFromHostHome(lease.home, contents);
   if (contents.size === 0) return;
   const directory = await mkdtemp(join(staging, "home-"));
@@ -43,6 +41,20 @@ export async function writeHomeFiles(
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
+}
+
+/**
+ * The files as the lease's command writes them itself (`lease.homeFiles`): paths normalized (one leaving the
+ * home is refused, code `workspace`), a path given twice keeps its last content.
+ */
+export function commandHomeFiles(files: readonly AgentHomeFile[]): CommandHomeFile[] {
+  return [...homeFileContents(files)].map(([path, content]) => ({ path, content }));
+}
+
+function homeFileContents(files: readonly AgentHomeFile[]): Map<string, string> {
+  const paths = files.map((file) => normalizeRelativePath(file.path, "agent home file"));
+  // A path given twice keeps its last content, as before.
+  return new Map(files.map((file, index) => [paths[index]!, file.content]));
 }
 
 /** The files still to write into a host home: those absent; identical ones are skipped, different ones refused. */

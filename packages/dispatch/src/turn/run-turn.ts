@@ -8,6 +8,7 @@ import {
   type AgentEvent,
   type AgentTurn,
   type CommandChannel,
+  type CommandHomeFile,
   type SandboxLease,
   type Usage,
   addUsage,
@@ -25,6 +26,8 @@ export interface RunTurnInput {
   readonly markers: readonly string[];
   /** Variables added to the agent command's own (provider and agent variables, git identity). */
   readonly variables: Readonly<Record<string, string>>;
+  /** Written by the command itself while it starts (leases with `homeFiles`). */
+  readonly homeFiles?: readonly CommandHomeFile[];
   readonly signal?: AbortSignal;
   readonly onEvent: (event: AgentEvent) => void;
   readonly onIdleWarning: (silentMs: number) => void;
@@ -131,6 +134,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         ...(input.input ? { input: input.input } : {}),
         directory: command.directory ?? turn.root,
         variables: { ...input.variables, ...command.variables },
+        ...(input.homeFiles ? { homeFiles: input.homeFiles } : {}),
         signal: stopper.signal,
         retain: RETAIN_BYTES,
         observe,
