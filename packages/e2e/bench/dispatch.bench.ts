@@ -12,6 +12,8 @@ import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from ".
 import { createAgent as shellAgent, SHELL_AGENT_LINE } from "./shell-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+// BENCH_ONLY=docker or local runs one provider's scenarios.
+const ONLY = process.env.BENCH_ONLY;
 const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-bench-agent-"));
 process.on("exit", () => rmSync(agentDirectory, { recursive: true, force: true }));
 // Writes the agent script the floors run too.
@@ -91,36 +93,47 @@ async function compare(
 }
 
 const local = localProvider({ home: "private" });
-await compare(
-  "local, dispatch() in-process, script agent",
-  1.3,
-  (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => `'${process.execPath}' '${script}' brief`)]),
-  async (repository, round, diagnostic) => {
-    const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: `outpost-${round}.txt` } });
-    const result = await dispatch({ agent, brief: "brief", repository, sandboxProvider: local, branch: { mode: "integrate" }, diagnostic });
-    if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
-  },
-);
-await compare(
-  "local, dispatch() in-process, shell agent",
-  1.2,
-  (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => SHELL_AGENT_LINE)]),
-  async (repository, round, diagnostic) => {
-    process.env.SHELL_AGENT_FILE = `outpost-${round}.txt`;
-    const result = await dispatch({
-      agent: shellAgent(),
-      brief: "brief",
-      repository,
-      sandboxProvider: local,
-      branch: { mode: "integrate" },
-      diagnostic,
-    });
-    if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
-  },
-);
+if (ONLY !== "docker")
+  await compare(
+    "local, dispatch() in-process, script agent",
+    1.3,
+    (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => `'${process.execPath}' '${script}' brief`)]),
+    async (repository, round, diagnostic) => {
+      const agent = scriptAgent({ directory: agentDirectory, behaviour: { FILE: `outpost-${round}.txt` } });
+      const result = await dispatch({
+        agent,
+        brief: "brief",
+        repository,
+        sandboxProvider: local,
+        branch: { mode: "integrate" },
+        diagnostic,
+      });
+      if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
+    },
+  );
+if (ONLY !== "docker")
+  await compare(
+    "local, dispatch() in-process, shell agent",
+    1.2,
+    (repository, round) => execFileSync("sh", ["-c", floorScript(repository, round, () => SHELL_AGENT_LINE)]),
+    async (repository, round, diagnostic) => {
+      process.env.SHELL_AGENT_FILE = `outpost-${round}.txt`;
+      const result = await dispatch({
+        agent: shellAgent(),
+        brief: "brief",
+        repository,
+        sandboxProvider: local,
+        branch: { mode: "integrate" },
+        diagnostic,
+      });
+      if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
+    },
+  );
 
 const gate = dockerGate();
-if (gate.unavailable) {
+if (ONLY === "local") {
+  // Docker scenarios skipped on request.
+} else if (gate.unavailable) {
   console.log(`docker                                   skipped: ${gate.unavailable.reason}`);
 } else {
   const uid = process.getuid?.() ?? 0;

@@ -12,11 +12,15 @@ export interface ExecSinks {
   readonly onStderr: (chunk: Buffer) => void;
 }
 
-/** How the wrapper's header ended: a pid, the reason the command never started, or a refused home file. */
+/**
+ * How the wrapper's header ended: a pid, the reason the command never started, a refused home file, or
+ * `lost`: the output ended without a byte of header (the wrapper was killed, or the image has no /bin/sh).
+ */
 export type ExecStart =
   | { readonly pid: number }
   | { readonly missing: "directory" | "executable" }
-  | { readonly refused: string };
+  | { readonly refused: string }
+  | { readonly lost: true };
 
 /**
  * One `sh` running COMMAND_WRAPPER through `docker exec`: started first, handed its command later (`run`),
@@ -150,7 +154,8 @@ export class ExecProcess {
   }
 
   private async exitCode(): Promise<number> {
-    this.resolveStart(this.refusal === undefined ? { missing: "executable" } : { refused: this.refusal.toString("utf8") });
+    if (this.refusal !== undefined) this.resolveStart({ refused: this.refusal.toString("utf8") });
+    this.resolveStart(this.header.length === 0 ? { lost: true } : { missing: "executable" });
     // The stream can end a moment before the engine records the exit code.
     for (let attempt = 0; attempt < 200; attempt++) {
       const state = await this.exec.inspect();

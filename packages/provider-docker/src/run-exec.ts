@@ -29,7 +29,7 @@ export interface RunExecOptions extends ExecSinks {
 }
 
 export interface ExecOutcome {
-  readonly start: ExecStart;
+  readonly start: Exclude<ExecStart, { readonly lost: true }>;
   readonly status: number;
 }
 
@@ -48,36 +48,45 @@ export async function runExec(host: ExecHost, options: RunExecOptions): Promise<
     ...(exports ? { exports } : {}),
     ...(options.homeFiles ? { homeFiles: options.homeFiles } : {}),
   });
-  let process: ExecProcess;
-  try {
-    // Variables sh cannot export travel in the Env of an exec of the command's own.
-    process = (exports ? await host.standby?.take() : undefined) ?? (await ExecProcess.spawn(host.container, exports ? [] : environment));
-  } catch (error) {
-    throw mapDockerError(error, options.what);
-  }
-  process.run(request, { onStdout: options.onStdout, onStderr: options.onStderr });
-  void process.started.then(() => host.standby?.warm());
-  const stop = () => void process.kill().catch(() => undefined);
+  const sinks = { onStdout: options.onStdout, onStderr: options.onStderr };
+  let process: ExecProcess | undefined;
+  const stop = () => void process?.kill().catch(() => undefined);
   options.guard.signal.addEventListener("abort", stop, { once: true });
-  // The deadline may have passed while the exec was being created: the listener would never fire.
-  if (options.guard.signal.aborted) stop();
   let feedFailure: unknown;
   let exited = false;
-  (options.feed?.(process.stream) ?? Promise.resolve()).then(
-    () => process.closeStdin(),
-    (error: unknown) => {
-      // Once the process is gone, a stdin it stopped reading is not a failure.
-      if (exited) return;
-      feedFailure = error;
-      stop();
-    },
-  );
   try {
-    const status = await process.exited;
+    let start: ExecStart;
+    try {
+      // Variables sh cannot export travel in the Env of an exec of the command's own.
+      const standby = exports ? await host.standby?.take() : undefined;
+      process = standby ?? (await ExecProcess.spawn(host.container, exports ? [] : environment));
+      start = await launch(process, request, sinks, options.guard.signal, stop);
+      // A standby killed while it waited never read the request: the command gets an exec of its own.
+      if (standby && "lost" in start) {
+        process = await ExecProcess.spawn(host.container, []);
+        start = await launch(process, request, sinks, options.guard.signal, stop);
+      }
+    } catch (error) {
+      throw mapDockerError(error, options.what);
+    }
+    host.standby?.warm();
+    const running = process;
+    // stdin goes once the command started, so a command that never started consumed none of it.
+    const feed = "pid" in start ? options.feed?.(running.stream) : undefined;
+    (feed ?? Promise.resolve()).then(
+      () => running.closeStdin(),
+      (error: unknown) => {
+        // Once the process is gone, a stdin it stopped reading is not a failure.
+        if (exited) return;
+        feedFailure = error;
+        stop();
+      },
+    );
+    const status = await running.exited;
     exited = true;
     options.guard.check();
     if (feedFailure !== undefined) throw feedError(feedFailure, options.what);
-    return { start: await process.started, status };
+    return { start: "lost" in start ? { missing: "executable" } : start, status };
   } catch (error) {
     // Output that could not be delivered leaves the process running: it must not outlive the call.
     if (!exited) stop();
@@ -85,6 +94,14 @@ export async function runExec(host: ExecHost, options: RunExecOptions): Promise<
   } finally {
     options.guard.signal.removeEventListener("abort", stop);
   }
+}
+
+/** Hands `process` the request and waits for its header; a stop asked for meanwhile kills it once it started. */
+async function launch(process: ExecProcess, request: Buffer, sinks: ExecSinks, signal: AbortSignal, stop: () => void): Promise<ExecStart> {
+  process.run(request, sinks);
+  // The deadline may have passed while the exec was being created: the listener would never fire.
+  if (signal.aborted) stop();
+  return process.started;
 }
 
 /** stdin could not be fed: usually a host file that vanished or changed while it was being sent. */

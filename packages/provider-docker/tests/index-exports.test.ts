@@ -28,7 +28,7 @@ describe("@outpost/provider-docker exports", () => {
       ].sort(),
     );
     expect(typeof barrel.DockerLease).toBe("function");
-    expect(barrel.DOCKER_CAPABILITIES).toEqual({ liveInput: true, fileTransfers: true, uploadBatch: true });
+    expect(barrel.DOCKER_CAPABILITIES).toEqual({ liveInput: true, fileTransfers: true, uploadBatch: true, homeFiles: true });
   });
 
   it("a provider is created without touching the engine and reports its placement", () => {
