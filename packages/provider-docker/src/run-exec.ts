@@ -69,8 +69,8 @@ export async function runExec(host: ExecHost, options: RunExecOptions): Promise<
     } catch (error) {
       throw mapDockerError(error, options.what);
     }
-    host.standby?.warm();
     const running = process;
+    host.standby?.warmDuring(running.exited);
     // stdin goes once the command started, so a command that never started consumed none of it.
     const feed = "pid" in start ? options.feed?.(running.stream) : undefined;
     (feed ?? Promise.resolve()).then(

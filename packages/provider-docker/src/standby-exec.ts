@@ -1,12 +1,15 @@
 import type Docker from "dockerode";
 import { ExecProcess } from "./exec-process.js";
 
+/** A command running this long is not about to end: the next standby can start beside it. */
+export const WARM_AFTER_MS = 250;
+
 /**
  * Keeps one exec of the lease started ahead of time, waiting for its command on stdin. Starting an exec is
  * most of a command's cost (the engine spawns a process into the container's namespaces): taken ready, the
- * command costs a write and a read. The next one starts once the taken command started (not before: the
- * two would compete for the machine), so it is made while that command runs (the agent's turn), and the
- * capture after the turn finds it ready.
+ * command costs a write and a read. The next one starts while a command runs long (the agent's turn), so
+ * the capture after the turn finds it ready. Not during a short command: the engine handles an exec's start
+ * and another's exit one after the other, so a standby starting then delays that command's end by as much.
  */
 export class StandbyExec {
   private next: Promise<ExecProcess> | undefined;
@@ -21,6 +24,16 @@ export class StandbyExec {
     // A standby that could not start is not an error: the command that wanted it starts its own exec.
     next.catch(() => undefined);
     this.next = next;
+  }
+
+  /** Starts the next standby once a command has run for WARM_AFTER_MS, unless it ended before (`ended`). */
+  warmDuring(ended: Promise<unknown>): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => this.warm(), WARM_AFTER_MS);
+    // The timer never keeps the process alive, and goes with the command.
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    ended.then(clear, clear);
   }
 
   /** The standby when it started and still waits; undefined otherwise. The caller warms the next one. */
