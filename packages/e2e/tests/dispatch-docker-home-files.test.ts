@@ -41,7 +41,10 @@ const say = (text: string, marker: boolean) =>
   `dispatch home files on Docker${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
   () => {
     it("the turn's exec writes the home files before the agent starts: content, 0600 in 0700 directories", async () => {
-      const line = say("$(cat ~/.tool/nested/settings.json) $(stat -c %a ~/.tool ~/.tool/nested ~/.tool/nested/settings.json | tr '\\n' ' ')", true);
+      const line = say(
+        "$(cat ~/.tool/nested/settings.json) $(stat -c %a ~/.tool ~/.tool/nested ~/.tool/nested/settings.json | tr '\\n' ' ')",
+        true,
+      );
       const result = await dispatch({
         agent: shellAgent(line, [{ ...SETTINGS, content: "first" }, SETTINGS]),
         brief: "read the settings",

@@ -17,10 +17,7 @@ export interface ExecSinks {
  * `lost`: the output ended without a byte of header (the wrapper was killed, or the image has no /bin/sh).
  */
 export type ExecStart =
-  | { readonly pid: number }
-  | { readonly missing: "directory" | "executable" }
-  | { readonly refused: string }
-  | { readonly lost: true };
+  { readonly pid: number } | { readonly missing: "directory" | "executable" } | { readonly refused: string } | { readonly lost: true };
 
 /**
  * One `sh` running COMMAND_WRAPPER through `docker exec`: started first, handed its command later (`run`),

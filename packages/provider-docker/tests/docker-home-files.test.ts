@@ -17,7 +17,10 @@ describeGated("Docker command home files", await dockerGate({ images: [BUSYBOX_I
         const binary = "a\0b\n'\"$(x)\\";
         const result = await lease.invoke({
           executable: "sh",
-          arguments: ["-c", 'cat ~/.tool/nested/settings.json; echo; od -An -c ~/top | tr -s " "; stat -c "%a %n" ~/.tool ~/.tool/nested ~/.tool/nested/*; cat'],
+          arguments: [
+            "-c",
+            'cat ~/.tool/nested/settings.json; echo; od -An -c ~/top | tr -s " "; stat -c "%a %n" ~/.tool ~/.tool/nested ~/.tool/nested/*; cat',
+          ],
           stdin: "the agent's own stdin\n",
           homeFiles: [
             { path: ".tool/nested/settings.json", content: "first" },
@@ -30,11 +33,22 @@ describeGated("Docker command home files", await dockerGate({ images: [BUSYBOX_I
         const lines = result.stdout.split("\n");
         expect(lines[0]).toBe("last ✓");
         expect(lines[1]!.trim()).toBe(`a \\0 b \\n ' " $ ( x ) \\`);
-        expect(lines.slice(2, 5)).toEqual([`700 ${lease.home}/.tool`, `700 ${lease.home}/.tool/nested`, `600 ${lease.home}/.tool/nested/settings.json`]);
+        expect(lines.slice(2, 5)).toEqual([
+          `700 ${lease.home}/.tool`,
+          `700 ${lease.home}/.tool/nested`,
+          `600 ${lease.home}/.tool/nested/settings.json`,
+        ]);
         expect(lines[5]).toBe("the agent's own stdin");
         // A second command replaces a file it wrote before, and resets a mode the agent widened.
         await sh(lease, "chmod 755 ~/.tool && chmod 644 ~/top");
-        const again = await lease.invoke({ executable: "sh", arguments: ["-c", "cat ~/top; stat -c %a ~/.tool ~/top"], homeFiles: [{ path: "top", content: "v2" }, { path: ".tool/x", content: "" }] });
+        const again = await lease.invoke({
+          executable: "sh",
+          arguments: ["-c", "cat ~/top; stat -c %a ~/.tool ~/top"],
+          homeFiles: [
+            { path: "top", content: "v2" },
+            { path: ".tool/x", content: "" },
+          ],
+        });
         expect(again.stdout).toBe("v2700\n600\n");
       });
     });
@@ -59,7 +73,10 @@ describeGated("Docker command home files", await dockerGate({ images: [BUSYBOX_I
           .catch((failure: unknown) => failure);
         expect(isOutpostError(error, "workspace"), String(error)).toBe(true);
         expect(String(error)).toContain("did not start");
-        const after = await sh(lease, "find /tmp/outside ~/real -mindepth 1 2>/dev/null; [ -e /tmp/ran ] && echo ran; [ -e /tmp/missing ] && echo followed; true");
+        const after = await sh(
+          lease,
+          "find /tmp/outside ~/real -mindepth 1 2>/dev/null; [ -e /tmp/ran ] && echo ran; [ -e /tmp/missing ] && echo followed; true",
+        );
         expect(after.stdout).toBe("");
         // The lease keeps working after a refusal.
         expect((await sh(lease, "echo ok")).stdout).toBe("ok\n");
