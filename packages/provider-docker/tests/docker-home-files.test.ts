@@ -97,10 +97,10 @@ describeGated("Docker command home files", await dockerGate({ images: [BUSYBOX_I
   it("commands keep working when the standby exec dies; arguments and stdin of any size and bytes pass whole", async () => {
     await withDockerLease({ image: BUSYBOX_IMAGE }, async (lease: SandboxLease) => {
       // Kills the standby the lease started for the next command, once it is there: that command must still run.
-      const killed = await sh(
-        lease,
-        'for i in $(seq 100); do for p in /proc/[0-9]*; do [ "$(tr "\\0" "\\n" < $p/cmdline 2>/dev/null | tail -n 1)" = outpost ] && kill -9 "${p#/proc/}" && echo killed && exit 0; done; sleep 0.1; done',
-      );
+      // It starts while this command runs long (WARM_AFTER_MS), so the loop waits for it.
+      const killOne =
+        'for p in /proc/[0-9]*; do [ "$(tr "\\0" "\\n" < $p/cmdline 2>/dev/null | tail -n 1)" = outpost ] && kill -9 "${p#/proc/}" && echo killed && exit 0; done';
+      const killed = await sh(lease, `for i in $(seq 100); do ${killOne}; sleep 0.1; done`);
       expect(killed.stdout).toBe("killed\n");
       // One argument may hold up to 128 KiB (the kernel's limit for any exec).
       const argument = `x'y"z\n${"0123456789".repeat(12_000)}`;
