@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Docker from "dockerode";
@@ -67,8 +68,14 @@ export class ExecProcess {
 
   /** Hands the process its command (an encoded ExecRequest); its output goes to `sinks` from now on. */
   run(request: Buffer, sinks: ExecSinks): void {
+    (this.stream as Partial<Socket>).ref?.();
     this.sinks = sinks;
     this.stream.write(request);
+  }
+
+  /** A waiting standby's connection does not keep the process alive (a lease never released, say). */
+  idle(): void {
+    (this.stream as Partial<Socket>).unref?.();
   }
 
   /** Drops a process that was never given a command: its wrapper reads the end of stdin and exits. */

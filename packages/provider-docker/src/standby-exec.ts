@@ -20,7 +20,10 @@ export class StandbyExec {
   /** Starts the standby unless one is there (or the lease is closing). */
   warm(): void {
     if (this.closed || this.next !== undefined) return;
-    const next = ExecProcess.spawn(this.container);
+    const next = ExecProcess.spawn(this.container).then((process) => {
+      process.idle();
+      return process;
+    });
     // A standby that could not start is not an error: the command that wanted it starts its own exec.
     next.catch(() => undefined);
     this.next = next;
