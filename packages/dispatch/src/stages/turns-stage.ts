@@ -282,7 +282,7 @@ async function runPass(
     markers: resolved.markers,
     variables: state.variables.get(agent) ?? {},
     signal,
-    ...(control ? { input: control.input, interrupt: control.interrupt } : {}),
+    ...(control ? { ...(control.live ? { live: control.live } : {}), interrupt: control.interrupt } : {}),
     onEvent: (event) => {
       if (!located && provider.placement === "host") {
         located = true;
