@@ -53,7 +53,10 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
     failureRules: CODEX_FAILURE_RULES,
     command: (turn, agent) => codexCommand(turn, options, agent),
     decoder: (context) => {
-      const settings = { continued: context?.turn?.resume !== undefined, ...(context?.diagnostic ? { diagnostic: context.diagnostic } : {}) };
+      const settings = {
+        continued: context?.turn?.resume !== undefined,
+        ...(context?.diagnostic ? { diagnostic: context.diagnostic } : {}),
+      };
       return context?.live ? new CodexAppServerDecoder(CODEX_FAILURE_RULES, settings) : new CodexDecoder(CODEX_FAILURE_RULES, settings);
     },
   });

@@ -42,7 +42,8 @@ export class CodexAppServerDecoder implements AgentLineDecoder {
         return this.itemCompleted(line, value, jsonObject(params["item"]));
       case "thread/tokenUsage/updated":
         // A resumed thread first reports its earlier turns' total: only this turn's updates count.
-        if (this.turnId !== undefined && params["turnId"] === this.turnId) this.total = jsonObject(jsonObject(params["tokenUsage"])["total"]);
+        if (this.turnId !== undefined && params["turnId"] === this.turnId)
+          this.total = jsonObject(jsonObject(params["tokenUsage"])["total"]);
         return [{ type: "raw", line, value }];
       case "turn/completed":
         return this.turnCompleted(line, jsonObject(params["turn"]));

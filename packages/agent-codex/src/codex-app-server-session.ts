@@ -1,6 +1,14 @@
 import { OutpostError, isJsonObject, jsonObject, jsonString, parseJsonLine } from "@outpost/core";
 import type { AgentCommand, AgentLiveMessage, AgentLiveSession, AgentTurn } from "@outpost/core";
-import { FIRST_STEER_ID, OPENING_REQUEST, UNATTENDED, rpcError, rpcNotification, rpcRequest, textInput } from "./codex-app-server-protocol.js";
+import {
+  FIRST_STEER_ID,
+  OPENING_REQUEST,
+  UNATTENDED,
+  rpcError,
+  rpcNotification,
+  rpcRequest,
+  textInput,
+} from "./codex-app-server-protocol.js";
 
 /** What the session runs: `codex app-server` with the agent's settings. */
 export interface CodexAppServerCommand {

@@ -15,7 +15,8 @@ import { missingCli, pathWithClis } from "./support/cli-bin.js";
 const FIRST = "STEERING-7: write bonjour instead";
 const SECOND = "STEERING-8: and say au revoir";
 const provider = () => localProvider({ home: "private", variables: { PATH: pathWithClis() } });
-const codex = (server: ModelServer) => codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 });
+const codex = (server: ModelServer) =>
+  codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 });
 const saw = (request: ModelRequest, instruction: string): boolean => request.transcript.includes(instruction);
 
 /** The shell call that writes hello.txt and commits it (codex offers `exec_command`). */
@@ -55,86 +56,89 @@ async function withServer<T>(responder: Responder, run: (server: ModelServer) =>
 
 const unavailable = missingCli("codex");
 
-(unavailable ? describe.skip : describe)(`steering the real Codex CLI through its app-server${unavailable ? ` (unavailable: ${unavailable})` : ""}`, () => {
-  it("injects an instruction into the running turn (turn/steer): one turn that commits; exec and app-server continue the thread", async () => {
-    const repository = scratchRepository();
-    const conversationHome = mkdtempSync(join(tmpdir(), "outpost-codex-home-"));
-    const steering = createSteering();
-    const receipts: Promise<SteeringReceipt>[] = [];
-    const first = await withServer(steeredResponder(steering, FIRST, receipts, true), async (server) => {
-      const hub = createObservationHub();
-      const events: DispatchEvent[] = [];
-      hub.subscribe((event) => void events.push(event));
-      const result = await dispatch({
-        agent: codex(server),
-        brief: "Create hello.txt containing hi and commit it.",
-        repository,
-        conversationHome,
-        sandboxProvider: provider(),
-        branch: { mode: "integrate" },
-        steering,
-        observation: hub,
+(unavailable ? describe.skip : describe)(
+  `steering the real Codex CLI through its app-server${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
+  () => {
+    it("injects an instruction into the running turn (turn/steer): one turn that commits; exec and app-server continue the thread", async () => {
+      const repository = scratchRepository();
+      const conversationHome = mkdtempSync(join(tmpdir(), "outpost-codex-home-"));
+      const steering = createSteering();
+      const receipts: Promise<SteeringReceipt>[] = [];
+      const first = await withServer(steeredResponder(steering, FIRST, receipts, true), async (server) => {
+        const hub = createObservationHub();
+        const events: DispatchEvent[] = [];
+        hub.subscribe((event) => void events.push(event));
+        const result = await dispatch({
+          agent: codex(server),
+          brief: "Create hello.txt containing hi and commit it.",
+          repository,
+          conversationHome,
+          sandboxProvider: provider(),
+          branch: { mode: "integrate" },
+          steering,
+          observation: hub,
+        });
+        expect(await receipts[0]).toEqual({ delivery: "injected", dispatchId: result.dispatchId, pass: 1 });
+        expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "injected", pass: 1, text: FIRST });
+        // One turn, not stopped: the app-server put the instruction into it, and the model's next call carried it.
+        expect(result.turns).toHaveLength(1);
+        expect(result.turns[0]!.interrupted).toBeUndefined();
+        expect(result.text).toContain("steered=true");
+        const requests = server.turns().map((logged) => logged.model!);
+        expect(requests.length).toBeGreaterThanOrEqual(3);
+        expect(saw(requests[0]!, FIRST)).toBe(false);
+        expect(saw(requests.at(-1)!, FIRST)).toBe(true);
+        // The turn ended normally: the commit came back, the usage is the app-server's.
+        expect(result.completed).toBe(true);
+        expect(result.commits).toHaveLength(1);
+        expect(gitIn(repository, "log", "-1", "--format=%s", "main")).toBe("Add hello.txt");
+        expect(readFileSync(join(repository, "hello.txt"), "utf8")).toBe("hi");
+        expect(result.usage.outputTokens).toBeGreaterThan(0);
+        expect(result.conversation?.format).toBe("codex");
+        expect(existsSync(result.conversation!.file)).toBe(true);
+        expect(server.problems).toEqual([]);
+        return result;
       });
-      expect(await receipts[0]).toEqual({ delivery: "injected", dispatchId: result.dispatchId, pass: 1 });
-      expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "injected", pass: 1, text: FIRST });
-      // One turn, not stopped: the app-server put the instruction into it, and the model's next call carried it.
-      expect(result.turns).toHaveLength(1);
-      expect(result.turns[0]!.interrupted).toBeUndefined();
-      expect(result.text).toContain("steered=true");
-      const requests = server.turns().map((logged) => logged.model!);
-      expect(requests.length).toBeGreaterThanOrEqual(3);
-      expect(saw(requests[0]!, FIRST)).toBe(false);
-      expect(saw(requests.at(-1)!, FIRST)).toBe(true);
-      // The turn ended normally: the commit came back, the usage is the app-server's.
-      expect(result.completed).toBe(true);
-      expect(result.commits).toHaveLength(1);
-      expect(gitIn(repository, "log", "-1", "--format=%s", "main")).toBe("Add hello.txt");
-      expect(readFileSync(join(repository, "hello.txt"), "utf8")).toBe("hi");
-      expect(result.usage.outputTokens).toBeGreaterThan(0);
-      expect(result.conversation?.format).toBe("codex");
-      expect(existsSync(result.conversation!.file)).toBe(true);
-      expect(server.problems).toEqual([]);
-      return result;
-    });
 
-    // Without steering the next turn runs `codex exec resume` on the captured app-server rollout.
-    const second = await withServer(
-      (request) => ({ text: `history=${saw(request, FIRST)} <outpost>done</outpost>` }),
-      (server) =>
+      // Without steering the next turn runs `codex exec resume` on the captured app-server rollout.
+      const second = await withServer(
+        (request) => ({ text: `history=${saw(request, FIRST)} <outpost>done</outpost>` }),
+        (server) =>
+          dispatch({
+            agent: codex(server),
+            brief: "TURN2: what did you do?",
+            repository,
+            conversationHome,
+            sandboxProvider: provider(),
+            continuation: { id: first.conversationId! },
+          }),
+      );
+      expect(second.conversationId).toBe(first.conversationId);
+      expect(second.text).toContain("history=true");
+
+      // With steering it runs the app-server again: `thread/resume` of the same thread, steered once more.
+      const again = createSteering();
+      const later: Promise<SteeringReceipt>[] = [];
+      const third = await withServer(steeredResponder(again, SECOND, later, false), (server) =>
         dispatch({
           agent: codex(server),
-          brief: "TURN2: what did you do?",
+          brief: "TURN3: anything else?",
           repository,
           conversationHome,
           sandboxProvider: provider(),
           continuation: { id: first.conversationId! },
+          steering: again,
         }),
-    );
-    expect(second.conversationId).toBe(first.conversationId);
-    expect(second.text).toContain("history=true");
-
-    // With steering it runs the app-server again: `thread/resume` of the same thread, steered once more.
-    const again = createSteering();
-    const later: Promise<SteeringReceipt>[] = [];
-    const third = await withServer(steeredResponder(again, SECOND, later, false), (server) =>
-      dispatch({
-        agent: codex(server),
-        brief: "TURN3: anything else?",
-        repository,
-        conversationHome,
-        sandboxProvider: provider(),
-        continuation: { id: first.conversationId! },
-        steering: again,
-      }),
-    );
-    expect(await later[0]).toEqual({ delivery: "injected", dispatchId: third.dispatchId, pass: 1 });
-    expect(third.conversationId).toBe(first.conversationId);
-    expect(third.turns).toHaveLength(1);
-    expect(third.text).toContain("steered=true history=true");
-    // A continued turn's own usage comes from the captured rollout (the app-server reports the thread's total).
-    expect(third.usage.incomplete).toBeUndefined();
-    expect(third.usage.outputTokens).toBeGreaterThan(0);
-    const rollout = readFileSync(third.conversation!.file, "utf8");
-    for (const text of [FIRST, "TURN2: what did you do?", SECOND]) expect(rollout).toContain(text);
-  }, 240_000);
-});
+      );
+      expect(await later[0]).toEqual({ delivery: "injected", dispatchId: third.dispatchId, pass: 1 });
+      expect(third.conversationId).toBe(first.conversationId);
+      expect(third.turns).toHaveLength(1);
+      expect(third.text).toContain("steered=true history=true");
+      // A continued turn's own usage comes from the captured rollout (the app-server reports the thread's total).
+      expect(third.usage.incomplete).toBeUndefined();
+      expect(third.usage.outputTokens).toBeGreaterThan(0);
+      const rollout = readFileSync(third.conversation!.file, "utf8");
+      for (const text of [FIRST, "TURN2: what did you do?", SECOND]) expect(rollout).toContain(text);
+    }, 240_000);
+  },
+);
