@@ -4,6 +4,8 @@ export { assertNoLinkLeavesDestination } from "./destination-links.js";
 export { assertLinkStaysInside } from "./link-target.js";
 export { TailBuffer } from "./tail-buffer.js";
 export { transferMode } from "./transfer-mode.js";
+export { descriptorOptions } from "./descriptor-options.js";
+export type { DescriptorOptions } from "./descriptor-options.js";
 export { resolveCommandDirectory, resolveTransferPath } from "./sandbox-path.js";
 export { isProcessRunning } from "./process-running.js";
 export { currentProcess, describeProcess, identityOf, liveness, parseIdentity } from "./process-identity.js";
