@@ -111,18 +111,29 @@ describeTransport({
   agent: {
     folder: (name) => `agent-${name}`,
     factory: (name) => `${camel(name)}Agent`,
-    summary: "an agent plugin: the CLI's command line and its stream decoder",
-    peers: ["@outpost/core", "@outpost/conversations"],
+    summary: "an agent plugin: the CLI's command line, its stream decoder and where it keeps sessions",
+    peers: ["@outpost/core", "@outpost/conversations", "@outpost/plugin-utils"],
     plugin: "agent",
-    source: (
-      name,
-      factory,
-    ) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError, type AgentAdapter, type AgentCommand, type AgentDescriptor, type AgentEvent, type AgentTurn } from "@outpost/core";
+    source: (name, factory) => `import { DESCRIPTOR_SPECIFICATION_VERSION, OutpostError } from "@outpost/core";
+import type { AgentAdapter, AgentDescriptor, AgentEvent, SessionBundleProfile } from "@outpost/core";
+import { sessionBundleStore } from "@outpost/conversations";
+import { cliAgent, type CliAgentOptions } from "@outpost/plugin-utils";
 
-export interface ${pascal(factory)}Options {
-  /** The CLI to run instead of ${JSON.stringify(name)} on PATH. */
-  readonly executable?: string;
-}
+/** Model, executable, version, variables and storage: the options every CLI agent takes. Add the CLI's own. */
+export type ${pascal(factory)}Options = CliAgentOptions;
+
+/**
+ * Where the CLI keeps a session, so a conversation can continue in another sandbox: replace the folder
+ * names and the required files with what the CLI really writes (check it with describeSessionBundleProfile).
+ */
+export const ${camel(name)}SessionProfile: SessionBundleProfile = {
+  specificationVersion: "v1",
+  format: ${JSON.stringify(name)},
+  root: { directory: ${JSON.stringify(`.${name}`)} },
+  sessions: "sessions",
+  include: /^.+$/,
+  required: ["session.json"],
+};
 
 /** Decodes one line of the CLI's JSON stream into normalized events. */
 export function decode${pascal(name)}Line(line: string): AgentEvent[] {
@@ -130,20 +141,25 @@ export function decode${pascal(name)}Line(line: string): AgentEvent[] {
   throw ${NOT_IMPLEMENTED(`${name}: the stream decoder`)};
 }
 
-/** The ${name} agent: builds the command for a turn and decodes its output. */
+/** The ${name} agent: builds the command for a turn, decodes its output, captures its sessions. */
 export function ${factory}(options: ${pascal(factory)}Options = {}): AgentAdapter {
-  const executable = options.executable ?? ${JSON.stringify(name)};
-  return {
-    kind: "cli",
-    specificationVersion: "v1",
+  return cliAgent({
     name: ${JSON.stringify(name)},
-    executable,
-    command(turn: AgentTurn): AgentCommand {
+    options,
+    // Credentials travel as variables, never in files.
+    variables: options.variables ?? {},
+    requiresFinishedEvent: true,
+    usage: "events",
+    forkable: false,
+    storage: () => options.storage ?? sessionBundleStore(${camel(name)}SessionProfile),
+    failureRules: [],
+    command(turn, agent) {
       void turn;
+      void agent;
       throw ${NOT_IMPLEMENTED(`${name}: command()`)};
     },
-    createDecoder: () => ({ decode: decode${pascal(name)}Line }),
-  };
+    decoder: () => ({ decode: decode${pascal(name)}Line }),
+  });
 }
 
 /** What hosts (the outpost CLI) read to list, check and build this agent; package.json points at it. */

@@ -23,7 +23,7 @@ function scratchRepository(): string {
   for (const entry of readdirSync(join(repository, "node_modules"))) {
     if (entry !== "@outpost") symlinkSync(join(repository, "node_modules", entry), join(scratch, "node_modules", entry));
   }
-  for (const name of ["core", "testkit", "conversations"])
+  for (const name of ["core", "testkit", "conversations", "plugin-utils"])
     symlinkSync(join(repository, "packages", name), join(scratch, "node_modules/@outpost", name));
   return scratch;
 }

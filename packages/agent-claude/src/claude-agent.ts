@@ -44,10 +44,13 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
     storage: () => options.storage ?? claudeConversationStore(),
     failureRules: CLAUDE_FAILURE_RULES,
     command: (turn, agent) => claudeCommand(turn, options, agent),
-    // `--input-format stream-json`: messages written while a turn runs reach it at its next step.
+    // `--input-format stream-json`: messages written while a turn runs reach it at its next step. Stateless:
+    // each instruction is one more line, taken as written (the CLI answers nothing to it).
     liveInput: (agent) => ({
-      command: (turn) => claudeLiveCommand(claudeCommand(turn, options, agent), turn.prompt),
-      message: claudeInputMessage,
+      open: (turn) => ({
+        command: claudeLiveCommand(claudeCommand(turn, options, agent), turn.prompt),
+        message: (text) => ({ write: claudeInputMessage(text) }),
+      }),
     }),
     decoder: (context) => new ClaudeDecoder(CLAUDE_FAILURE_RULES, context?.diagnostic),
   });

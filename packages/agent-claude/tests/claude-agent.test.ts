@@ -42,10 +42,13 @@ describe("claudeAgent", () => {
   });
 
   it("takes steering as live input: stream-json input, the prompt as the first message, one line per instruction", () => {
-    const live = agent.liveInput!.command(turn);
+    const session = agent.liveInput!.open(turn);
+    const live = session.command;
     expect(live.arguments.slice(-2)).toEqual(["--input-format", "stream-json"]);
     expect(live.stdin).toBe(`${JSON.stringify({ type: "user", message: { role: "user", content: "Create hello.txt" } })}\n`);
-    const line = agent.liveInput!.message('say "bonjour"\nthen stop');
+    const message = session.message('say "bonjour"\nthen stop');
+    expect(message.accepted).toBeUndefined();
+    const line = message.write;
     expect(line.endsWith("\n")).toBe(true);
     expect(line.slice(0, -1)).not.toContain("\n");
     expect(JSON.parse(line)).toEqual({ type: "user", message: { role: "user", content: 'say "bonjour"\nthen stop' } });

@@ -6,8 +6,10 @@ import { CODEX_FEATURES, CODEX_FORK_SINCE, type CodexFeatures } from "./codex-fe
 import { codexTranscriptUsage } from "./codex-transcript-usage.js";
 import { CODEX_API_KEY_VARIABLE, codexConfigOverrides } from "./codex-config.js";
 import { CodexDecoder } from "./codex-decoder.js";
+import { CodexAppServerDecoder } from "./codex-app-server-decoder.js";
+import { CodexAppServerSession } from "./codex-app-server-session.js";
 import { CODEX_FAILURE_RULES } from "./codex-failure-rules.js";
-import { CODEX_CLI } from "./codex-version.js";
+import { CODEX_CLI, CODEX_CLI_VERSION } from "./codex-version.js";
 
 export interface CodexAgentOptions extends EndpointOptions, CliAgentOptions {
   /** OpenAI Responses-compatible endpoint including `/v1`. Omitted: OpenAI's API with `OPENAI_API_KEY`. */
@@ -25,7 +27,10 @@ export interface CodexAgentOptions extends EndpointOptions, CliAgentOptions {
   readonly maxRetries?: number;
 }
 
-/** Codex CLI (`@openai/codex`) as an Outpost agent: `codex exec --json`, prompt on stdin. */
+/**
+ * Codex CLI (`@openai/codex`) as an Outpost agent: `codex exec --json`, prompt on stdin; a steered turn runs
+ * through `codex app-server` instead, whose running turn takes instructions (`turn/steer`).
+ */
 export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
   const options = flattenEndpoint(given);
   return cliAgent({
@@ -39,20 +44,21 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
     usage: "events",
     // A continued turn's own usage is the rollout's running total minus the total before it.
     transcriptUsage: codexTranscriptUsage,
-    // Steering is `resumed` (stopped, then `exec resume` with the instruction), not `injected`: the pinned
-    // 0.171.0 offers a live steer only in its app-server protocol (JSON-RPC `turn/steer` with `expectedTurnId`),
-    // while this adapter drives `codex exec --json`, which reads no input once a turn runs. Injecting needs an
-    // adapter speaking the app-server protocol (thread/start, turn/start, turn/steer) instead of `exec`.
+    // `codex exec` reads no input once a turn runs; its app-server takes `turn/steer` into the running turn.
+    // Both write the same rollout, so either continues a thread the other started.
+    liveInput: (agent) => ({ open: (turn) => codexAppServerSession(turn, options, agent) }),
     forkable: (agent) => agent.release().features.fork,
     unsupported: (feature, agent) => (feature === "fork" ? forkUnsupported(agent.release()) : undefined),
     storage: () => options.storage ?? codexConversationStore(),
     failureRules: CODEX_FAILURE_RULES,
     command: (turn, agent) => codexCommand(turn, options, agent),
-    decoder: (context) =>
-      new CodexDecoder(CODEX_FAILURE_RULES, {
+    decoder: (context) => {
+      const settings = {
         continued: context?.turn?.resume !== undefined,
         ...(context?.diagnostic ? { diagnostic: context.diagnostic } : {}),
-      }),
+      };
+      return context?.live ? new CodexAppServerDecoder(CODEX_FAILURE_RULES, settings) : new CodexDecoder(CODEX_FAILURE_RULES, settings);
+    },
   });
 }
 
@@ -61,7 +67,8 @@ function forkUnsupported(release: CliRelease<CodexFeatures>): string | undefined
   return `codex ${release.version ?? "(unknown version)"} has no \`exec fork\`; fork needs codex ${CODEX_FORK_SINCE} or newer. Upgrade the CLI, or continue the conversation without fork: true.`;
 }
 
-function codexCommand(turn: AgentTurn, options: CodexAgentOptions, agent: CliAgentRuntime<CodexFeatures>): AgentCommand {
+/** Throws code `configuration` for what no Codex turn can do: a fork the release lacks, a given thread id. */
+function checkTurn(turn: AgentTurn, agent: CliAgentRuntime<CodexFeatures>): void {
   const release = agent.release();
   const refused = turn.resume?.fork ? forkUnsupported(release) : undefined;
   if (refused !== undefined) throw new OutpostError("configuration", refused, { details: { agent: "codex", version: release.version } });
@@ -71,6 +78,24 @@ function codexCommand(turn: AgentTurn, options: CodexAgentOptions, agent: CliAge
       "Codex picks its own thread ids and cannot start a conversation with a given id. Omit conversationId and read the id from the turn's conversation event.",
     );
   }
+  if (turn.resume) threadId(turn.resume.id);
+}
+
+/** The same turn through `codex app-server`: the same settings, the prompt sent as turn/start. */
+function codexAppServerSession(turn: AgentTurn, options: CodexAgentOptions, agent: CliAgentRuntime<CodexFeatures>): CodexAppServerSession {
+  checkTurn(turn, agent);
+  const model = turn.model ?? options.model;
+  return new CodexAppServerSession(turn, {
+    executable: agent.executable,
+    arguments: ["app-server", ...codexConfigOverrides(options)],
+    variables: agent.variables,
+    ...(model === undefined ? {} : { model }),
+    clientVersion: CODEX_CLI_VERSION,
+  });
+}
+
+function codexCommand(turn: AgentTurn, options: CodexAgentOptions, agent: CliAgentRuntime<CodexFeatures>): AgentCommand {
+  checkTurn(turn, agent);
   // Settings as `-c` overrides, not `~/.codex/config.toml`: on a host home that file is the user's own.
   const args = ["exec", ...codexConfigOverrides(options), "--json", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"];
   const model = turn.model ?? options.model;

@@ -12,3 +12,6 @@ export type { CodexFeatures } from "./codex-features.js";
 export { codexTranscriptUsage } from "./codex-transcript-usage.js";
 export type { CodexDecoderOptions } from "./codex-decoder.js";
 export { descriptor } from "./codex-descriptor.js";
+export { CodexAppServerSession } from "./codex-app-server-session.js";
+export type { CodexAppServerCommand } from "./codex-app-server-session.js";
+export { CodexAppServerDecoder } from "./codex-app-server-decoder.js";

@@ -14,6 +14,8 @@ describe("@outpost/agent-codex exports", () => {
         "CODEX_FORK_SINCE",
         "codexTranscriptUsage",
         "CodexDecoder",
+        "CodexAppServerDecoder",
+        "CodexAppServerSession",
         "codexAgent",
         "codexConfig",
         "codexConfigOverrides",

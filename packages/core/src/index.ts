@@ -37,6 +37,8 @@ export type {
   AgentHomeFile,
   AgentLineDecoder,
   AgentLiveInput,
+  AgentLiveMessage,
+  AgentLiveSession,
   AgentTurn,
   DecoderContext,
   FailureRule,

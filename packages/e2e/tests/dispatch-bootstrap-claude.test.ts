@@ -1,6 +1,4 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,27 +9,13 @@ import { startModelServer } from "@outpost/testkit/model-server";
 import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository } from "../src/index.js";
 import { demoScript } from "../src/demo/demo-script.js";
 import { imageWithNpm } from "./support/npm-image.js";
-import { startNpmRegistryDouble, type ServedPackage } from "./support/npm-registry-double.js";
+import { startNpmRegistryDouble } from "./support/npm-registry-double.js";
+import { packedPackage } from "./support/packed-package.js";
 
 // The real Claude Code CLI, absent from the image (node and npm only), installed by bootstrap at the release
 // the plugin pins, from a registry double on 127.0.0.1 serving the real tarballs (`npm pack`, from npm's cache),
 // then run for a real turn against the scripted model server.
-const require = createRequire(import.meta.url);
 const gate = dockerGate();
-
-function packed(name: string, directory: string): ServedPackage {
-  const manifest = require(`${name}/package.json`) as ServedPackage["manifest"];
-  const output = execFileSync(
-    "npm",
-    ["pack", `${name}@${manifest.version}`, "--prefer-offline", "--json", "--pack-destination", directory],
-    {
-      encoding: "utf8",
-      cwd: directory,
-    },
-  );
-  const [result] = JSON.parse(output) as { filename: string }[];
-  return { manifest, tarball: join(directory, result!.filename) };
-}
 
 (gate.unavailable ? describe.skip : describe)(
   `bootstrap of the real Claude Code CLI on Docker isolated${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
@@ -41,8 +25,8 @@ function packed(name: string, directory: string): ServedPackage {
       const tarballs = mkdtempSync(join(tmpdir(), "outpost-claude-pack-"));
       // The launcher and the one platform package npm picks here (the others are skipped as optional).
       const registry = await startNpmRegistryDouble([
-        packed("@anthropic-ai/claude-code", tarballs),
-        packed("@anthropic-ai/claude-code-linux-x64", tarballs),
+        packedPackage("@anthropic-ai/claude-code", tarballs),
+        packedPackage("@anthropic-ai/claude-code-linux-x64", tarballs),
       ]);
       const server = await startModelServer({ script: demoScript() });
       try {

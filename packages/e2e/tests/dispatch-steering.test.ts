@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeAgent } from "@outpost/agent-claude";
-import { codexAgent } from "@outpost/agent-codex";
 import { copilotAgent } from "@outpost/agent-copilot";
 import { geminiAgent } from "@outpost/agent-gemini";
 import { opencodeAgent } from "@outpost/agent-opencode";
@@ -32,8 +31,9 @@ import { scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
 
 // Steering through dispatch() with the real CLIs against the scripted model server: injected into a running
-// Claude Code turn (stream-json input), resumed for Copilot, OpenCode, Codex and Gemini (stopped, then their
-// conversation resumed); each resumed run is recorded and replayed with its steering as recorded.
+// Claude Code turn (stream-json input), resumed for Copilot, OpenCode and Gemini (stopped, then their
+// conversation resumed); each resumed run is recorded and replayed with its steering as recorded. Codex takes
+// instructions through its app-server: dispatch-steering-codex.test.ts.
 const INSTRUCTION = "STEERING-7: write bonjour instead";
 const provider = () => localProvider({ home: "private", variables: { PATH: pathWithClis() } });
 const COPILOT_CACHE = join(tmpdir(), "outpost-e2e-copilot-cache");
@@ -172,11 +172,6 @@ const resumable: readonly { name: string; executable: string; agent: (server: Mo
     name: "OpenCode",
     executable: "opencode",
     agent: (server) => opencodeAgent({ endpoint: { baseUrl: `${server.url}/v1`, apiKey: "fake-key" }, model: "fake-model" }),
-  },
-  {
-    name: "Codex",
-    executable: "codex",
-    agent: (server) => codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0 }),
   },
   {
     name: "Gemini",

@@ -3,13 +3,14 @@ import { lstat, readdir, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { assertLinkStaysInside } from "./link-target.js";
+import { transferMode } from "./transfer-mode.js";
 
 /** One entry of a host tree about to be transferred. */
 export interface HostTreeEntry {
   /** Relative to the scanned top, `/`-separated; "" for a file source. Directories come before their contents. */
   readonly path: string;
   readonly kind: "directory" | "file" | "link";
-  /** Permission bits (0o7777). */
+  /** Permission bits only (transferMode). */
   readonly mode: number;
   /** Bytes, for a file; 0 otherwise. */
   readonly size: number;
@@ -41,7 +42,7 @@ export async function scanHostTree(source: string, check: () => void): Promise<H
     });
   });
   if (top.isFile()) {
-    return { kind: "file", entries: [{ path: "", kind: "file", mode: top.mode & 0o7777, size: top.size, mtime: top.mtime, source }] };
+    return { kind: "file", entries: [{ path: "", kind: "file", mode: transferMode(top.mode), size: top.size, mtime: top.mtime, source }] };
   }
   if (!top.isDirectory()) {
     const what = top.isSymbolicLink() ? "a symbolic link" : "not a regular file or directory";
@@ -64,7 +65,7 @@ async function walk(top: string, relative: string, entries: HostTreeEntry[], che
     const path = relative === "" ? name : `${relative}/${name}`;
     const source = join(top, path);
     const info = infos[index]!;
-    const common = { path, mode: info.mode & 0o7777, mtime: info.mtime, source };
+    const common = { path, mode: transferMode(info.mode), mtime: info.mtime, source };
     if (info.isSymbolicLink()) {
       const target = await readlink(source);
       assertLinkStaysInside(path, target);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { OutpostError, type FileManifestEntry } from "@outpost/core";
 import { assertLinkStaysInside } from "./link-target.js";
+import { transferMode } from "./transfer-mode.js";
 
 /** Parses the MANIFEST script's output (see transfer-scripts.ts) into sorted, unique entries. */
 export function parseManifestOutput(output: string): FileManifestEntry[] {
@@ -18,7 +19,7 @@ export function parseManifestOutput(output: string): FileManifestEntry[] {
       // Listing and hashing are two passes: a file that appeared or vanished between them is a race.
       if (sha256 === undefined) throw changedWhileListing(clean(name));
       const path = clean(name);
-      found.set(path, { path, kind: "file", mode: parseInt(mode!, 8), size: Number(size), sha256 });
+      found.set(path, { path, kind: "file", mode: transferMode(parseInt(mode!, 8)), size: Number(size), sha256 });
     } else if (line.startsWith("L|")) {
       const path = clean(line.slice(2));
       const target = listing[++index] ?? "";

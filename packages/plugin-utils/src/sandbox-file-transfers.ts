@@ -16,6 +16,7 @@ import { sandboxRefusal } from "./sandbox-refusal.js";
 import { extractInSandbox } from "./sandbox-transfers.js";
 import { TailBuffer } from "./tail-buffer.js";
 import { CREATE_TAR_OF_LIST, MANIFEST } from "./transfer-scripts.js";
+import { transferMode } from "./transfer-mode.js";
 
 /**
  * `fileTransfers` for any provider that gives a `SandboxChannel`: the manifest (SHA-256 computed inside the
@@ -210,7 +211,7 @@ async function hostEntry(source: string, path: string, entry: FileManifestEntry)
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(full)) hash.update(chunk as Buffer);
   if (hash.digest("hex") !== entry.sha256) throw mismatch(entry, "its SHA-256 on the host differs from the manifest");
-  return { path, kind: "file", mode: entry.mode & 0o7777, size: info.size, mtime: info.mtime, source: full };
+  return { path, kind: "file", mode: transferMode(entry.mode), size: info.size, mtime: info.mtime, source: full };
 }
 
 function mismatch(entry: FileManifestEntry, problem: string): OutpostError {

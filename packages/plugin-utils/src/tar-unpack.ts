@@ -5,6 +5,7 @@ import { normalizeTreePath } from "./archive-path.js";
 import { extract as createExtract } from "tar-stream";
 import { assertLinkStaysInside } from "./link-target.js";
 import { StagingTree, stagingRefusal } from "./staging-tree.js";
+import { transferMode } from "./transfer-mode.js";
 
 /** One entry written to the staging directory. */
 export interface StagedEntry {
@@ -45,7 +46,7 @@ export async function unpackToStaging(
         continue;
       }
       const path = normalizeTreePath(rename(name), "archive entry");
-      const mode = (header.mode ?? 0o644) & 0o7777;
+      const mode = transferMode(header.mode ?? 0o644);
       const mtime = header.mtime;
       if (header.type === "directory") {
         entry.resume();

@@ -116,6 +116,22 @@ describe("unpackToStaging refuses hostile archives from the sandbox", () => {
     expect(info.mtime.getTime()).toBe(mtime.getTime());
   });
 
+  it("drops setuid, setgid and sticky bits from every file, hard link and directory the sandbox sends", async () => {
+    const entries = await unpackToStaging(
+      archive([
+        [{ name: "shared/", type: "directory", mode: 0o3777 }],
+        [{ name: "shared/root-shell", type: "file", mode: 0o4755 }, "#!/bin/sh\n"],
+        [{ name: "group-tool", type: "file", mode: 0o2711 }, "x"],
+        [{ name: "again", type: "link", linkname: "shared/root-shell", mode: 0o6755 }],
+      ]),
+      staging,
+      () => undefined,
+    );
+    const modes = Object.fromEntries(entries.map((entry) => [entry.path, entry.mode]));
+    expect(modes).toEqual({ shared: 0o777, "shared/root-shell": 0o755, "group-tool": 0o711, again: 0o755 });
+    for (const path of ["shared/root-shell", "group-tool", "again"]) expect((await lstat(join(staging, path))).mode & 0o7000, path).toBe(0);
+  });
+
   it("stops when the guard fires, without reading the rest", async () => {
     const source = new PassThrough();
     let calls = 0;

@@ -1,4 +1,5 @@
 import { DESCRIPTOR_SPECIFICATION_VERSION, type ProviderDescriptor } from "@outpost/core";
+import { descriptorOptions } from "@outpost/plugin-utils";
 import { daytonaCredentials, type DaytonaCreateParameters, type DaytonaProviderConfig } from "./daytona-provider-config.js";
 import { daytonaProvider } from "./daytona-provider.js";
 
@@ -41,12 +42,7 @@ export const descriptor: ProviderDescriptor = {
 };
 
 function daytonaConfig(options: Readonly<Record<string, unknown>>): DaytonaProviderConfig {
-  const text = (key: string): string | undefined => (typeof options[key] === "string" && options[key] !== "" ? options[key] : undefined);
-  const number = (key: string): number | undefined => {
-    const value = options[key];
-    const parsed = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
-    return Number.isFinite(parsed) ? parsed : undefined;
-  };
+  const { text, number, flag } = descriptorOptions(options);
   const [snapshot, image] = [text("snapshot"), text("image")];
   const [cpu, memory, autoStop] = [number("cpu"), number("memory"), number("autoStopMinutes")];
   const resources = cpu || memory ? { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) } : undefined;
@@ -61,7 +57,7 @@ function daytonaConfig(options: Readonly<Record<string, unknown>>): DaytonaProvi
     ...(network === undefined ? {} : { network: network === "block-all" ? { blockAll: true } : { allowList: network } }),
     ...(root ? { root } : {}),
     ...(sandbox ? { sandbox } : {}),
-    ...(options.retain === true || options.retain === "true" ? { retain: true } : {}),
+    ...(flag("retain") ? { retain: true } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(apiUrl ? { apiUrl } : {}),
     ...(target ? { target } : {}),

@@ -1,4 +1,5 @@
 import { DESCRIPTOR_SPECIFICATION_VERSION, type ProviderDescriptor } from "@outpost/core";
+import { descriptorOptions } from "@outpost/plugin-utils";
 import { dockerProvider } from "./docker-provider.js";
 import type { DockerProviderConfig, DockerVolume } from "./docker-provider-config.js";
 import { dockerReachable } from "./docker-reachable.js";
@@ -41,11 +42,11 @@ export const descriptor: ProviderDescriptor = {
 };
 
 function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProviderConfig {
-  const number = (key: string): number | undefined => (typeof options[key] === "number" ? options[key] : undefined);
-  const image = typeof options.image === "string" ? options.image : undefined;
+  const { text, number, flag } = descriptorOptions(options);
+  const image = text("image");
   // Anything else than the two modes reaches validateConfig, which refuses it with code configuration.
   const mode = options.mode as DockerProviderConfig["mode"];
-  const network = typeof options.network === "string" ? options.network : undefined;
+  const network = text("network");
   const user = options.user as DockerProviderConfig["user"];
   const volumes = options.volume as readonly DockerVolume[] | undefined;
   const [cpus, memoryMb, pidsLimit] = [number("cpus"), number("memoryMb"), number("pidsLimit")];
@@ -59,6 +60,6 @@ function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProvide
     ...(cpus ? { cpus } : {}),
     ...(memoryMb ? { memoryMb } : {}),
     ...(pidsLimit ? { pidsLimit } : {}),
-    ...(options.writableRootFilesystem === true ? { readOnlyRootFilesystem: false } : {}),
+    ...(flag("writableRootFilesystem") ? { readOnlyRootFilesystem: false } : {}),
   };
 }

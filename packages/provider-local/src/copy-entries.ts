@@ -8,7 +8,7 @@ import type { FileManifestEntry } from "@outpost/core";
 import { placeLink } from "./copy-tree.js";
 import { textSha256 } from "./file-sha256.js";
 import { assertNoLinkOnTheWay } from "./no-link-on-the-way.js";
-import { assertLinkStaysInside, assertNoLinkLeavesDestination } from "@outpost/plugin-utils";
+import { assertLinkStaysInside, assertNoLinkLeavesDestination, transferMode } from "@outpost/plugin-utils";
 
 /**
  * Copies exactly `entries` from `source` to `destination`. Every path is checked and every file is
@@ -55,7 +55,7 @@ export async function copyEntries(
       const stats = await lstat(join(source, path)).catch(() => undefined);
       if (!stats?.isFile()) throw mismatch(entry, "it is not a regular file any more");
       const temporary = join(staging, String(index));
-      staged.push({ from: temporary, to, mode: entry.mode & 0o7777 });
+      staged.push({ from: temporary, to, mode: transferMode(entry.mode) });
       const hash = createHash("sha256");
       let size = 0;
       await pipeline(

@@ -4,7 +4,7 @@ import { OutpostError, normalizeRelativePath } from "@outpost/core";
 import type { FileManifestEntry } from "@outpost/core";
 import { fileSha256, textSha256 } from "./file-sha256.js";
 import { FILE_CONCURRENCY, inParallel } from "./in-parallel.js";
-import { assertLinkStaysInside } from "@outpost/plugin-utils";
+import { assertLinkStaysInside, transferMode } from "@outpost/plugin-utils";
 import { assertNoLinkOnTheWay } from "./no-link-on-the-way.js";
 
 /** Lists `paths` under `source` (directories expand) as manifest entries, sorted and without duplicates. */
@@ -52,12 +52,12 @@ async function visit(source: string, relative: string, listing: Listing, check: 
     listing.found.set(relative, {
       path: relative,
       kind: "link",
-      mode: stats.mode & 0o7777,
+      mode: transferMode(stats.mode),
       size: Buffer.byteLength(target),
       sha256: textSha256(target),
     });
   } else if (stats.isFile()) {
-    listing.files.set(relative, { mode: stats.mode & 0o7777, size: stats.size });
+    listing.files.set(relative, { mode: transferMode(stats.mode), size: stats.size });
   } else {
     throw new OutpostError(
       "workspace",

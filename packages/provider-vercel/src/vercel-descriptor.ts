@@ -1,4 +1,5 @@
 import { DESCRIPTOR_SPECIFICATION_VERSION, type ProviderDescriptor } from "@outpost/core";
+import { descriptorOptions } from "@outpost/plugin-utils";
 import type { NetworkPolicy } from "@vercel/sandbox";
 import { vercelCredentials, type VercelCreateParameters, type VercelProviderConfig } from "./vercel-provider-config.js";
 import { vercelProvider } from "./vercel-provider.js";
@@ -39,12 +40,7 @@ export const descriptor: ProviderDescriptor = {
 };
 
 function vercelConfig(options: Readonly<Record<string, unknown>>): VercelProviderConfig {
-  const text = (key: string): string | undefined => (typeof options[key] === "string" && options[key] !== "" ? options[key] : undefined);
-  const number = (key: string): number | undefined => {
-    const value = options[key];
-    const parsed = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
-    return Number.isFinite(parsed) ? parsed : undefined;
-  };
+  const { text, number, flag } = descriptorOptions(options);
   const [image, runtime, region] = [text("image"), text("runtime"), text("region")];
   const [vcpus, timeout] = [number("vcpus"), number("timeoutMs")];
   const create = {
@@ -73,7 +69,7 @@ function vercelConfig(options: Readonly<Record<string, unknown>>): VercelProvide
     ...(networkPolicy ? { networkPolicy } : {}),
     ...(root ? { root } : {}),
     ...(sandbox ? { sandbox } : {}),
-    ...(options.retain === true || options.retain === "true" ? { retain: true } : {}),
+    ...(flag("retain") ? { retain: true } : {}),
     ...(token ? { token } : {}),
     ...(teamId ? { teamId } : {}),
     ...(projectId ? { projectId } : {}),

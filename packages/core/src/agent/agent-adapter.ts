@@ -44,6 +44,8 @@ export interface DecoderContext {
   readonly turn?: AgentTurn;
   /** Receives this turn's diagnostics: event kinds the decoder does not know, version warnings. */
   readonly diagnostic?: (message: string) => void;
+  /** The turn runs its live-input command (`liveInput.open`), whose output may have another format. */
+  readonly live?: boolean;
 }
 
 /** Decodes one complete output line into normalized events. May keep state across lines. */
@@ -60,14 +62,33 @@ export interface FailureRule {
 }
 
 /**
- * How a CLI takes instructions while its turn runs (Claude Code's stream-json input): stdin stays open after
- * the prompt, and each instruction is one more message on it. Used for steering on leases with `liveInput`.
+ * How a CLI takes instructions while its turn runs: stdin stays open after the first bytes, and each instruction
+ * is written to it (Claude Code: one more stream-json message; Codex: a `turn/steer` request to its app-server).
+ * Used for steering on leases with `liveInput`; one session per turn, because a protocol keeps state.
  */
 export interface AgentLiveInput {
-  /** The turn's command with stdin kept open; its `stdin` carries the prompt as the first message. */
-  command(turn: AgentTurn): AgentCommand;
-  /** The bytes written to stdin for one instruction (a complete line). */
-  message(text: string): string;
+  /** Opens the live session of one turn: its command, and how instructions reach it. */
+  open(turn: AgentTurn): AgentLiveSession;
+}
+
+/** One turn's live input. The turn's output is decoded by a decoder created with `live: true`. */
+export interface AgentLiveSession {
+  /** The turn's command with stdin kept open; its `stdin` is written first (the prompt, or a protocol's opening). */
+  readonly command: AgentCommand;
+  /** One instruction: the bytes to write now, and, where the CLI answers it, whether it was taken. */
+  message(text: string): AgentLiveMessage;
+  /** Sees each stdout line before it is decoded; returns bytes to write to stdin (a protocol's next request). */
+  reply?(line: string): string | undefined;
+  /** The process ended: instructions not answered yet are refused. */
+  close?(): void;
+}
+
+/** What one instruction becomes. */
+export interface AgentLiveMessage {
+  /** Written to stdin now (may be empty while the session waits to be able to send it). */
+  readonly write: string;
+  /** Resolves once the CLI took the instruction; rejects with code `steering` (`details.reason` says why) when it refused it. */
+  readonly accepted?: Promise<void>;
 }
 
 /** What an agent plugin implements: build the command for a turn, decode its output. */

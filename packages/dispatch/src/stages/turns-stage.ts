@@ -284,7 +284,7 @@ async function runPass(
     variables: state.variables.get(agent) ?? {},
     signal,
     ...(inline ? { homeFiles: commandHomeFiles(files) } : {}),
-    ...(control ? { input: control.input, interrupt: control.interrupt } : {}),
+    ...(control ? { ...(control.live ? { live: control.live } : {}), interrupt: control.interrupt } : {}),
     onEvent: (event) => {
       if (!located && provider.placement === "host") {
         located = true;

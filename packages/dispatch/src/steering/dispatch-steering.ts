@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
-import type { AgentAdapter, AgentEvent, SandboxLease } from "@outpost/core";
+import { OutpostError, type AgentAdapter, type AgentEvent, type AgentLiveSession, type AgentTurn, type SandboxLease } from "@outpost/core";
+import type { LiveTurnInput } from "../turn/live-turn-input.js";
 import { attachSteering, type PendingInstruction, type Steering, type SteeringAttachment, type SteeringDelivery } from "./steering.js";
 
 /** What the engine is told for each delivered instruction (the `steer` event, a span event). */
@@ -7,8 +8,8 @@ export type SteerReport = (delivery: SteeringDelivery, pass: number, text: strin
 
 /** The steering of one running turn, handed to runTurn. */
 export interface TurnSteering {
-  /** Live stdin for instructions, when they are injected into this turn. */
-  readonly input?: PassThrough;
+  /** The turn's live input, when instructions are injected into it. */
+  readonly live?: LiveTurnInput;
   /** Aborted to stop the agent so that its conversation is resumed with the waiting instructions. */
   readonly interrupt: AbortSignal;
   /** Every event of the turn: the conversation id makes resuming possible, the final event ends live input. */
@@ -41,7 +42,7 @@ export class DispatchSteering {
     this.turn = turn;
     queueMicrotask(() => this.route());
     return {
-      ...(turn.input ? { input: turn.input } : {}),
+      ...(turn.input ? { live: turn.liveInput(turn.input) } : {}),
       interrupt: turn.interrupter.signal,
       onEvent: (event) => turn.onEvent(event),
       close: () => {
@@ -82,11 +83,7 @@ export class DispatchSteering {
     const turn = this.turn;
     if (!turn || this.attachment.waiting === 0) return;
     if (turn.injecting) {
-      for (const instruction of this.attachment.take()) {
-        turn.write(instruction.text);
-        instruction.deliver({ delivery: "injected", dispatchId: this.dispatchId, pass: turn.pass });
-        this.report("injected", turn.pass, instruction.text);
-      }
+      for (const instruction of this.attachment.take()) this.inject(turn, instruction);
       return;
     }
     if (turn.mode === "none") {
@@ -96,6 +93,30 @@ export class DispatchSteering {
     // Resumed: the agent is stopped once its conversation is known; the instructions then resume it.
     if (turn.mode === "resumed" && turn.conversationId !== undefined) turn.interrupter.abort();
   }
+
+  /** Writes one instruction into the running turn; delivered once the CLI took it (where it answers), else refused with its reason. */
+  private inject(turn: ActiveTurn, instruction: PendingInstruction): void {
+    const delivered = (): void => {
+      instruction.deliver({ delivery: "injected", dispatchId: this.dispatchId, pass: turn.pass });
+      this.report("injected", turn.pass, instruction.text);
+    };
+    let accepted: Promise<void> | undefined;
+    try {
+      accepted = turn.write(instruction.text);
+    } catch (error) {
+      instruction.refuse(refusalReason(error));
+      return;
+    }
+    if (accepted === undefined) delivered();
+    else accepted.then(delivered, (error: unknown) => instruction.refuse(refusalReason(error)));
+  }
+}
+
+/** Why the agent refused an instruction: an OutpostError's `details.reason`, else its message. */
+function refusalReason(error: unknown): string {
+  const reason = OutpostError.isInstance(error) ? error.details?.["reason"] : undefined;
+  if (typeof reason === "string") return reason;
+  return error instanceof Error ? error.message : String(error);
 }
 
 class ActiveTurn {
@@ -103,6 +124,7 @@ class ActiveTurn {
   readonly input: PassThrough | undefined;
   readonly interrupter = new AbortController();
   private ended = false;
+  private session: AgentLiveSession | undefined;
 
   constructor(
     private readonly agent: AgentAdapter,
@@ -115,23 +137,52 @@ class ActiveTurn {
     this.input = this.mode === "injected" ? new PassThrough() : undefined;
   }
 
-  /** Live input is open until the agent's final event: an instruction written later would start another turn. */
+  /**
+   * Live input is open from the session's start until the agent's final event: an instruction written later
+   * would start another turn.
+   */
   get injecting(): boolean {
-    return this.mode === "injected" && !this.ended;
+    return this.mode === "injected" && !this.ended && this.session !== undefined;
   }
 
-  write(text: string): void {
-    this.input?.write(this.agent.liveInput!.message(text));
+  /** What runTurn drives: it opens the agent's session for the turn and shows it every stdout line. */
+  liveInput(input: PassThrough): LiveTurnInput {
+    return {
+      input,
+      open: (turn: AgentTurn) => {
+        this.session = this.agent.liveInput!.open(turn);
+        queueMicrotask(this.changed);
+        return this.session;
+      },
+      line: (line: string) => this.send(this.session?.reply?.(line)),
+    };
+  }
+
+  /** Writes an instruction; the promise, when the CLI answers instructions, settles with its answer. */
+  write(text: string): Promise<void> | undefined {
+    const message = this.session!.message(text);
+    this.send(message.write);
+    return message.accepted;
   }
 
   onEvent(event: AgentEvent): void {
     if (event.type === "conversation") {
       this.conversationId = event.id;
       this.changed();
-    } else if (event.type === "finished") this.close();
+    } else if (event.type === "finished") this.endInput();
   }
 
+  /** The turn's process ended: its session refuses what it did not answer. */
   close(): void {
+    this.endInput();
+    this.session?.close?.();
+  }
+
+  private send(bytes: string | undefined): void {
+    if (bytes && !this.ended) this.input?.write(bytes);
+  }
+
+  private endInput(): void {
     if (this.ended) return;
     this.ended = true;
     this.input?.end();

@@ -13,10 +13,10 @@ import {
   type Usage,
   addUsage,
 } from "@outpost/core";
-import type { Readable } from "node:stream";
 import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
 import { findMarker } from "./markers.js";
 import { boundedAfterStop } from "./bounded-stop.js";
+import type { LiveTurnInput } from "./live-turn-input.js";
 
 export interface RunTurnInput {
   readonly agent: AgentAdapter;
@@ -33,8 +33,8 @@ export interface RunTurnInput {
   readonly onIdleWarning: (silentMs: number) => void;
   /** The agent's diagnostics for this turn (unknown event kinds, version warnings). */
   readonly onDiagnostic?: (message: string) => void;
-  /** Steering instructions written to the agent's stdin after the prompt (the agent's `liveInput` command runs). */
-  readonly input?: Readable;
+  /** Steering instructions injected while the turn runs (the agent's live session runs the turn). */
+  readonly live?: LiveTurnInput;
   /** Aborted by steering: the agent is stopped and the turn returns, interrupted, to be resumed. */
   readonly interrupt?: AbortSignal;
 }
@@ -61,8 +61,13 @@ const RETAIN_BYTES = 64 * 1024;
  */
 export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const { agent, lease, turn } = input;
-  const command = input.input && agent.liveInput ? agent.liveInput.command(turn) : agent.command(turn);
-  const decoder = agent.createDecoder({ turn, ...(input.onDiagnostic ? { diagnostic: input.onDiagnostic } : {}) });
+  const session = input.live?.open(turn);
+  const command = session?.command ?? agent.command(turn);
+  const decoder = agent.createDecoder({
+    turn,
+    ...(session ? { live: true } : {}),
+    ...(input.onDiagnostic ? { diagnostic: input.onDiagnostic } : {}),
+  });
   const splitter = new LineSplitter();
   const stopper = new AbortController();
   let stop: TimerStop | "signal" | "steering" | undefined;
@@ -112,6 +117,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   };
   const decode = (line: string): void => {
     if (line.trim() === "") return;
+    input.live?.line(line);
     for (const event of decoder.decode(line)) handle(event);
   };
   const observe = (channel: CommandChannel, chunk: string): void => {
@@ -131,7 +137,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         executable: command.executable,
         arguments: command.arguments,
         stdin: command.stdin,
-        ...(input.input ? { input: input.input } : {}),
+        ...(input.live ? { input: input.live.input } : {}),
         directory: command.directory ?? turn.root,
         variables: { ...input.variables, ...command.variables },
         ...(input.homeFiles ? { homeFiles: input.homeFiles } : {}),
