@@ -7,6 +7,11 @@ export interface SandboxLease {
   readonly fileTransfers?: FileTransfers;
   /** Whether invoke accepts Command.input as live stdin for a running process. */
   readonly liveInput?: boolean;
+  /**
+   * Names the sandbox to its provider's descriptor (`removeSandbox`), so that the sandbox of a dispatch that
+   * died can still be removed (`outpost clean`, queue workers). Host providers have none.
+   */
+  readonly sandboxId?: string;
   /** Repository directory in the sandbox; commands run there when Command.directory is absent. */
   readonly root: string;
   /** Agent home in the sandbox: credentials, CLI settings and native conversations live here. */
