@@ -156,7 +156,8 @@ export function buildProgram(io: ProgramIo): Command {
   program
     .command("clean")
     .description(
-      "Clean up dead and ended dispatches: stop orphaned agents and containers, remove temporary directories, worktrees and branches holding nothing unmerged. Never touches a running dispatch.",
+      "Clean up dead and ended dispatches: stop orphaned agents, remove their sandboxes (containers, cloud sandboxes), " +
+        "temporary directories, worktrees and branches holding nothing unmerged. Never touches a running dispatch.",
     )
     .argument("[id...]", "only these dispatches (ids or unique prefixes, as `outpost ps` shows them)")
     .option("-n, --dry-run", "say what would be done, do nothing")

@@ -124,6 +124,10 @@ describe("transcript capture in one step (host placement, in-process)", () => {
       },
     );
     try {
+      // Under load the writer may start late: capture only once the file is really growing.
+      const { stat } = await import("node:fs/promises");
+      const initial = (await stat(transcriptOf())).size;
+      while ((await stat(transcriptOf())).size === initial) await new Promise((resolve) => setTimeout(resolve, 10));
       const error = await store.capture(ID, source.context()).catch((caught: unknown) => caught);
       expect(isOutpostError(error) && error.code, String(error)).toBe("session");
       expect((error as Error).message).toMatch(/changed while/);

@@ -93,4 +93,21 @@ describe("cleanDispatches", () => {
     expect(report.cleaned[0]!.kept?.commits).toHaveLength(1);
     expect(execFileSync("git", ["branch", "--list", "main"], { cwd: root, encoding: "utf8" })).toContain("main");
   });
+  it("hands the provider's remover only a sandbox id a lease could have recorded, never an option or a path", async () => {
+    const root = repository();
+    const removed: Array<[string, string]> = [];
+    const removeContainer = async (id: string, provider: string) => void removed.push([id, provider]);
+    for (const sandbox of ["--force", "../../etc", "a b", "", "x".repeat(200)])
+      writeRecord(root, { runner: await deadRunner(), provider: "vercel", sandbox });
+    const sane = writeRecord(root, { runner: await deadRunner(), provider: "vercel", sandbox: "sbx_Outpost-1.a" });
+    const legacy = writeRecord(root, { runner: await deadRunner(), provider: "docker", container: "ab".repeat(32) });
+    const report = await cleanDispatches({ repository: root, removeContainer });
+    expect(removed.sort()).toEqual([
+      ["ab".repeat(32), "docker"],
+      ["sbx_Outpost-1.a", "vercel"],
+    ]);
+    const actions = Object.fromEntries(report.cleaned.map((entry) => [entry.dispatchId, entry.actions]));
+    expect(actions[sane]).toContain("remove vercel sandbox sbx_Outpost-");
+    expect(actions[legacy]).toContain(`remove docker sandbox ${"ab".repeat(6)}`);
+  });
 });

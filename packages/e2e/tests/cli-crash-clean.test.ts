@@ -69,11 +69,11 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
     directory: string;
     branch: string;
     staging: string;
-    container?: string;
+    sandbox?: string;
     agentProcessGroup?: number;
   };
   expect(existsSync(record.staging)).toBe(true);
-  if (providerName === "docker") expect(record.container).toMatch(/^[0-9a-f]{64}$/);
+  if (providerName === "docker") expect(record.sandbox).toMatch(/^[0-9a-f]{64}$/);
   else expect(record.agentProcessGroup).toBeGreaterThan(1);
 
   runner.kill("SIGKILL");
@@ -96,8 +96,8 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
   expect(after.branches).toEqual([...before.branches, `refs/heads/${record.branch}`].sort());
   expect(after.temporary).toEqual(before.temporary);
   if (record.agentProcessGroup) expect(await eventually(() => processesInGroup(record.agentProcessGroup!).length === 0)).toBe(true);
-  if (record.container)
-    expect(spawnSync("docker", ["ps", "-aq", "--no-trunc", "--filter", `id=${record.container}`], { encoding: "utf8" }).stdout.trim()).toBe(
+  if (record.sandbox)
+    expect(spawnSync("docker", ["ps", "-aq", "--no-trunc", "--filter", `id=${record.sandbox}`], { encoding: "utf8" }).stdout.trim()).toBe(
       "",
     );
   const commit = gitIn(repository, "rev-parse", record.branch);

@@ -2,6 +2,7 @@ import { DESCRIPTOR_SPECIFICATION_VERSION, type ProviderDescriptor } from "@outp
 import { descriptorOptions } from "@outpost/plugin-utils";
 import { daytonaCredentials, type DaytonaCreateParameters, type DaytonaProviderConfig } from "./daytona-provider-config.js";
 import { daytonaProvider } from "./daytona-provider.js";
+import { removeDaytonaSandbox } from "./remove-daytona-sandbox.js";
 
 /** How hosts (the outpost CLI, doctor) find and build this provider without knowing it by name. */
 export const descriptor: ProviderDescriptor = {
@@ -39,6 +40,8 @@ export const descriptor: ProviderDescriptor = {
     return { ok: false, detail: "no credentials: set DAYTONA_API_KEY (and DAYTONA_API_URL for a self-hosted Daytona)" };
   },
   createProvider: (options) => daytonaProvider(daytonaConfig(options)),
+  // Credentials from the environment, as a host that cleans up has no options for this provider.
+  removeSandbox: (id) => removeDaytonaSandbox(id),
 };
 
 function daytonaConfig(options: Readonly<Record<string, unknown>>): DaytonaProviderConfig {

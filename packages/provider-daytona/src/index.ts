@@ -4,3 +4,4 @@ export type { DaytonaProviderConfig, DaytonaCreateParameters } from "./daytona-p
 export { DaytonaLease } from "./daytona-lease.js";
 export { mapDaytonaError } from "./map-daytona-error.js";
 export { descriptor } from "./daytona-descriptor.js";
+export { removeDaytonaSandbox } from "./remove-daytona-sandbox.js";

@@ -48,6 +48,11 @@ export class DockerLease extends SandboxLeaseBase implements LeaseSandbox {
     return this.container.id;
   }
 
+  /** The container's id: what the descriptor's `removeSandbox` takes. */
+  get sandboxId(): string {
+    return this.container.id;
+  }
+
   protected runCommand(command: Command): Promise<CommandResult> {
     return runCommand(this, command);
   }

@@ -4,3 +4,4 @@ export type { VercelProviderConfig, VercelCreateParameters } from "./vercel-prov
 export { VercelLease } from "./vercel-lease.js";
 export { mapVercelError } from "./map-vercel-error.js";
 export { descriptor } from "./vercel-descriptor.js";
+export { removeVercelSandbox } from "./remove-vercel-sandbox.js";

@@ -3,6 +3,7 @@ import { descriptorOptions } from "@outpost/plugin-utils";
 import type { NetworkPolicy } from "@vercel/sandbox";
 import { vercelCredentials, type VercelCreateParameters, type VercelProviderConfig } from "./vercel-provider-config.js";
 import { vercelProvider } from "./vercel-provider.js";
+import { removeVercelSandbox } from "./remove-vercel-sandbox.js";
 
 /** How hosts (the outpost CLI, doctor) find and build this provider without knowing it by name. */
 export const descriptor: ProviderDescriptor = {
@@ -37,6 +38,8 @@ export const descriptor: ProviderDescriptor = {
     };
   },
   createProvider: (options) => vercelProvider(vercelConfig(options)),
+  // Credentials from the environment, as a host that cleans up has no options for this provider.
+  removeSandbox: (id) => removeVercelSandbox(id),
 };
 
 function vercelConfig(options: Readonly<Record<string, unknown>>): VercelProviderConfig {

@@ -50,6 +50,11 @@ export class VercelLease extends SandboxLeaseBase implements LeaseSandbox {
     return this.sandbox.name;
   }
 
+  /** The sandbox's name: what the descriptor's `removeSandbox` takes. */
+  get sandboxId(): string {
+    return this.sandbox.name;
+  }
+
   protected runCommand(command: Command): Promise<CommandResult> {
     return runCommand(this, command);
   }

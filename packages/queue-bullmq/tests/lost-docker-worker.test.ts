@@ -95,7 +95,7 @@ describeGated("a worker killed mid-job on the Docker provider (real dockerd)", g
       const name = victim.name as "w1" | "w2";
       const restarted = start(name);
       const reaped = await restarted.waitFor((event) => event.type === "reaped");
-      expect(JSON.stringify(reaped.actions)).toContain(`remove container ${container!.slice(0, 12)}`);
+      expect(JSON.stringify(reaped.actions)).toMatch(new RegExp(`remove docker\\S* sandbox ${container!.slice(0, 12)}`));
       await restarted.waitFor((event) => event.type === "ready");
       expect(exists(container!)).toBe(false);
       // The winner released its own container; nothing of this job runs any more.

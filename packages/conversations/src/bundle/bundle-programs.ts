@@ -69,6 +69,7 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
   if (!stat || (input.buckets && bucket === null)) {
     throw fail("session", `No ${what} in the sandbox under ${sessions}. Check the id and that the agent saved its session.`, {
       id: input.id,
+      absent: true,
     });
   }
   if (stat.isSymbolicLink()) {

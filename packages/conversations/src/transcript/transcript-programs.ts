@@ -99,7 +99,7 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
         : " Check the id and that the agent saved its session.";
     throw fail(unsearched.length > 0 ? "workspace" : "session", `No ${what} under ${sessionsDirectory}.${hint}`, {
       id: input.id,
-      ...(unsearched.length > 0 ? { unsearched } : {}),
+      ...(unsearched.length > 0 ? { unsearched } : { absent: true }),
     });
   }
   if (matching.length > 1) {

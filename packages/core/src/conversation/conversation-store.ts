@@ -28,7 +28,10 @@ export interface ConversationStore {
   readonly name: string;
   /** Finds a captured conversation on the host; fails with code `session` when it is absent. */
   locate(id: string, repository: string, home?: string): Promise<ConversationRecord>;
-  /** Saves conversation `id` from the context's sandbox to the host after a turn. */
+  /**
+   * Saves conversation `id` from the context's sandbox to the host after a turn. When the agent saved no
+   * conversation under `id`, fails with code `session` and `details.absent: true` (steering then starts over).
+   */
   capture(id: string, context: ConversationContext): Promise<ConversationRecord>;
   /** Writes a located record into the context's sandbox, relocating recorded paths to its workspace. */
   restore(record: ConversationRecord, context: ConversationContext): Promise<void>;

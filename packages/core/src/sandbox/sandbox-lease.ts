@@ -9,6 +9,11 @@ export interface SandboxLease {
   readonly liveInput?: boolean;
   /** Whether invoke writes Command.homeFiles as part of starting the process (no separate upload). */
   readonly homeFiles?: boolean;
+  /**
+   * Names the sandbox to its provider's descriptor (`removeSandbox`), so that the sandbox of a dispatch that
+   * died can still be removed (`outpost clean`, queue workers). Host providers have none.
+   */
+  readonly sandboxId?: string;
   /** Repository directory in the sandbox; commands run there when Command.directory is absent. */
   readonly root: string;
   /** Agent home in the sandbox: credentials, CLI settings and native conversations live here. */

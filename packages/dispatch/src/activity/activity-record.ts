@@ -40,7 +40,9 @@ export interface ActivityRecord {
   readonly home?: string;
   /** The sandbox's private git directory (mounted sandboxes): its commits are imported by a clean. */
   readonly sandboxGit?: string;
-  /** Container of the sandbox (Docker). */
+  /** The lease's `sandboxId`: what its provider's descriptor removes after a crash (a Docker container id, a cloud sandbox). */
+  readonly sandbox?: string;
+  /** Records written before `sandbox` existed: the Docker container's id. */
   readonly container?: string;
   /** Process group of the agent on the host (host providers). */
   readonly agentProcessGroup?: number;

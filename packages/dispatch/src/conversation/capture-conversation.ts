@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { isOutpostError } from "@outpost/core";
 import type { AgentAdapter, AgentFeatures, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
 
 /** An agent adapter, or a replay agent (which captures nothing and reads no transcript). */
@@ -8,6 +9,8 @@ export interface CapturedConversation {
   readonly record?: ConversationRecord;
   /** Usage read back from the transcript, when the agent knows how. */
   readonly usage?: Usage;
+  /** The agent saved no conversation under its id (the store said so: code `session`, `details.absent`). */
+  readonly missing?: true;
 }
 
 /** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
@@ -29,7 +32,7 @@ export async function captureConversation(
     warn(
       `Could not capture ${agent.name} conversation ${id}: ${message(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
     );
-    return {};
+    return isOutpostError(error, "session") && error.details?.["absent"] === true ? { missing: true } : {};
   }
   return { record, usage: await transcriptUsage(agent, record, warn) };
 }

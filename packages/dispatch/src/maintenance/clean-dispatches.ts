@@ -20,7 +20,7 @@ export interface CleanDispatchesOptions {
   readonly ids?: readonly string[];
   /** Say what would be done, do nothing. */
   readonly dryRun?: boolean;
-  /** Removes a sandbox container by id; `provider` is the name the record holds (the CLI asks that provider's descriptor). */
+  /** Removes a sandbox by the id its lease recorded; `provider` is the name the record holds (the CLI asks that provider's descriptor). */
   readonly removeContainer?: (id: string, provider: string) => Promise<void>;
 }
 
@@ -107,11 +107,11 @@ async function cleanOne(
     await act(`stop ${orphans.length} orphaned agent process(es) ${orphans.map((entry) => entry.pid).join(", ")}`, () =>
       stopDispatchProcesses(record.dispatchId),
     );
-  if (record.container) {
-    const container = record.container;
-    if (options.removeContainer)
-      await act(`remove container ${container.slice(0, 12)}`, () => options.removeContainer!(container, record.provider));
-    else actions.push(`container ${container.slice(0, 12)} not removed (no container remover given for provider ${record.provider})`);
+  const sandbox = record.sandbox ?? record.container;
+  if (sandbox) {
+    const name = `${record.provider} sandbox ${sandbox.slice(0, 12)}`;
+    if (options.removeContainer) await act(`remove ${name}`, () => options.removeContainer!(sandbox, record.provider));
+    else actions.push(`${name} not removed (no sandbox remover given for provider ${record.provider})`);
   }
   for (const directory of [record.staging, record.home]) {
     if (directory && (await ownDirectory(directory)))

@@ -7,6 +7,8 @@ import { parseIdentity } from "@outpost/plugin-utils";
 const DISPATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TEMPORARY_NAME = /^outpost-(staging|home|sandbox-git)-[A-Za-z0-9]{6}$/;
 const CONTAINER_ID = /^[0-9a-f]{12,64}$/;
+// What a provider's removeSandbox is ever handed: an id, never an option or a path.
+const SANDBOX_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 /**
  * The activity records under `<root>/.outpost/storage/activity`, checked field by field: a record may
@@ -50,6 +52,7 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
     raw.mode === "named" || raw.mode === "integrate" || raw.mode === "current" ? (raw.mode as ActivityRecord["mode"]) : undefined;
   const error = raw.error as { code?: unknown; message?: unknown } | undefined;
   const container = text("container");
+  const sandbox = text("sandbox");
   return {
     dispatchId: id,
     agent: text("agent") ?? "?",
@@ -70,6 +73,7 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
     ...optional("home", temporary("home")),
     ...optional("sandboxGit", temporary("sandboxGit")),
     ...optional("container", container && CONTAINER_ID.test(container) ? container : undefined),
+    ...optional("sandbox", sandbox && SANDBOX_ID.test(sandbox) ? sandbox : undefined),
     ...optional(
       "agentProcessGroup",
       Number.isInteger(raw.agentProcessGroup) && (raw.agentProcessGroup as number) > 1 ? (raw.agentProcessGroup as number) : undefined,

@@ -41,13 +41,12 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
   };
   state.sandbox = { lease, boundary, context };
   assertSpecificationVersion(lease, "sandbox lease");
-  const container = (lease as { containerId?: unknown }).containerId;
   state.recorded.push(
     note(
       state,
       state.activity.update({
         phase: "sandbox",
-        ...(typeof container === "string" ? { container } : {}),
+        ...(typeof lease.sandboxId === "string" ? { sandbox: lease.sandboxId } : {}),
         ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
         ...(isPrivateHostHome(provider, lease) ? { home: lease.home } : {}),
       }),

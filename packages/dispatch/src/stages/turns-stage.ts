@@ -138,7 +138,15 @@ function runRecorded(
     agent,
     lease,
     request,
-    (previous, id, steering) => ({ pass: previous.pass, prompt: steering.join("\n\n"), resume: { id }, steering }),
+    {
+      resume: (previous, id, steering) => ({ pass: previous.pass, prompt: steering.join("\n\n"), resume: { id }, steering }),
+      restart: (previous, steering) => {
+        state.observers.warn(
+          `${agent.name} was stopped for steering before it saved its conversation: the brief runs again, with the instruction, in a new conversation.`,
+        );
+        return { pass: previous.pass, prompt: [previous.prompt, ...steering].join("\n\n"), steering };
+      },
+    },
     (next, control) => recordTurn(state, lease, agent, next, control),
   );
 }
@@ -149,13 +157,18 @@ function runRecorded(
  */
 async function replaySteered(state: DispatchState, lease: SandboxLease, agent: ReplayAgent, request: TurnRequest): Promise<TurnOutcome> {
   let outcome = await recordTurn(state, lease, agent, request);
+  let prompt = request.prompt;
   for (let steering = agent.pendingSteering(); steering; steering = agent.pendingSteering()) {
     const resume = outcome.conversationId ?? state.conversationId;
     for (const text of steering) reportSteer(state, "resumed", request.pass, text);
+    // A run whose agent was stopped before it saved anything started over with the brief and the instructions.
+    const restarted = [prompt, ...steering].join("\n\n");
+    const recorded = agent.turns[agent.turns.length - agent.remainingTurns]?.prompt;
+    prompt = recorded === restarted ? restarted : steering.join("\n\n");
     outcome = await recordTurn(state, lease, agent, {
       pass: request.pass,
-      prompt: steering.join("\n\n"),
-      ...(resume ? { resume: { id: resume } } : {}),
+      prompt,
+      ...(resume && recorded !== restarted ? { resume: { id: resume } } : {}),
       steering,
     });
   }
@@ -246,7 +259,7 @@ async function recordTurn(
     ...(turn.interrupted ? { interrupted: turn.interrupted } : {}),
   });
   observers.diagnostic(`${label}: ${agent.name} answered in ${outcome.durationMs} ms (${options.label ?? state.dispatchId})`);
-  return outcome;
+  return captured.missing === true ? { ...outcome, conversationMissing: true } : outcome;
 }
 
 async function runPass(

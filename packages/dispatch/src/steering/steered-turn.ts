@@ -11,21 +11,32 @@ export interface SteerableRequest {
   readonly conversationId?: string;
 }
 
+/** How a steered turn's follow-up is built from the turn it stopped. */
+export interface SteeredRequests<R> {
+  /** The turn that resumes `conversationId` with the instructions. */
+  resume(request: R, conversationId: string, instructions: readonly string[]): R;
+  /** The turn that starts over with the instructions: the stopped agent had saved no conversation to resume. */
+  restart(request: R, instructions: readonly string[]): R;
+}
+
 /**
  * Runs one turn under steering: instructions that were not injected into it (the agent was stopped for them,
- * or they came after its final event) resume its conversation in a new turn, until none is left.
- * `resumeWith` builds the resumed request; `run` runs and records one turn.
+ * or they came after its final event) resume its conversation in a new turn, until none is left. An agent
+ * stopped so early that it saved no conversation (a pre-assigned id, stopped at once) cannot be resumed:
+ * its new conversation starts over with the instructions. `run` runs and records one turn.
  */
 export async function runSteered<R extends SteerableRequest>(
   steering: DispatchSteering,
   agent: AgentAdapter,
   lease: SandboxLease,
   request: R,
-  resumeWith: (request: R, conversationId: string, instructions: readonly string[]) => R,
+  requests: SteeredRequests<R>,
   run: (request: R, control: TurnSteering) => Promise<TurnOutcome>,
 ): Promise<TurnOutcome> {
   // Where the agent takes the id of a new conversation, it is known from the start: it can be stopped at once.
-  let next: R = !request.resume && agent.namesConversations === true ? { ...request, conversationId: randomUUID() } : request;
+  const named = (candidate: R): R =>
+    !candidate.resume && agent.namesConversations === true ? { ...candidate, conversationId: randomUUID() } : candidate;
+  let next: R = named(request);
   for (;;) {
     const control = steering.open(agent, lease, next.pass, next.resume && !next.resume.fork ? next.resume.id : next.conversationId);
     let outcome: TurnOutcome;
@@ -38,10 +49,10 @@ export async function runSteered<R extends SteerableRequest>(
     const waiting = conversationId === undefined ? [] : steering.takeForResume(agent);
     if (waiting.length === 0 || conversationId === undefined) return outcome;
     for (const instruction of waiting) steering.resumed(instruction, next.pass);
-    next = resumeWith(
-      next,
-      conversationId,
-      waiting.map((instruction) => instruction.text),
-    );
+    const instructions = waiting.map((instruction) => instruction.text);
+    next =
+      outcome.conversationMissing === true && !next.resume
+        ? named(requests.restart(next, instructions))
+        : requests.resume(next, conversationId, instructions);
   }
 }

@@ -50,6 +50,8 @@ export interface TurnOutcome {
   readonly durationMs: number;
   /** Steering stopped the agent; its conversation is resumed with the instruction. */
   readonly interrupted?: "steering";
+  /** Set once the turn was captured: the agent saved no conversation under its id, so it cannot be resumed. */
+  readonly conversationMissing?: boolean;
 }
 
 const RETAIN_BYTES = 64 * 1024;

@@ -19,12 +19,15 @@ const prompt = args[args.length - 1] ?? "";
 const home = env.HOME;
 const sessions = join(home, ".script-agent", "sessions");
 mkdirSync(sessions, { recursive: true });
-const id = resumed ?? randomUUID();
+const namedIndex = args.indexOf("--session-id");
+const id = resumed ?? (namedIndex >= 0 ? args[namedIndex + 1] : undefined) ?? randomUUID();
 const session = join(sessions, id + ".jsonl");
 if (resumed && !existsSync(session)) {
   process.stderr.write("No conversation found with id " + resumed + "\n");
   process.exit(3);
 }
+// A CLI that names its conversation up front but saves it only later (the window steering can stop it in).
+if (!resumed && env.SCRIPT_AGENT_SAVE_DELAY_MS) await new Promise((done) => setTimeout(done, Number(env.SCRIPT_AGENT_SAVE_DELAY_MS)));
 const history = existsSync(session) ? readFileSync(session, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)) : [];
 const counter = join(home, ".script-agent", "passes");
 const pass = (existsSync(counter) ? Number(readFileSync(counter, "utf8")) : 0) + 1;

@@ -34,7 +34,15 @@ export function scriptAgentStore(): ConversationStore {
       const directory = scriptAgentConversations(context.repository, context.home);
       await mkdir(directory, { recursive: true });
       const file = join(directory, `${id}.jsonl`);
-      await context.sandbox.download(sandboxFile(context.sandbox.home, id), file, { signal: context.signal });
+      const source = sandboxFile(context.sandbox.home, id);
+      await context.sandbox.download(source, file, { signal: context.signal }).catch(async (error: unknown) => {
+        // As the real stores do: a conversation the agent never saved is code session.
+        const probe = await context.sandbox.invoke({ executable: "test", arguments: ["-f", source], signal: context.signal });
+        if (probe.status === 0) throw error;
+        throw new OutpostError("session", `The script agent saved no conversation ${id} (no ${source} in the sandbox).`, {
+          details: { id, absent: true },
+        });
+      });
       return { id, file, format: SCRIPT_AGENT_FORMAT };
     },
     async restore(record: ConversationRecord, context: ConversationContext): Promise<void> {

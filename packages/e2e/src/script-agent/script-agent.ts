@@ -9,11 +9,14 @@ export interface ScriptAgentConfig {
   readonly directory: string;
   /**
    * SCRIPT_AGENT_* variables: FILE, CONTENT, MARKER (always | never | pass number), HANG (silent | busy | after-marker),
-   * EXIT, DELAY_MS, CHILD_PID_FILE, PRINT_ENVIRONMENT (any value: print every variable it sees).
+   * EXIT, DELAY_MS, CHILD_PID_FILE, PRINT_ENVIRONMENT (any value: print every variable it sees), SAVE_DELAY_MS (a new
+   * conversation is saved only after that long).
    */
   readonly behaviour?: Readonly<Record<string, string>>;
   /** Portable conversations (default true). */
   readonly storage?: boolean;
+  /** Takes the id of a new conversation (`--session-id`), as Claude Code, Copilot and Gemini do. */
+  readonly namesConversations?: boolean;
   /** Node executable as the sandbox sees it (default: this process's; "node" inside a container). */
   readonly executable?: string;
 }
@@ -35,9 +38,11 @@ export function scriptAgent(config: ScriptAgentConfig): AgentAdapter {
     resumable: true,
     forkable: false,
     ...(config.storage === false ? {} : { storage: scriptAgentStore() }),
+    ...(config.namesConversations === true ? { namesConversations: true } : {}),
     command(turn: AgentTurn) {
       const resume = turn.resume ? ["--resume", turn.resume.id] : [];
-      return { executable, arguments: [script, ...resume, turn.prompt], variables };
+      const named = config.namesConversations === true && turn.conversationId !== undefined ? ["--session-id", turn.conversationId] : [];
+      return { executable, arguments: [script, ...resume, ...named, turn.prompt], variables };
     },
     homeFiles() {
       return [{ path: ".script-agent/settings.json", content: JSON.stringify({ telemetry: false }) }];

@@ -14,9 +14,9 @@ export function outpostArguments(args: readonly string[], preload: readonly stri
   return ["--conditions=outpost-source", "--import", tsxLoader, ...preload.flatMap((module) => ["--import", module]), bin, ...args];
 }
 
-/** Starts `outpost <args>` as a real process. */
-export function startOutpost(args: readonly string[], cwd: string): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, outpostArguments(args), { cwd, stdio: "pipe" });
+/** Starts `outpost <args>` as a real process (with `environment` in place of this process's, when given). */
+export function startOutpost(args: readonly string[], cwd: string, environment?: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, outpostArguments(args), { cwd, stdio: "pipe", ...(environment ? { env: environment } : {}) });
 }
 
 /** A module the CLI loads with --agent-module: the script agent, a real process speaking JSON lines. */

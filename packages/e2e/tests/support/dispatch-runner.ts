@@ -3,10 +3,13 @@
 import { dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { dockerProvider } from "@outpost/provider-docker";
+import { daytonaProvider } from "@outpost/provider-daytona";
+import { vercelProvider } from "@outpost/provider-vercel";
 import { DOCKER_TEST_IMAGE, scriptAgent } from "../../src/index.js";
 
 const [repository, agentDirectory, providerName] = process.argv.slice(2) as [string, string, string];
 const docker = providerName === "docker";
+// The cloud providers take their credentials (and the API double's address) from the environment.
 const provider = docker
   ? dockerProvider({
       image: DOCKER_TEST_IMAGE,
@@ -14,7 +17,11 @@ const provider = docker
       user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
       volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
     })
-  : localProvider({ home: "private" });
+  : providerName === "vercel"
+    ? vercelProvider()
+    : providerName === "daytona"
+      ? daytonaProvider()
+      : localProvider({ home: "private" });
 const agent = scriptAgent({
   directory: agentDirectory,
   behaviour: { HANG: "busy", FILE: "crash.txt" },

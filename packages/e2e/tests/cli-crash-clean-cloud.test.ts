@@ -1,0 +1,117 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDaytonaDouble, type DaytonaDouble } from "@outpost/provider-daytona/double";
+import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
+import { scratchRepository } from "../src/index.js";
+import { PACKAGES, startOutpost } from "./support/cli-process.js";
+
+// A dispatch in a cloud sandbox whose process is killed with SIGKILL leaves the sandbox running on the platform.
+// Its activity record names it (the lease's sandboxId), and `outpost clean` deletes it through the provider's
+// descriptor, with the credentials of the environment. The platforms are the API doubles, reached by URL.
+const tsxLoader = pathToFileURL(join(PACKAGES, "../node_modules/tsx/dist/loader.mjs")).href;
+const runnerScript = fileURLToPath(new URL("./support/dispatch-runner.ts", import.meta.url));
+const CLOUD_VARIABLES = /^(VERCEL_|DAYTONA_|OUTPOST_VERCEL_)/;
+
+let vercel: VercelDouble;
+let daytona: DaytonaDouble;
+beforeAll(async () => {
+  [vercel, daytona] = await Promise.all([startVercelDouble(), startDaytonaDouble()]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([vercel?.close(), daytona?.close()]);
+});
+
+function environment(cloud: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !CLOUD_VARIABLES.test(name))), ...cloud };
+}
+
+function outpost(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = startOutpost(args, cwd, env);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  return new Promise((done) => child.once("close", (status) => done({ status, stdout, stderr })));
+}
+
+const platforms = [
+  {
+    name: "vercel",
+    cloud: () => ({
+      VERCEL_TOKEN: vercel.credentials.token,
+      VERCEL_TEAM_ID: vercel.credentials.teamId,
+      VERCEL_PROJECT_ID: vercel.credentials.projectId,
+      OUTPOST_VERCEL_API_URL: vercel.url,
+    }),
+    sandboxes: () => vercel.sandboxes(),
+  },
+  {
+    name: "daytona",
+    cloud: () => ({
+      DAYTONA_API_KEY: daytona.credentials.apiKey,
+      DAYTONA_API_URL: daytona.credentials.apiUrl,
+      DAYTONA_TARGET: daytona.credentials.target,
+    }),
+    sandboxes: () => daytona.sandboxes(),
+  },
+] as const;
+
+describe("a cloud dispatch killed with SIGKILL, then outpost clean", () => {
+  for (const platform of platforms) {
+    it(`${platform.name}: the sandbox left on the platform is deleted through the provider's descriptor`, async () => {
+      const repository = scratchRepository();
+      const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+      const env = environment(platform.cloud());
+      const before = platform.sandboxes();
+      const runner = spawn(
+        process.execPath,
+        ["--conditions=outpost-source", "--import", tsxLoader, runnerScript, repository, agentDirectory, platform.name],
+        {
+          env,
+          stdio: ["ignore", "pipe", "inherit"],
+        },
+      );
+      let output = "";
+      const dispatchId = await new Promise<string>((done) =>
+        runner.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const text = output
+            .split("\n")
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as { dispatchId: string; type: string })
+            .find((entry) => entry.type === "text");
+          if (text) done(text.dispatchId);
+        }),
+      );
+      const running = JSON.parse((await outpost(["ps", "--json"], repository, env)).stdout.trim()) as {
+        dispatchId: string;
+        sandbox?: string;
+      };
+      expect(running.dispatchId).toBe(dispatchId);
+      const left = platform.sandboxes().filter((id) => !before.includes(id));
+      expect(left).toHaveLength(1);
+      expect(running.sandbox).toBe(left[0]);
+
+      runner.kill("SIGKILL");
+      await new Promise((done) => runner.once("exit", done));
+      // Nothing released it: the platform still holds the sandbox.
+      expect(platform.sandboxes()).toContain(left[0]);
+
+      const cleaned = await outpost(["clean", "--json"], repository, env);
+      expect(cleaned.status, cleaned.stderr).toBe(0);
+      expect(cleaned.stdout).toContain(`remove ${platform.name} sandbox ${left[0]!.slice(0, 12)}`);
+      expect(platform.sandboxes()).toEqual(before);
+      // Gone already: a second removal through the descriptor counts as done.
+      const again = await outpost(["clean", "--json"], repository, env);
+      expect(again.status, again.stderr).toBe(0);
+    }, 180_000);
+  }
+});
