@@ -5,6 +5,7 @@ import { committedRecord, summaryOf } from "./committed-result.js";
 import { earlierJob, restoreConversation } from "./continue-conversation.js";
 import type { DispatchJobResult, StoredDispatchResult } from "./dispatch-job-result.js";
 import type { DispatchQueue, QueuedDispatch } from "./dispatch-queue.js";
+import { AttemptSandboxes } from "./attempt-sandboxes.js";
 import { acquireFence } from "./fence.js";
 import { conversationBytes } from "./job-conversation.js";
 import { JobJournal } from "./job-journal.js";
@@ -12,6 +13,7 @@ import { attemptRef, dropAttempt, publishBranch, publishOwnAttempt, pushAttempt 
 import type { RepositoryCache } from "./repository-cache.js";
 import { resolvePlugins } from "./resolve-plugins.js";
 import { runGit } from "./run-git.js";
+import { sandboxRemover } from "./sandbox-remover.js";
 import { resultKeys, storeResult, withdrawResult } from "./store-result.js";
 
 export interface JobContext {
@@ -62,11 +64,13 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       await restoreConversation(transport, earlier, store, checkout.directory, context.conversationHome);
     }
     const localBranch = `outpost/queue/${jobId}/${fence.token}`;
+    const sandboxes = new AttemptSandboxes(context.queue.redis, context.queue.name, jobId, fence.token);
+    for (const reaped of await sandboxes.reapEarlier(sandboxRemover(context.plugins))) journal.phase("reap", reaped);
     journal.phase("dispatch", `fence ${fence.token} on ${checkout.baseCommit.slice(0, 12)}`);
     const result = await dispatch({
       agent,
       brief: spec.brief,
-      sandboxProvider: provider,
+      sandboxProvider: sandboxes.recording(provider),
       repository: checkout.directory,
       branch: { mode: "named", name: localBranch, base: checkout.baseCommit },
       conversationHome: context.conversationHome,
@@ -81,7 +85,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       observe: (observation) =>
         journal.event(observation.event.type, "text" in observation.event ? String(observation.event.text) : undefined),
       warn: (message) => journal.phase("warning", message),
-    });
+    }).finally(() => sandboxes.forget().catch(() => undefined));
     const head = await runGit(checkout.directory, ["rev-parse", "--verify", `refs/heads/${localBranch}^{commit}`]);
     const parked = attemptRef(context.queue.name, jobId, fence.token);
     await fence.check("push its work");

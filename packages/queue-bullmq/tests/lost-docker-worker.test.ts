@@ -32,7 +32,7 @@ afterAll(async () => {
 const temporary = (name: string) => mkdtempSync(join(tmpdir(), `outpost-queue-${name}-`));
 
 describeGated("a worker killed mid-job on the Docker provider (real dockerd)", gated, () => {
-  it("another worker takes the job over; the dead attempt's container is reaped when its worker comes back", async () => {
+  it("another worker takes the job over and removes the dead attempt's container; its worker reaps the rest when it comes back", async () => {
     const remote = bareRemote();
     const resultsDirectory = temporary("results");
     const caches = { w1: temporary("w1"), w2: temporary("w2") };
@@ -89,9 +89,11 @@ describeGated("a worker killed mid-job on the Docker provider (real dockerd)", g
       expect(rescued.fence).toBeGreaterThan(1);
       expect(git(remote, "rev-parse", `refs/heads/outpost/queue/${id}`)).toBe(rescued.commits[0]);
       expect(git(remote, "show", `${rescued.commits[0]}:docker.txt`)).toBe("docker.txt");
-      expect(exists(container!)).toBe(true);
+      // The attempt that took the job over removed the dead attempt's container (named in Redis), at once.
+      expect(exists(container!)).toBe(false);
+      expect(JSON.stringify(rescued.journal)).toMatch(new RegExp(`removed docker\\S* sandbox ${container!.slice(0, 12)} of fence 1`));
 
-      // The killed worker comes back on its cache: it reaps its dead attempt, container included.
+      // The killed worker comes back on its cache: it reaps the rest of its dead attempt (gone already counts as removed).
       const name = victim.name as "w1" | "w2";
       const restarted = start(name);
       const reaped = await restarted.waitFor((event) => event.type === "reaped");
