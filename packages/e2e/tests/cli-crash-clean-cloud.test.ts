@@ -1,20 +1,17 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDaytonaDouble, type DaytonaDouble } from "@outpost/provider-daytona/double";
 import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
 import { scratchRepository } from "../src/index.js";
-import { PACKAGES, startOutpost } from "./support/cli-process.js";
+import { startOutpost } from "./support/cli-process.js";
+import { daytonaEnvironment, onlyCloud, vercelEnvironment } from "./support/cloud-environment.js";
+import { firstTextDispatchId, startDispatchRunner } from "./support/dispatch-runner-process.js";
 
 // A dispatch in a cloud sandbox whose process is killed with SIGKILL leaves the sandbox running on the platform.
 // Its activity record names it (the lease's sandboxId), and `outpost clean` deletes it through the provider's
 // descriptor, with the credentials of the environment. The platforms are the API doubles, reached by URL.
-const tsxLoader = pathToFileURL(join(PACKAGES, "../node_modules/tsx/dist/loader.mjs")).href;
-const runnerScript = fileURLToPath(new URL("./support/dispatch-runner.ts", import.meta.url));
-const CLOUD_VARIABLES = /^(VERCEL_|DAYTONA_|OUTPOST_VERCEL_)/;
 
 let vercel: VercelDouble;
 let daytona: DaytonaDouble;
@@ -24,10 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([vercel?.close(), daytona?.close()]);
 });
-
-function environment(cloud: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !CLOUD_VARIABLES.test(name))), ...cloud };
-}
 
 function outpost(
   args: readonly string[],
@@ -45,21 +38,12 @@ function outpost(
 const platforms = [
   {
     name: "vercel",
-    cloud: () => ({
-      VERCEL_TOKEN: vercel.credentials.token,
-      VERCEL_TEAM_ID: vercel.credentials.teamId,
-      VERCEL_PROJECT_ID: vercel.credentials.projectId,
-      OUTPOST_VERCEL_API_URL: vercel.url,
-    }),
+    cloud: () => vercelEnvironment(vercel),
     sandboxes: () => vercel.sandboxes(),
   },
   {
     name: "daytona",
-    cloud: () => ({
-      DAYTONA_API_KEY: daytona.credentials.apiKey,
-      DAYTONA_API_URL: daytona.credentials.apiUrl,
-      DAYTONA_TARGET: daytona.credentials.target,
-    }),
+    cloud: () => daytonaEnvironment(daytona),
     sandboxes: () => daytona.sandboxes(),
   },
 ] as const;
@@ -69,28 +53,10 @@ describe("a cloud dispatch killed with SIGKILL, then outpost clean", () => {
     it(`${platform.name}: the sandbox left on the platform is deleted through the provider's descriptor`, async () => {
       const repository = scratchRepository();
       const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
-      const env = environment(platform.cloud());
+      const env = onlyCloud(platform.cloud());
       const before = platform.sandboxes();
-      const runner = spawn(
-        process.execPath,
-        ["--conditions=outpost-source", "--import", tsxLoader, runnerScript, repository, agentDirectory, platform.name],
-        {
-          env,
-          stdio: ["ignore", "pipe", "inherit"],
-        },
-      );
-      let output = "";
-      const dispatchId = await new Promise<string>((done) =>
-        runner.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          const text = output
-            .split("\n")
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as { dispatchId: string; type: string })
-            .find((entry) => entry.type === "text");
-          if (text) done(text.dispatchId);
-        }),
-      );
+      const runner = startDispatchRunner(repository, agentDirectory, platform.name, env);
+      const dispatchId = await firstTextDispatchId(runner);
       const running = JSON.parse((await outpost(["ps", "--json"], repository, env)).stdout.trim()) as {
         dispatchId: string;
         sandbox?: string;

@@ -1,14 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository } from "../src/index.js";
-import { eventually, PACKAGES, processesInGroup, startOutpost } from "./support/cli-process.js";
-
-const tsxLoader = pathToFileURL(join(PACKAGES, "../node_modules/tsx/dist/loader.mjs")).href;
-const runnerScript = fileURLToPath(new URL("./support/dispatch-runner.ts", import.meta.url));
+import { eventually, processesInGroup, startOutpost } from "./support/cli-process.js";
+import { firstTextDispatchId, startDispatchRunner } from "./support/dispatch-runner-process.js";
 
 function outpost(args: readonly string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = startOutpost(args, cwd);
@@ -41,24 +38,8 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
   const repository = scratchRepository();
   const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
   const before = snapshot(repository);
-  const runner = spawn(
-    process.execPath,
-    ["--conditions=outpost-source", "--import", tsxLoader, runnerScript, repository, agentDirectory, providerName],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  let output = "";
-  const busy = new Promise<string>((done) =>
-    runner.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const text = output
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { dispatchId: string; type: string })
-        .find((entry) => entry.type === "text");
-      if (text) done(text.dispatchId);
-    }),
-  );
-  const dispatchId = await busy;
+  const runner = startDispatchRunner(repository, agentDirectory, providerName);
+  const dispatchId = await firstTextDispatchId(runner);
 
   // While it runs: listed as running, and a clean leaves it alone.
   const running = await outpost(["ps", "--json"], repository);

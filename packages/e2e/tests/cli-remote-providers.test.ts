@@ -4,11 +4,11 @@ import { startDaytonaDouble, type DaytonaDouble } from "@outpost/provider-dayton
 import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
 import { gitIn, scratchRepository } from "../src/index.js";
 import { outpostArguments, scriptAgentModule } from "./support/cli-process.js";
+import { daytonaEnvironment, onlyCloud, vercelEnvironment } from "./support/cloud-environment.js";
 
 // `outpost run --provider vercel|daytona` as a user runs it: the CLI is a child process, its credentials come
 // from the SDKs' usual variables, and the API it reaches is the offline double (Vercel: OUTPOST_VERCEL_API_URL,
 // since the SDK has no variable for its origin; Daytona: DAYTONA_API_URL, the SDK's own).
-const CLOUD_VARIABLES = /^(VERCEL_|DAYTONA_|OUTPOST_VERCEL_)/;
 
 let vercel: VercelDouble;
 let daytona: DaytonaDouble;
@@ -21,29 +21,11 @@ afterAll(async () => {
   await Promise.all([vercel?.close(), daytona?.close()]);
 });
 
-function vercelEnvironment(): Record<string, string> {
-  return {
-    VERCEL_TOKEN: vercel.credentials.token,
-    VERCEL_TEAM_ID: vercel.credentials.teamId,
-    VERCEL_PROJECT_ID: vercel.credentials.projectId,
-    OUTPOST_VERCEL_API_URL: vercel.url,
-  };
-}
-
-function daytonaEnvironment(): Record<string, string> {
-  return {
-    DAYTONA_API_KEY: daytona.credentials.apiKey,
-    DAYTONA_API_URL: daytona.credentials.apiUrl,
-    DAYTONA_TARGET: daytona.credentials.target,
-  };
-}
-
 /** Runs `outpost <args>` without blocking this process (the doubles answer from it), with only `cloud` of the cloud variables. */
 function outpost(args: readonly string[], cwd: string, cloud: Record<string, string>) {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !CLOUD_VARIABLES.test(name)));
   const child = spawn(process.execPath, outpostArguments(args), {
     cwd,
-    env: { ...inherited, ...cloud },
+    env: onlyCloud(cloud),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -65,8 +47,16 @@ function lines(stdout: string): { type: string; [key: string]: unknown }[] {
 
 describe("outpost run and doctor with the cloud providers, credentials from the environment", () => {
   for (const [provider, environment, created] of [
-    ["vercel", vercelEnvironment, () => vercel.requests.filter((request) => /^POST \/v[23]\/sandboxes$/.test(request)).length],
-    ["daytona", daytonaEnvironment, () => daytona.requests.filter((request) => /^POST \/api\/sandbox$/.test(request)).length],
+    [
+      "vercel",
+      () => vercelEnvironment(vercel),
+      () => vercel.requests.filter((request) => /^POST \/v[23]\/sandboxes$/.test(request)).length,
+    ],
+    [
+      "daytona",
+      () => daytonaEnvironment(daytona),
+      () => daytona.requests.filter((request) => /^POST \/api\/sandbox$/.test(request)).length,
+    ],
   ] as const) {
     it(`--provider ${provider}: the script agent's commit comes back to the branch and the sandbox is gone afterwards`, async () => {
       const repository = scratchRepository();
@@ -101,7 +91,7 @@ describe("outpost run and doctor with the cloud providers, credentials from the 
 
   it("doctor reports each provider's credentials present or missing, and never prints them", async () => {
     const repository = scratchRepository();
-    const present = await outpost(["doctor", "--json"], repository, { ...vercelEnvironment(), ...daytonaEnvironment() });
+    const present = await outpost(["doctor", "--json"], repository, { ...vercelEnvironment(vercel), ...daytonaEnvironment(daytona) });
     expect(present.status, present.stderr).toBe(0);
     const reports = lines(present.stdout).filter((line) => line.type === "provider");
     expect(reports.find((line) => line.provider === "vercel")).toMatchObject({ ok: true, detail: expect.stringMatching(/VERCEL_TOKEN/) });

@@ -8,9 +8,10 @@ import { geminiAgent } from "@outpost/agent-gemini";
 import { isOutpostError, type OutpostError } from "@outpost/core";
 import { createFallbackAgent, createObservationHub, dispatch, type DispatchEvent } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { startModelServer, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
+import { type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
 import { scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
+import { withModelServer } from "./support/with-model-server.js";
 
 // Typed responses, fallback chains, the observation hub and telemetry through dispatch(), with the real
 // Claude Code and Codex CLIs against the scripted model server.
@@ -32,15 +33,6 @@ async function failure(promise: Promise<unknown>): Promise<OutpostError> {
   return error;
 }
 
-async function withServer<T>(responder: Responder, run: (server: ModelServer) => Promise<T>): Promise<T> {
-  const server = await startModelServer({ responder });
-  try {
-    return await run(server);
-  } finally {
-    await server.close();
-  }
-}
-
 const answers = (...texts: string[]): Responder => {
   let next = 0;
   return () => ({ text: texts[Math.min(next++, texts.length - 1)]! });
@@ -52,7 +44,7 @@ const task = z.object({ title: z.string(), count: z.number().int() });
   `typed responses with the real Claude Code CLI${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
   () => {
     it("valid at once (zod): result.value is the parsed value, the brief carried the JSON Schema", async () => {
-      await withServer(answers('Done.\n<response>{"title":"hello","count":2}</response>'), async (server) => {
+      await withModelServer(answers('Done.\n<response>{"title":"hello","count":2}</response>'), async (server) => {
         const result = await dispatch({
           agent: claude(server),
           brief: "Describe the task.",
@@ -70,7 +62,7 @@ const task = z.object({ title: z.string(), count: z.number().int() });
     }, 120_000);
 
     it("valid after one repair (valibot): the correction turn resumes the conversation with the issues", async () => {
-      await withServer(
+      await withModelServer(
         answers('<response>{"title":"hello","count":"two"}</response>', '<response>```json\n{"title":"hello","count":2}\n```</response>'),
         async (server) => {
           const result = await dispatch({
@@ -93,7 +85,7 @@ const task = z.object({ title: z.string(), count: z.number().int() });
     }, 120_000);
 
     it("never valid: code response with every attempt's issues", async () => {
-      await withServer(answers("I will not use tags."), async (server) => {
+      await withModelServer(answers("I will not use tags."), async (server) => {
         const error = await failure(
           dispatch({
             agent: claude(server),
@@ -125,7 +117,7 @@ const claudeRefused =
 
 (unavailable ? describe.skip : describe)(`fallback agents with the real CLIs${unavailable ? ` (unavailable: ${unavailable})` : ""}`, () => {
   it("Claude → Codex on 429: Codex answers, the fallback is reported to the hub and in one trace, usage combined", async () => {
-    await withServer(claudeRefused(429), async (server) => {
+    await withModelServer(claudeRefused(429), async (server) => {
       const hub = createObservationHub();
       const events: DispatchEvent[] = [];
       hub.subscribe(async (event) => {
@@ -177,7 +169,7 @@ const claudeRefused =
   }, 180_000);
 
   it("a class that is not listed does not fall back: Claude's 503 fails as before, Codex never runs", async () => {
-    await withServer(claudeRefused(503), async (server) => {
+    await withModelServer(claudeRefused(503), async (server) => {
       const error = await failure(
         dispatch({
           agent: createFallbackAgent([claude(server), codex(server)], { on: ["quota"] }),
@@ -193,7 +185,7 @@ const claudeRefused =
   }, 120_000);
 
   it("refuses continuation with code configuration before anything is allocated", async () => {
-    await withServer(answers("unused"), async (server) => {
+    await withModelServer(answers("unused"), async (server) => {
       const error = await failure(
         dispatch({
           agent: createFallbackAgent([claude(server), codex(server)], { on: ["quota"] }),
@@ -215,7 +207,7 @@ const claudeRefused =
     it("Codex → Gemini on 503: Gemini answers, Codex's failure is classified unavailable, both are observed", async () => {
       const responder: Responder = (request): ScriptStep =>
         request.api === "openai-responses" ? { error: { status: 503 } } : { text: "Gemini did it. <outpost>done</outpost>" };
-      await withServer(responder, async (server) => {
+      await withModelServer(responder, async (server) => {
         const observed: string[] = [];
         const result = await dispatch({
           agent: createFallbackAgent([codex(server), gemini(server)], { on: ["unavailable"] }),
@@ -250,7 +242,7 @@ const claudeRefused =
         geminiCalls += 1;
         return { text: "unexpected" };
       };
-      await withServer(responder, async (server) => {
+      await withModelServer(responder, async (server) => {
         const error = await dispatch({
           agent: createFallbackAgent([claude(server), codex(server), gemini(server)], { on: ["quota", "unavailable"] }),
           brief: "Say hello.",

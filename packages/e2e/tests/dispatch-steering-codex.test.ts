@@ -5,9 +5,10 @@ import { describe, expect, it } from "vitest";
 import { codexAgent } from "@outpost/agent-codex";
 import { createObservationHub, createSteering, dispatch, type DispatchEvent, type Steering, type SteeringReceipt } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import { startModelServer, type ModelRequest, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
+import { type ModelRequest, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
 import { gitIn, scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
+import { withModelServer } from "./support/with-model-server.js";
 
 // Steering injected into a running Codex turn through `codex app-server` (`turn/steer`), with the real CLI
 // against the scripted model server; then the thread it wrote continues through `codex exec resume` and
@@ -45,15 +46,6 @@ function steeredResponder(steering: Steering, instruction: string, receipts: Pro
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function withServer<T>(responder: Responder, run: (server: ModelServer) => Promise<T>): Promise<T> {
-  const server = await startModelServer({ responder });
-  try {
-    return await run(server);
-  } finally {
-    await server.close();
-  }
-}
-
 const unavailable = missingCli("codex");
 
 (unavailable ? describe.skip : describe)(
@@ -64,7 +56,7 @@ const unavailable = missingCli("codex");
       const conversationHome = mkdtempSync(join(tmpdir(), "outpost-codex-home-"));
       const steering = createSteering();
       const receipts: Promise<SteeringReceipt>[] = [];
-      const first = await withServer(steeredResponder(steering, FIRST, receipts, true), async (server) => {
+      const first = await withModelServer(steeredResponder(steering, FIRST, receipts, true), async (server) => {
         const hub = createObservationHub();
         const events: DispatchEvent[] = [];
         hub.subscribe((event) => void events.push(event));
@@ -101,7 +93,7 @@ const unavailable = missingCli("codex");
       });
 
       // Without steering the next turn runs `codex exec resume` on the captured app-server rollout.
-      const second = await withServer(
+      const second = await withModelServer(
         (request) => ({ text: `history=${saw(request, FIRST)} <outpost>done</outpost>` }),
         (server) =>
           dispatch({
@@ -119,7 +111,7 @@ const unavailable = missingCli("codex");
       // With steering it runs the app-server again: `thread/resume` of the same thread, steered once more.
       const again = createSteering();
       const later: Promise<SteeringReceipt>[] = [];
-      const third = await withServer(steeredResponder(again, SECOND, later, false), (server) =>
+      const third = await withModelServer(steeredResponder(again, SECOND, later, false), (server) =>
         dispatch({
           agent: codex(server),
           brief: "TURN3: anything else?",

@@ -19,16 +19,10 @@ import {
   type SteeringReceipt,
 } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
-import {
-  startModelServer,
-  writeFileStep,
-  type ModelRequest,
-  type ModelServer,
-  type Responder,
-  type ScriptStep,
-} from "@outpost/testkit/model-server";
+import { writeFileStep, type ModelRequest, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
 import { scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
+import { withModelServer } from "./support/with-model-server.js";
 
 // Steering through dispatch() with the real CLIs against the scripted model server: injected into a running
 // Claude Code turn (stream-json input), resumed for Copilot, OpenCode and Gemini (stopped, then their
@@ -45,15 +39,6 @@ async function failure(promise: Promise<unknown>): Promise<OutpostError> {
   );
   if (!isOutpostError(error)) throw new Error(`expected an OutpostError, got ${String(error)}`);
   return error;
-}
-
-async function withServer<T>(responder: Responder, run: (server: ModelServer) => Promise<T>): Promise<T> {
-  const server = await startModelServer({ responder });
-  try {
-    return await run(server);
-  } finally {
-    await server.close();
-  }
 }
 
 const sawInstruction = (request: ModelRequest): boolean => request.transcript.includes(INSTRUCTION);
@@ -86,7 +71,7 @@ const claudeUnavailable = missingCli("claude");
     it("injects an instruction into the running turn through stream-json input: one turn, a steer event", async () => {
       const steering = createSteering();
       const receipts: Promise<SteeringReceipt>[] = [];
-      await withServer(steeredResponder(steering, receipts, 2_000), async (server) => {
+      await withModelServer(steeredResponder(steering, receipts, 2_000), async (server) => {
         const hub = createObservationHub();
         const events: DispatchEvent[] = [];
         hub.subscribe((event) => void events.push(event));
@@ -116,7 +101,7 @@ const claudeUnavailable = missingCli("claude");
 
     it("after the turns ended, and after close(), send fails with code steering and says why", async () => {
       const steering = createSteering();
-      await withServer(
+      await withModelServer(
         () => ({ text: "Done. <outpost>done</outpost>" }),
         async (server) => {
           await dispatch({
@@ -142,7 +127,7 @@ const claudeUnavailable = missingCli("claude");
       const steering = createSteering();
       steering.close();
       expect(steering.closed).toBe(true);
-      await withServer(
+      await withModelServer(
         () => ({ text: "Done. <outpost>done</outpost>" }),
         async (server) => {
           const result = await dispatch({
@@ -190,7 +175,7 @@ for (const subject of resumable) {
         const steering = createSteering();
         const receipts: Promise<SteeringReceipt>[] = [];
         const repository = scratchRepository();
-        const result = await withServer(steeredResponder(steering, receipts, 60_000), async (server) => {
+        const result = await withModelServer(steeredResponder(steering, receipts, 60_000), async (server) => {
           const hub = createObservationHub();
           const events: DispatchEvent[] = [];
           hub.subscribe((event) => void events.push(event));
