@@ -9,7 +9,7 @@ import { dispatch, type DispatchOptions } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
 import { localProvider } from "@outpost/provider-local";
 import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository, scriptAgent } from "../src/index.js";
-import { SCRIPT_AGENT_SOURCE } from "../src/script-agent/script-agent-source.js";
+import { SCRIPT_AGENT_SOURCE } from "@outpost/testkit/script-agent";
 
 // Bootstrap from a SHA-512 pinned archive (the mechanism for CLIs that are not on npm), on Docker isolated.
 // The image has node but no `script-agent`: the archive carries it, as a real executable the turn runs.

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { SandboxProvider } from "@outpost/core";
 import { dockerProvider } from "@outpost/provider-docker";
 import { DOCKER_TEST_IMAGE } from "../../src/docker-gate.js";
-import { scriptAgent } from "../../src/script-agent/script-agent.js";
+import { scriptAgent } from "@outpost/testkit/script-agent";
 
 /** Docker `isolated` (remote placement) for script-agent dispatches: nothing of the repository is mounted. */
 export interface IsolatedDocker {

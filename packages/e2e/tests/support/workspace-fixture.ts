@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOutpostError, type OutpostError } from "@outpost/core";
-import { scriptAgent } from "../../src/script-agent/script-agent.js";
+import { scriptAgent } from "@outpost/testkit/script-agent";
 
 /** Shared by the workspace tests: a script agent running on the host, with its own directory. */
 export function hostScriptAgent(): (behaviour: Record<string, string>) => ReturnType<typeof scriptAgent> {
