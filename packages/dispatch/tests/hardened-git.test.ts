@@ -123,6 +123,8 @@ describe("hardened host git", () => {
     const runner = join(packages, "dispatch", "src", "git", "run-git.ts");
     // Runs git inside a remote sandbox through lease.invoke, never on the host.
     const sandboxRunner = join(packages, "dispatch", "src", "remote", "sandbox-git-command.ts");
+    // The kit's script agent program is an agent: it commits with git where agents run, in the sandbox.
+    const scriptAgentProgram = join(packages, "testkit", "src", "script-agent", "script-agent-source.ts");
     const offenders: string[] = [];
     for (const name of readdirSync(packages)) {
       // e2e is private test support: its scratch repositories are the tests' own.
@@ -133,7 +135,7 @@ describe("hardened host git", () => {
         .map(String)
         .filter((path) => /\.[cm]?[jt]s$/.test(path))) {
         const path = join(source, file);
-        if (path === runner || path === sandboxRunner) continue;
+        if (path === runner || path === sandboxRunner || path === scriptAgentProgram) continue;
         const text = readFileSync(path, "utf8");
         if (/(spawn|execFile|execFileSync|spawnSync|exec|execSync)\(\s*["'`]git\b|executable:\s*["'`]git["'`]/.test(text))
           offenders.push(path);
