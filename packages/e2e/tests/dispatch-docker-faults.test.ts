@@ -21,7 +21,9 @@ const provider = () =>
 function containerOf(repository: string): string {
   const directory = join(repository, ".outpost", "storage", "activity");
   const [name] = readdirSync(directory).filter((entry) => entry.endsWith(".json"));
-  return (JSON.parse(readFileSync(join(directory, name!), "utf8")) as { container: string }).container;
+  const record = JSON.parse(readFileSync(join(directory, name!), "utf8")) as { sandbox?: string };
+  if (!record.sandbox) throw new Error(`the activity record names no sandbox: ${JSON.stringify(record)}`);
+  return record.sandbox;
 }
 
 /** Runs a busy agent; once it has answered, `act` is done to its container. */
@@ -50,6 +52,12 @@ async function withContainer(act: (container: string) => void, options: { deadli
   return { error, container, elapsedMs: Date.now() - started };
 }
 
+/** A fault the test could not inject would pass as a hang: it fails loudly instead. */
+function docker(...args: string[]): void {
+  const result = spawnSync("docker", args, { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`docker ${args.join(" ")} failed: ${result.stderr}`);
+}
+
 function exists(container: string): boolean {
   return spawnSync("docker", ["inspect", container], { encoding: "utf8" }).status === 0;
 }
@@ -60,7 +68,7 @@ function exists(container: string): boolean {
     it("a paused container does not hold the dispatch past its deadline (plus the stop grace); it is removed", async () => {
       const { error, container, elapsedMs } = await withContainer(
         (id) => {
-          spawnSync("docker", ["pause", id]);
+          docker("pause", id);
         },
         { deadlineMs: 8_000 },
       );
@@ -76,7 +84,7 @@ function exists(container: string): boolean {
     ] as const) {
       it(`a container ${fault} mid-turn is reported as a provider failure, not the agent's`, async () => {
         const { error, container } = await withContainer((id) => {
-          spawnSync("docker", [...command, id]);
+          docker(...command, id);
         });
         expect(error?.code).toBe("provider");
         expect(error?.message).toContain(fault === "killed" ? "stopped while the command ran" : "was removed while the command ran");

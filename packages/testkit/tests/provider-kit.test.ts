@@ -41,7 +41,7 @@ describe("describeSandboxProvider registration", () => {
       "lifecycle",
       "hostile trees",
     ]);
-    expect(cases.length).toBe(58);
+    expect(cases.length).toBe(60);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
 
@@ -53,9 +53,9 @@ describe("describeSandboxProvider registration", () => {
   it("turns unsupported capabilities into named skips; uploadBatch follows fileTransfers", () => {
     const { cases } = suiteFor({}, { unsupported: { liveInput: "no stdin channel", fileTransfers: "no manifests" } });
     const skipped = cases.filter((test) => test.skipped).map((test) => test.title.split(" > ").at(-1));
-    expect(skipped).toHaveLength(13);
+    expect(skipped).toHaveLength(14);
     expect(skipped.filter((title) => title!.endsWith("(unsupported: no stdin channel)"))).toHaveLength(1);
-    expect(skipped.filter((title) => title!.endsWith("(unsupported: no manifests)"))).toHaveLength(12);
+    expect(skipped.filter((title) => title!.endsWith("(unsupported: no manifests)"))).toHaveLength(13);
     const uploadOnly = suiteFor({}, { unsupported: { uploadBatch: "download only" } }).cases.filter((test) => test.skipped);
     expect(uploadOnly.map((test) => test.title)).toEqual([
       expect.stringContaining("uploadBatch moves exactly the listed entries, verified (unsupported: download only)"),
@@ -111,7 +111,7 @@ describe("describeSandboxProvider against a correct reference provider", () => {
     const recorded = suiteFor({});
     const failed = await recorded.run();
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(58);
+    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(60);
   }, 180_000);
 });
 
@@ -134,6 +134,14 @@ const FLAWED: readonly { flaw: ReferenceFlaws; fails: Record<string, RegExp> }[]
         /downloadBatch moved a different set of entries:\n {2}"deep\/deeper\/leaf\.txt" has mode 0644, expected 0640\n {2}"tool\.sh" has mode 0644, expected 0751$/,
       "uploads a 4 MiB binary file": /the downloaded file lost its mode[\s\S]*0644[\s\S]*0751/,
       "manifest lists files and links": /the manifest differs from the host tree:[\s\S]*has mode 0644, expected 0/,
+      "a download never brings setuid, setgid or sticky bits": /root-shell came back with mode 0644/,
+    },
+  },
+  {
+    flaw: { transfersKeepSpecialBits: true },
+    fails: {
+      "a download never brings setuid, setgid or sticky bits": /root-shell came back with mode 04755 \(only the permission bits travel\)/,
+      "manifest and downloadBatch carry permission bits only": /the manifest reports bits that never travel/,
     },
   },
   {

@@ -40,6 +40,8 @@ export interface ReferenceFlaws {
   readonly acceptsInteractive?: boolean;
   /** upload/download write every file with mode 0644. */
   readonly transfersDropModes?: boolean;
+  /** Transfers and manifests keep setuid, setgid and sticky bits. */
+  readonly transfersKeepSpecialBits?: boolean;
   /** upload/download create only the directories that hold something. */
   readonly transfersLoseEmptyDirectories?: boolean;
   /** Transfers never look at deadlineMs. */

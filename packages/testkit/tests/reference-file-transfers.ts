@@ -11,7 +11,7 @@ import {
 } from "@outpost/core";
 import type { ReferenceFlaws } from "./provider-reference.js";
 import { referenceGuard } from "./reference-guard.js";
-import { assertDestinationSafe, assertLinkInside, batchPath, referenceSandboxPath } from "./reference-paths.js";
+import { assertDestinationSafe, assertLinkInside, batchPath, referenceSandboxPath, travellingMode } from "./reference-paths.js";
 
 /** Manifests and batches of the reference lease: all or nothing, never through links (flaws switch parts off). */
 export function referenceFileTransfers(lease: SandboxAnchors, flaws: ReferenceFlaws): FileTransfers {
@@ -21,7 +21,9 @@ export function referenceFileTransfers(lease: SandboxAnchors, flaws: ReferenceFl
       const base = await referenceSandboxPath(lease, source, "source", flaws);
       const found = new Map<string, FileManifestEntry>();
       for (const path of paths) await list(base, await batchPath(base, normalizeRelativePath(path, "manifest path")), found, check);
-      return [...found.values()].sort((left, right) => (left.path < right.path ? -1 : 1));
+      return [...found.values()]
+        .map((entry) => (entry.kind === "file" ? { ...entry, mode: travellingMode(entry.mode, flaws) } : entry))
+        .sort((left, right) => (left.path < right.path ? -1 : 1));
     },
     async downloadBatch(source, entries, destination, options) {
       const check = referenceGuard(options, "The batch download", flaws);
@@ -73,19 +75,23 @@ async function copyBatch(
     if (sha256(content) !== entry.sha256)
       throw new OutpostError("conflict", `The reference provider refused ${JSON.stringify(path)}: its SHA-256 differs from the manifest.`);
     verified.push({ path, entry, content });
-    if (flaws.batchWritesAsItGoes) await write(to, verified.pop()!);
+    if (flaws.batchWritesAsItGoes) await write(to, verified.pop()!, flaws);
   }
-  for (const item of verified) await write(to, item);
+  for (const item of verified) await write(to, item, flaws);
 }
 
-async function write(to: string, item: { path: string; entry: FileManifestEntry; content: Buffer | string }): Promise<void> {
+async function write(
+  to: string,
+  item: { path: string; entry: FileManifestEntry; content: Buffer | string },
+  flaws: ReferenceFlaws,
+): Promise<void> {
   const target = join(to, item.path);
   await mkdir(dirname(target), { recursive: true });
   await rm(target, { force: true });
   if (item.entry.kind === "link") await symlink(item.content, target);
   else {
     await writeFile(target, item.content);
-    await chmod(target, item.entry.mode & 0o7777);
+    await chmod(target, travellingMode(item.entry.mode, flaws));
   }
 }
 

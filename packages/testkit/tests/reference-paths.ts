@@ -40,6 +40,11 @@ export async function referenceSandboxPath(
   }
 }
 
+/** The mode bits a transfer carries: permission bits only, unless `transfersKeepSpecialBits`. */
+export function travellingMode(mode: number, flaws: ReferenceFlaws): number {
+  return mode & (flaws.transfersKeepSpecialBits ? 0o7777 : 0o777);
+}
+
 export interface ScannedEntry {
   readonly path: string;
   readonly kind: "directory" | "file" | "link";

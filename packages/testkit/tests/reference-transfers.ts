@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { throwIfAborted, type SandboxAnchors, type TransferOptions } from "@outpost/core";
 import type { ReferenceFlaws } from "./provider-reference.js";
 import { referenceGuard } from "./reference-guard.js";
-import { assertDestinationSafe, referenceSandboxPath, scanSource } from "./reference-paths.js";
+import { assertDestinationSafe, referenceSandboxPath, scanSource, travellingMode } from "./reference-paths.js";
 
 /** upload / download of the reference lease: checked like a real provider, or today's naive `cp -a` with `naiveTransfers`. */
 export function referenceTransfers(lease: SandboxAnchors, flaws: ReferenceFlaws) {
@@ -28,7 +28,7 @@ async function copyChecked(source: string, destination: string, check: () => voi
   const tree = await scanSource(source, check);
   if (tree.kind === "file") {
     await mkdir(dirname(destination), { recursive: true });
-    await placeFile(source, destination, flaws.transfersDropModes ? 0o644 : tree.entries[0]!.mode);
+    await placeFile(source, destination, flaws.transfersDropModes ? 0o644 : travellingMode(tree.entries[0]!.mode, flaws));
     return;
   }
   const directories = new Set(tree.entries.filter((entry) => entry.kind === "directory").map((entry) => entry.path));
@@ -46,14 +46,15 @@ async function copyChecked(source: string, destination: string, check: () => voi
       continue;
     }
     await mkdir(dirname(to), { recursive: true });
-    if (entry.kind === "file") await placeFile(join(source, entry.path), to, flaws.transfersDropModes ? 0o644 : entry.mode);
+    if (entry.kind === "file")
+      await placeFile(join(source, entry.path), to, flaws.transfersDropModes ? 0o644 : travellingMode(entry.mode, flaws));
     else {
       await rm(to, { force: true });
       await symlink(entry.target!, to);
     }
   }
   for (const entry of [...tree.entries].reverse())
-    if (entry.kind === "directory") await chmod(join(destination, entry.path), entry.mode).catch(() => undefined);
+    if (entry.kind === "directory") await chmod(join(destination, entry.path), travellingMode(entry.mode, flaws)).catch(() => undefined);
 }
 
 async function placeFile(from: string, to: string, mode: number): Promise<void> {

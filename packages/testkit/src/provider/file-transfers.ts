@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isOutpostError } from "@outpost/core";
 import type { FileManifestEntry, FileTransfers, SandboxLease } from "@outpost/core";
@@ -10,7 +10,7 @@ import { shellOk } from "./sandbox-shell.js";
 import { withSandboxOutside } from "./transfers.js";
 import { providerBatchTests } from "./batch-atomicity.js";
 import { providerFileTransferDeadlineTests } from "./transfer-deadline.js";
-import { assertSameTree } from "./tree-difference.js";
+import { assertSameTree, octal } from "./tree-difference.js";
 
 /** `fileTransfers`: manifests with SHA-256, batches that move exactly the listed entries, escapes refused. */
 export function providerFileTransferTests(context: ProviderSuiteContext): void {
@@ -47,6 +47,26 @@ export function providerFileTransferTests(context: ProviderSuiteContext): void {
           "workspace",
           "manifest through a link leaving the source",
         );
+      });
+    },
+    fileTransfers,
+  );
+
+  leaseCheck(
+    context,
+    "manifest and downloadBatch carry permission bits only: no setuid, setgid or sticky bit reaches the host",
+    async ({ lease }) => {
+      await withHostDirectory(async (host) => {
+        await shellOk(lease, "mkdir -p special && echo x > special/root-shell && chmod 6755 special/root-shell");
+        const listed = await lease.fileTransfers!.manifest("special", ["."]);
+        assert.deepEqual(
+          listed.map((entry) => [entry.path, octal(entry.mode)]),
+          [["root-shell", octal(0o755)]],
+          "the manifest reports bits that never travel",
+        );
+        await lease.fileTransfers!.downloadBatch("special", listed, join(host, "batch"));
+        const mode = (await stat(join(host, "batch", "root-shell"))).mode & 0o7777;
+        assert.equal(octal(mode), octal(0o755), "downloadBatch brought a set-id bit to the host");
       });
     },
     fileTransfers,

@@ -102,6 +102,22 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     });
   });
 
+  leaseCheck(context, "a download never brings setuid, setgid or sticky bits to the host", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      await shellOk(lease, "mkdir -p special/shared && echo x > special/root-shell && echo y > special/shared/tool");
+      await shellOk(lease, "chmod 4755 special/root-shell && chmod 2711 special/shared/tool && chmod 3777 special/shared");
+      await lease.download("special", join(host, "special"));
+      for (const [path, permissions] of [
+        ["root-shell", 0o755],
+        ["shared/tool", 0o711],
+        ["shared", 0o777],
+      ] as const) {
+        const mode = (await stat(join(host, "special", path))).mode & 0o7777;
+        assert.equal(octal(mode), octal(permissions), `${path} came back with mode ${octal(mode)} (only the permission bits travel)`);
+      }
+    });
+  });
+
   leaseCheck(context, "refuses to upload through a link in the sandbox that leads outside (code workspace)", async ({ lease }) => {
     await withHostDirectory((host) =>
       withSandboxOutside(lease, async (outside) => {
