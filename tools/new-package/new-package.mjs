@@ -66,7 +66,7 @@ const manifest = {
   // How the outpost CLI finds the plugin when it is installed beside it (read without importing anything).
   ...(kind.plugin ? { outpost: { kind: kind.plugin, descriptor: "." } } : {}),
   files: ["dist", "README.md"],
-  scripts: { build: "tsc -p tsconfig.lib.json", test: "vitest run" },
+  scripts: { build: "tsc -p tsconfig.lib.json && node ../../tools/bundle-dist.mjs", test: "vitest run" },
   peerDependencies: peers,
   devDependencies: { ...peers, "@outpost/testkit": range },
 };

@@ -8,9 +8,9 @@ function tracing(exporter: SpanExporter) {
 }
 
 describe("DispatchSpans", () => {
-  it("one trace: the dispatch span and one child per stage, the failed stage marked", () => {
+  it("one trace: the dispatch span and one child per stage, the failed stage marked", async () => {
     const exporter = new InMemorySpanExporter();
-    const spans = new DispatchSpans({ tracer: tracing(exporter).getTracer("test") }, { "outpost.agent": "claude" });
+    const spans = await DispatchSpans.open({ tracer: tracing(exporter).getTracer("test") }, { "outpost.agent": "claude" });
     spans.enter("workspace");
     spans.enter("turn", { "outpost.pass": 1 });
     spans.event("fallback", { from: "claude" });
@@ -24,20 +24,20 @@ describe("DispatchSpans", () => {
     expect(finished[1]!.events.map((event) => event.name)).toEqual(["fallback", "exception"]);
   });
 
-  it("an exporter that throws, or a tracer that throws, changes nothing", () => {
+  it("an exporter that throws, or a tracer that throws, changes nothing", async () => {
     const throwing: SpanExporter = {
       export: () => {
         throw new Error("exporter down");
       },
       shutdown: () => Promise.resolve(),
     };
-    const spans = new DispatchSpans({ tracer: tracing(throwing).getTracer("test") }, {});
+    const spans = await DispatchSpans.open({ tracer: tracing(throwing).getTracer("test") }, {});
     expect(() => {
       spans.enter("sandbox");
       spans.annotate({ x: 1 });
       spans.end();
     }).not.toThrow();
-    const broken = new DispatchSpans(
+    const broken = await DispatchSpans.open(
       {
         tracer: {
           startSpan: () => {
@@ -53,8 +53,8 @@ describe("DispatchSpans", () => {
     }).not.toThrow();
   });
 
-  it("no telemetry option: nothing is created", () => {
-    const spans = new DispatchSpans(undefined, {});
+  it("no telemetry option: nothing is created", async () => {
+    const spans = await DispatchSpans.open(undefined, {});
     expect(() => {
       spans.enter("turn");
       spans.end();

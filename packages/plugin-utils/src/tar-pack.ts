@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { pack as createPack, type Pack } from "tar-stream";
+import type { Pack } from "tar-stream";
 import { OutpostError } from "@outpost/core";
 import type { HostTreeEntry } from "./host-tree.js";
+import { tarStream } from "./tar-stream-module.js";
 
 export interface PackOptions {
   /** Entry name in the archive for a host entry (e.g. with a prefix, or a file's new name). */
@@ -26,7 +27,7 @@ const QUEUE_BYTES = 16 * 1024 * 1024;
 /** Streams host entries as a tar archive (tar-stream). Call `finished` to learn whether packing failed. */
 export function packHostEntries(entries: readonly HostTreeEntry[], options: PackOptions): { archive: Pack; finished: Promise<void> } {
   assertNoNewlineInNames(entries);
-  const archive = createPack();
+  const archive = tarStream().pack();
   // Failures are reported through `finished`; the stream's own error event must not go unhandled.
   archive.on("error", () => undefined);
   const finished = fill(archive, entries, options).then(

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { normalizeTreePath } from "./archive-path.js";
-import { extract as createExtract } from "tar-stream";
+import { tarStream } from "./tar-stream-module.js";
 import { assertLinkStaysInside } from "./link-target.js";
 import { StagingTree, stagingRefusal } from "./staging-tree.js";
 import { transferMode } from "./transfer-mode.js";
@@ -35,7 +35,7 @@ export async function unpackToStaging(
 ): Promise<StagedEntry[]> {
   const staged = new Map<string, StagedEntry>();
   const tree = new StagingTree(staging);
-  const extract = createExtract();
+  const extract = tarStream().extract();
   const done = (async () => {
     for await (const entry of extract) {
       check();

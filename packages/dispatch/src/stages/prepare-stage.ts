@@ -29,7 +29,7 @@ import { openJournal, secretValues } from "../journal/logging.js";
  */
 export async function prepare(options: DispatchOptions): Promise<DispatchState> {
   const started = Date.now();
-  const spans = new DispatchSpans((options as DispatchOptions | undefined)?.telemetry, {
+  const spans = await DispatchSpans.open((options as DispatchOptions | undefined)?.telemetry, {
     "outpost.agent": String((options as DispatchOptions | undefined)?.agent?.name),
   });
   spans.enter("prepare");

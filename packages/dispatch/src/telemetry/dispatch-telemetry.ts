@@ -1,4 +1,6 @@
-import { context, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
+import type { Attributes, Span, Tracer } from "@opentelemetry/api";
+
+type OpenTelemetryApi = typeof import("@opentelemetry/api");
 
 /** The `telemetry` option: spans go through `@opentelemetry/api`; the application registers the SDK. */
 export interface DispatchTelemetry {
@@ -23,8 +25,21 @@ export class DispatchSpans {
   private root: Span | undefined;
   private stage: Span | undefined;
 
-  constructor(telemetry: DispatchTelemetry | undefined, attributes: Attributes) {
-    this.tracer = telemetry ? guard(() => telemetry.tracer ?? trace.getTracer(TRACER_NAME)) : undefined;
+  /**
+   * The API is loaded only when `telemetry` is given: it is some 25 CommonJS files, which every dispatch
+   * without telemetry (and every fresh `outpost run`) would otherwise load for nothing.
+   */
+  static async open(telemetry: DispatchTelemetry | undefined, attributes: Attributes): Promise<DispatchSpans> {
+    const api = telemetry ? await import("@opentelemetry/api").catch(() => undefined) : undefined;
+    return new DispatchSpans(api, telemetry, attributes);
+  }
+
+  private constructor(
+    private readonly api: OpenTelemetryApi | undefined,
+    telemetry: DispatchTelemetry | undefined,
+    attributes: Attributes,
+  ) {
+    this.tracer = telemetry && api ? guard(() => telemetry.tracer ?? api.trace.getTracer(TRACER_NAME)) : undefined;
     if (this.tracer)
       this.root = guard(() => this.tracer!.startSpan(DISPATCH_SPAN, { attributes: { ...attributes, ...telemetry?.attributes } }));
   }
@@ -34,7 +49,7 @@ export class DispatchSpans {
     if (!this.root) return;
     this.endStage();
     this.stage = guard(() => {
-      const parent = trace.setSpan(context.active(), this.root!);
+      const parent = this.api!.trace.setSpan(this.api!.context.active(), this.root!);
       const spanName = `outpost.${STAGE_SPANS[name] ?? name}`;
       return this.tracer!.startSpan(spanName, { attributes: { "outpost.stage": name, ...attributes } }, parent);
     });
@@ -44,12 +59,13 @@ export class DispatchSpans {
   nested(name: string, attributes: Attributes = {}): { end(error?: unknown): void } {
     const parentSpan = this.stage ?? this.root;
     if (!parentSpan) return { end: () => undefined };
-    const span = guard(() => this.tracer!.startSpan(name, { attributes }, trace.setSpan(context.active(), parentSpan)));
+    const api = this.api!;
+    const span = guard(() => this.tracer!.startSpan(name, { attributes }, api.trace.setSpan(api.context.active(), parentSpan)));
     return {
       end: (error?: unknown) =>
         guard(() => {
           if (!span) return;
-          if (error !== undefined) fail(span, error);
+          if (error !== undefined) fail(api, span, error);
           span.end();
         }),
     };
@@ -72,7 +88,7 @@ export class DispatchSpans {
     const root = this.root;
     this.root = undefined;
     guard(() => {
-      if (error !== undefined) fail(root, error);
+      if (error !== undefined) fail(this.api!, root, error);
       root.end();
     });
   }
@@ -82,15 +98,15 @@ export class DispatchSpans {
     this.stage = undefined;
     if (stage)
       guard(() => {
-        if (error !== undefined) fail(stage, error);
+        if (error !== undefined) fail(this.api!, stage, error);
         stage.end();
       });
   }
 }
 
-function fail(span: Span, error: unknown): void {
+function fail(api: OpenTelemetryApi, span: Span, error: unknown): void {
   const code = (error as { code?: unknown } | null)?.code;
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  span.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
   if (typeof code === "string") span.setAttribute("outpost.error.code", code);
   if (error instanceof Error) span.recordException(error);
 }
