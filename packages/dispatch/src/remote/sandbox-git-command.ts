@@ -1,5 +1,11 @@
 import { OutpostError, type SandboxLease } from "@outpost/core";
 
+/** Configuration every engine git command in a sandbox gets: no hook or fsmonitor the sandbox set runs. */
+export const SANDBOX_GIT_CONFIG: Readonly<Record<string, string>> = Object.freeze({
+  "core.hooksPath": "/dev/null",
+  "core.fsmonitor": "false",
+});
+
 /**
  * Runs git in a sandbox for the engine's own bookkeeping (remote seed, bundle back, replayed commits). Nothing it prints is
  * trusted beyond what the caller checks. Identity and hooks travel as per-command configuration: the
@@ -11,10 +17,7 @@ export async function sandboxGit(
   what: string,
   options: { readonly signal?: AbortSignal; readonly config?: Readonly<Record<string, string>>; readonly stdin?: string } = {},
 ): Promise<string> {
-  const config = Object.entries({ ...options.config, "core.hooksPath": "/dev/null", "core.fsmonitor": "false" }).flatMap(([key, value]) => [
-    "-c",
-    `${key}=${value}`,
-  ]);
+  const config = Object.entries({ ...options.config, ...SANDBOX_GIT_CONFIG }).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
   const result = await lease.invoke({
     executable: "git",
     arguments: [...config, ...args],
