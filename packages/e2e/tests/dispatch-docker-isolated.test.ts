@@ -65,7 +65,7 @@ const hostState = (repository: string) => ({
       // A hostile agent shadows git in the sandbox so the engine's bundle comes out truncated.
       const shim = [
         "mkdir -p /usr/local/bin",
-        `printf '%s\\n' '#!/bin/sh' '/usr/bin/git "$@"; status=$?' 'case "$*" in *"bundle create"*) for f in "$HOME"/.outpost/work.bundle; ` +
+        `printf '%s\\n' '#!/bin/sh' '/usr/bin/git "$@"; status=$?' 'case "$*" in *"bundle create"*) for f in $(find "$HOME/.outpost" -name "*.bundle"); ` +
           `do head -c 120 "$f" > "$f.cut" && mv "$f.cut" "$f"; done;; esac' 'exit $status' > /usr/local/bin/git`,
         "chmod +x /usr/local/bin/git",
       ].join(" && ");

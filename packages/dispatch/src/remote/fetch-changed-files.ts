@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { posix } from "node:path";
 import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { createStaging, normalizeTreePath, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
-import { listSandboxChanges } from "./sandbox-status.js";
+import type { SandboxStatus } from "./sandbox-work.js";
 
 /** What the agent left uncommitted in a remote sandbox, downloaded into a host staging directory. */
 export interface ChangedFiles {
@@ -16,15 +16,21 @@ export interface ChangedFiles {
 }
 
 /**
- * In the sandbox, before it is released: lists what the agent left uncommitted (`git status`, relative to
- * its own HEAD, with the manifest in the same command: see `listSandboxChanges`), and downloads those files through the lease's `fileTransfers` (manifest, SHA-256-checked
- * batch) or else as one tar stream, into a staging directory beside `worktree`. Everything the sandbox says
+ * In the sandbox, before it is released: downloads what the agent left uncommitted (`status`, the `git status`
+ * relative to its own HEAD and maybe the manifest, from `collectSandboxWork`) through the lease's
+ * `fileTransfers` (manifest, SHA-256-checked batch) or else as one tar stream, into a staging directory
+ * beside `worktree`. Everything the sandbox says
  * is hostile: a name that is not a plain relative path, or that reaches into `.git`, an entry that is not a
  * regular file or a link staying inside the tree, or one that was not asked for, is refused (code `workspace`)
  * before the host worktree is touched. Returns undefined when nothing is uncommitted.
  */
-export async function fetchChangedFiles(lease: SandboxLease, worktree: string, signal?: AbortSignal): Promise<ChangedFiles | undefined> {
-  const { changed, deleted, manifest } = await sandboxStatus(lease, worktree, signal);
+export async function fetchChangedFiles(
+  lease: SandboxLease,
+  worktree: string,
+  status: SandboxStatus,
+  signal?: AbortSignal,
+): Promise<ChangedFiles | undefined> {
+  const { changed, deleted, manifest } = changedPaths(status);
   if (changed.length === 0 && deleted.length === 0) return undefined;
   const staging = await createStaging(worktree);
   try {
@@ -40,12 +46,7 @@ export async function fetchChangedFiles(lease: SandboxLease, worktree: string, s
   }
 }
 
-async function sandboxStatus(
-  lease: SandboxLease,
-  worktree: string,
-  signal?: AbortSignal,
-): Promise<{ changed: string[]; deleted: string[]; manifest?: FileManifestEntry[] }> {
-  const { records, manifest } = await listSandboxChanges(lease, worktree, signal);
+function changedPaths({ records, manifest }: SandboxStatus): { changed: string[]; deleted: string[]; manifest?: FileManifestEntry[] } {
   const changed: string[] = [];
   const deleted: string[] = [];
   for (const record of records.split("\0").filter(Boolean)) {

@@ -1,6 +1,6 @@
 import type { SandboxLease } from "@outpost/core";
 import type { Workspace } from "../workspace/workspace.js";
-import { bundleWork } from "./bundle-work.js";
+import { collectSandboxWork } from "./sandbox-work.js";
 import { backUpBeforeApplying, type RecoveryBackup } from "./recovery-backup.js";
 import { verifyWorkBundle } from "./verify-work-bundle.js";
 
@@ -19,7 +19,7 @@ export async function rescueRemoteWork(
   maxBytes: number,
   dispatchId: string,
 ): Promise<RecoveryBackup | undefined> {
-  const bundle = await bundleWork(workspace, lease, staging, maxBytes, AbortSignal.timeout(RESCUE_MS));
+  const { bundle } = await collectSandboxWork(workspace, lease, staging, maxBytes, AbortSignal.timeout(RESCUE_MS));
   if (!bundle) return undefined;
   const verified = await verifyWorkBundle(workspace, bundle);
   try {

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { bundleWork } from "../remote/bundle-work.js";
+import { collectSandboxWork } from "../remote/sandbox-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
 import { backUpBeforeApplying } from "../remote/recovery-backup.js";
 import { archiveRecovery } from "../remote/archive-recovery.js";
@@ -40,10 +40,10 @@ export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox):
  */
 async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
   const workspace = workspaceOf(state);
-  const bundle = await withinLimit(state, "gitMs", (signal) =>
-    bundleWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
+  const { bundle, status } = await withinLimit(state, "gitMs", (signal) =>
+    collectSandboxWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
   );
-  const changed = await withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, signal));
+  const changed = await withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, status, signal));
   state.cleanupFailed = true;
   state.sandbox = undefined;
   await sandbox.lease.release();
