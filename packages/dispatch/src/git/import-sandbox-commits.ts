@@ -2,6 +2,7 @@ import { OutpostError } from "@outpost/core";
 import type { Workspace } from "../workspace/workspace.js";
 import type { SandboxGitDirectory } from "./sandbox-git.js";
 import { git, gitStatus } from "./run-git.js";
+import { shellQuote } from "../process/shell-quote.js";
 
 /**
  * Brings the sandbox's commits into the host repository: `git fetch` from the sandbox's git directory
@@ -65,8 +66,4 @@ export async function importSandboxCommits(
     if (!(error instanceof OutpostError && error.code === "conflict")) await gitStatus(root, ["update-ref", "-d", temporary]);
     throw error;
   }
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -5,6 +5,7 @@ import { git, gitStatus, type GitResult } from "./run-git.js";
 import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "./hardened-git.js";
 import { runHostProcess } from "../process/run-host-process.js";
 import { FALLBACK_IDENTITY, IDENTITY_QUERY, parseIdentity, resolveIdentity, type GitIdentity } from "./git-identity.js";
+import { shellQuote } from "../process/shell-quote.js";
 
 /** The host checkout Outpost works from. */
 export interface Repository {
@@ -32,7 +33,7 @@ export async function findRepository(path: string): Promise<Repository> {
  */
 export async function findRepositoryWithIdentity(path: string): Promise<{ repository: Repository; identity: GitIdentity }> {
   const absolute = await checkoutDirectory(path);
-  const script = `git "$@" ${IDENTITY_QUERY.map(quote).join(" ")}\nprintf '\\0${SEPARATOR}\\0'\nexec git "$@" ${[...LOCATIONS, ...HEAD_QUERY].map(quote).join(" ")}`;
+  const script = `git "$@" ${IDENTITY_QUERY.map(shellQuote).join(" ")}\nprintf '\\0${SEPARATOR}\\0'\nexec git "$@" ${[...LOCATIONS, ...HEAD_QUERY].map(shellQuote).join(" ")}`;
   const both = await runHostProcess({
     executable: "sh",
     arguments: ["-c", script, "outpost-probe", ...hardenedConfigArguments(undefined)],
@@ -54,10 +55,6 @@ export async function findRepositoryWithIdentity(path: string): Promise<{ reposi
 const LOCATIONS = ["rev-parse", "--show-toplevel", "--git-common-dir", "--absolute-git-dir"];
 const HEAD_QUERY = ["HEAD^{commit}", "--symbolic-full-name", "HEAD", "--"];
 const SEPARATOR = "@outpost-probe@";
-
-function quote(argument: string): string {
-  return `'${argument.replaceAll("'", "'\\''")}'`;
-}
 
 async function checkoutDirectory(path: string): Promise<string> {
   const absolute = resolve(path);

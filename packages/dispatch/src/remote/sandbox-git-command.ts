@@ -1,10 +1,15 @@
 import { OutpostError, type SandboxLease } from "@outpost/core";
 
 /** Configuration every engine git command in a sandbox gets: no hook or fsmonitor the sandbox set runs. */
-export const SANDBOX_GIT_CONFIG: Readonly<Record<string, string>> = Object.freeze({
+const SANDBOX_GIT_CONFIG: Readonly<Record<string, string>> = Object.freeze({
   "core.hooksPath": "/dev/null",
   "core.fsmonitor": "false",
 });
+
+/** `-c key=value` arguments for git in a sandbox: `extra`, then the engine's configuration, which wins. */
+export function sandboxGitConfigArguments(extra: Readonly<Record<string, string>> = {}): string[] {
+  return Object.entries({ ...extra, ...SANDBOX_GIT_CONFIG }).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+}
 
 /**
  * Runs git in a sandbox for the engine's own bookkeeping (remote seed, bundle back, replayed commits). Nothing it prints is
@@ -17,7 +22,7 @@ export async function sandboxGit(
   what: string,
   options: { readonly signal?: AbortSignal; readonly config?: Readonly<Record<string, string>>; readonly stdin?: string } = {},
 ): Promise<string> {
-  const config = Object.entries({ ...options.config, ...SANDBOX_GIT_CONFIG }).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const config = sandboxGitConfigArguments(options.config);
   const result = await lease.invoke({
     executable: "git",
     arguments: [...config, ...args],

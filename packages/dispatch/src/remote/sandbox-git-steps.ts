@@ -1,5 +1,6 @@
 import { OutpostError, type SandboxLease } from "@outpost/core";
-import { SANDBOX_GIT_CONFIG } from "./sandbox-git-command.js";
+import { shellQuote } from "../process/shell-quote.js";
+import { sandboxGitConfigArguments } from "./sandbox-git-command.js";
 
 /** One command of a `sandboxGitSteps` script: git (with the engine's configuration) unless `executable`. */
 export interface SandboxGitStep {
@@ -27,10 +28,10 @@ export async function sandboxGitSteps(
   options: { readonly signal?: AbortSignal } = {},
 ): Promise<string> {
   if (steps.length === 0 || steps.length > MOST_STEPS) throw new Error(`sandboxGitSteps takes 1 to ${MOST_STEPS} steps`);
-  const config = Object.entries(SANDBOX_GIT_CONFIG).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const config = sandboxGitConfigArguments();
   const lines = steps.map((step, index) => {
     const argv = step.executable === undefined ? ["git", ...config, ...step.args] : [step.executable, ...step.args];
-    const command = argv.map(quote).join(" ");
+    const command = argv.map(shellQuote).join(" ");
     return step.optional ? `${command} || :` : `${command} || exit ${FAILED_STEP_STATUS + index}`;
   });
   const result = await lease.invoke({
@@ -50,8 +51,4 @@ export async function sandboxGitSteps(
       `${(result.stderr || result.stdout).trim().slice(-500)}. Check that git is installed in the sandbox image.`,
     { details: { status: result.status, ...(failed ? { failedStep: index } : {}) } },
   );
-}
-
-function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -3,7 +3,7 @@ import { join, posix } from "node:path";
 import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { MANIFEST, parseManifestOutput } from "@outpost/plugin-utils";
 import type { Workspace } from "../workspace/workspace.js";
-import { objectId, SANDBOX_GIT_CONFIG } from "./sandbox-git-command.js";
+import { objectId, sandboxGitConfigArguments } from "./sandbox-git-command.js";
 
 /** What the sandbox says it left uncommitted; everything in it is hostile until checked. */
 export interface SandboxStatus {
@@ -72,7 +72,6 @@ export async function collectSandboxWork(
   signal?: AbortSignal,
 ): Promise<SandboxWork> {
   const inside = posix.join(lease.home, ".outpost", "sync-back");
-  const config = Object.entries(SANDBOX_GIT_CONFIG).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
   const made = await lease.invoke({
     executable: "sh",
     arguments: [
@@ -85,7 +84,7 @@ export async function collectSandboxWork(
       MANIFEST,
       `refs/heads/${workspace.branch!}`,
       workspace.baseline,
-      ...config,
+      ...sandboxGitConfigArguments(),
     ],
     directory: lease.root,
     signal,

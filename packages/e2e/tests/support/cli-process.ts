@@ -1,8 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { scratchRepository } from "../../src/index.js";
 
 // The CLI runs from its TypeScript sources, resolving sibling packages to theirs (as the tests do).
 export const PACKAGES = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -65,4 +66,37 @@ export async function eventually(check: () => boolean, attempts = 100): Promise<
     await new Promise((done) => setTimeout(done, 50));
   }
   return check();
+}
+
+/**
+ * `outpost run` of a script agent writing `file`, on the local provider into a fresh scratch repository, with
+ * `probe` (a module in tests/fixtures) preloaded: the probe reports on stderr what it saw of the fresh process.
+ */
+export function runLocalWithProbe(
+  probe: string,
+  file: string,
+  environment: NodeJS.ProcessEnv = process.env,
+): { status: number | null; stderr: string } {
+  const { module } = scriptAgentModule({ FILE: file });
+  const args = [
+    "run",
+    "--agent-module",
+    module,
+    "--agent",
+    "script",
+    "--provider",
+    "local",
+    "--branch",
+    "integrate",
+    "--json",
+    `write ${file}`,
+  ];
+  const preload = pathToFileURL(join(PACKAGES, "e2e/tests/fixtures", probe)).href;
+  const result = spawnSync(process.execPath, outpostArguments(args, [preload]), {
+    cwd: scratchRepository(),
+    encoding: "utf8",
+    timeout: 60_000,
+    env: environment,
+  });
+  return { status: result.status, stderr: result.stderr };
 }
