@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { OutpostError, type SandboxProvider } from "@outpost/core";
 import { dispatch } from "@outpost/dispatch";
 import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
 import { isolatedDocker } from "./support/isolated-docker.js";
@@ -129,6 +130,44 @@ const hostState = (repository: string) => ({
       gitIn(repository, ...recovery.restore.replace(/^git /, "").split(" "));
       const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
       expect(gitIn(repository, "show", `${restored}:rescued.txt`)).toContain("script agent");
+    }, 120_000);
+
+    it("a release that fails while the host applies the work: the work still lands, the failure is reported and listed for clean", async () => {
+      const repository = scratchRepository();
+      const released: string[] = [];
+      const real = provider();
+      // The container really goes; the platform then reports a failure (as a flaky API would after deleting).
+      const flaky: SandboxProvider = {
+        ...real,
+        acquire: async (context) => {
+          const lease = await real.acquire(context);
+          return new Proxy(lease, {
+            get: (target, key, receiver) =>
+              key === "release"
+                ? async () => {
+                    await target.release();
+                    released.push("released");
+                    throw new OutpostError("provider", "Could not confirm the release of the sandbox (injected).");
+                  }
+                : (Reflect.get(target, key, receiver) as unknown),
+          });
+        },
+      };
+      const error = await failure(dispatch({ agent: agentWith({ FILE: "landed.txt" }), brief: "x", repository, sandboxProvider: flaky }));
+      expect(error.code).toBe("provider");
+      expect(released).toEqual(["released"]);
+      // Released in parallel with applying: the verified work is on the branch, not lost with the sandbox.
+      expect(readFileSync(join(repository, "landed.txt"), "utf8")).toContain("script agent");
+      const recovery = error.details.recovery as { phase: string; commits: string[] };
+      expect(recovery.phase).toBe("close");
+      expect(recovery.commits).toHaveLength(1);
+      expect(gitIn(repository, "rev-parse", "main")).toBe(recovery.commits[0]);
+      // Kept for `outpost clean`: the record names the failure.
+      const records = readdirSync(join(repository, ".outpost", "storage", "activity")).filter((name) => name.endsWith(".json"));
+      const record = JSON.parse(readFileSync(join(repository, ".outpost", "storage", "activity", records[0]!), "utf8")) as {
+        state: string;
+      };
+      expect(record.state).toBe("failed");
     }, 120_000);
 
     it("a sandbox that rewrote history below the baseline is refused", async () => {

@@ -1,7 +1,7 @@
 import { isOutpostError, type ConversationRecord } from "@outpost/core";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import type { DispatchState } from "./dispatch-state.js";
-import { closeBoundary } from "./sync-back-stage.js";
+import { closeBoundary, settleRelease } from "./sync-back-stage.js";
 import { rescueRemoteWork } from "../remote/rescue-remote-work.js";
 import { archiveRecovery } from "../remote/archive-recovery.js";
 
@@ -11,6 +11,10 @@ import { archiveRecovery } from "../remote/archive-recovery.js";
  * runs even when the one before failed; a failed clean-up marks the activity record for `outpost clean`.
  */
 export async function abandonSandbox(state: DispatchState, error: unknown): Promise<void> {
+  await settleRelease(state).catch((releasing: unknown) => {
+    state.cleanupFailed = true;
+    state.observers.warn(`After the failure, the sandbox could not be released: ${String(releasing)}`);
+  });
   const sandbox = state.sandbox;
   if (!sandbox) return;
   state.sandbox = undefined;

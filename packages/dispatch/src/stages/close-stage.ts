@@ -1,12 +1,14 @@
 import { finishWorkspace } from "../workspace/finish-workspace.js";
 import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
+import { settleRelease } from "./sync-back-stage.js";
 
 /**
- * Stage `close`: the workspace keeps or removes itself; a kept worktree stays listed (`outpost ps`) until it
+ * Stage `close`: a remote sandbox's release has ended; the workspace keeps or removes itself; a kept worktree stays listed (`outpost ps`) until it
  * is recovered or cleaned, otherwise the activity record goes.
  */
 export async function closeStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
+  await settleRelease(state);
   if (state.resolved.shared) {
     // The workspace option outlives the dispatch: only the workspace's own close() ends it.
     state.closed = { kept: true };

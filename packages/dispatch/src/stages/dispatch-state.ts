@@ -90,6 +90,12 @@ export interface DispatchState {
   fallback?: FallbackReport;
   /** The `steering` option while it is attached to this dispatch. */
   steering?: DispatchSteering;
+  /**
+   * Remote placement: the lease's release, still running while the host verifies and applies the work it
+   * brought back (nothing the engine reads comes from the sandbox any more). Awaited by `close`, or by the
+   * failure path.
+   */
+  releasing?: Promise<void>;
   /** Set while a clean-up step runs whose failure may leave something for `outpost clean`. */
   cleanupFailed: boolean;
   /** Where this dispatch's records go (the `logging` option); absent with `logging: false`. */

@@ -35,8 +35,9 @@ export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox):
 }
 
 /**
- * Remote placement: the agent's commits come back as a bundle made in the sandbox; once it is on the host
- * the sandbox is released, and the bundle is verified in a temporary repository, backed up, and applied.
+ * Remote placement: the agent's commits come back as a bundle made in the sandbox; once it (and the changed
+ * files) are on the host the sandbox is released, and meanwhile the bundle is verified in a temporary
+ * repository, backed up, and applied.
  */
 async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
   const workspace = workspaceOf(state);
@@ -44,10 +45,11 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
     collectSandboxWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
   );
   const changed = await withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, status, signal));
-  state.cleanupFailed = true;
+  // Released from now on, in parallel with the host's work: the sandbox can no longer reach anything read below.
   state.sandbox = undefined;
-  await sandbox.lease.release();
-  state.cleanupFailed = false;
+  const releasing = sandbox.lease.release();
+  releasing.catch(() => undefined);
+  state.releasing = releasing;
   try {
     if (changed) await assertChangedFilesMayLand(workspace, changed, state.pending, state.options.includeUncommitted === true);
     if (bundle) await applyBundle(state, bundle);
@@ -82,4 +84,14 @@ async function applyBundle(state: DispatchState, bundle: string): Promise<void> 
   } finally {
     await verified.repository.dispose();
   }
+}
+
+/** Waits for a remote lease's release that `syncBack` started; a failure there leaves the record for `outpost clean`. */
+export async function settleRelease(state: DispatchState): Promise<void> {
+  const releasing = state.releasing;
+  if (releasing === undefined) return;
+  state.releasing = undefined;
+  state.cleanupFailed = true;
+  await releasing;
+  state.cleanupFailed = false;
 }
