@@ -9,9 +9,9 @@ export function attemptRef(queueName: string, jobId: string, fence: number): str
   return `refs/outpost/attempts/${queueName}/${jobId}/${fence}`;
 }
 
-/** Pushes the attempt's local branch to its attempt ref on the remote. */
-export async function pushAttempt(directory: string, localBranch: string, ref: string, signal?: AbortSignal): Promise<void> {
-  await runGit(directory, ["push", "--quiet", "--force", "origin", `refs/heads/${localBranch}:${ref}`], { remote: true, signal });
+/** Pushes the attempt's head (a commit of the cache) to its attempt ref on the remote. */
+export async function pushAttempt(directory: string, head: string, ref: string, signal?: AbortSignal): Promise<void> {
+  await runGit(directory, ["push", "--quiet", "--force", "origin", `${head}:${ref}`], { remote: true, signal });
 }
 
 /** Removes an attempt ref that will never be published (best effort: a leftover ref is only clutter). */

@@ -42,6 +42,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
   const fence = await acquireFence(context.queue.redis, context.queue.name, jobId);
   const journal = new JobJournal(job, context.worker, fence.token);
   const started = Date.now();
+  let dropping: Promise<void> | undefined;
   try {
     // An earlier attempt committed its result but did not finish (it died publishing, or before BullMQ
     // recorded the completion): that result stands; the work is not done twice, its publication is finished.
@@ -86,17 +87,19 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
         journal.event(observation.event.type, "text" in observation.event ? String(observation.event.text) : undefined),
       warn: (message) => journal.phase("warning", message),
     }).finally(() => sandboxes.forget().catch(() => undefined));
-    const head = await runGit(checkout.directory, ["rev-parse", "--verify", `refs/heads/${localBranch}^{commit}`]);
+    // The branch's tip without asking git: the commits are listed baseline..HEAD, oldest first, so the tip is last.
+    const head = result.commits.at(-1) ?? checkout.baseCommit;
     const parked = attemptRef(context.queue.name, jobId, fence.token);
-    await fence.check("push its work");
-    journal.phase("push", parked);
-    await pushAttempt(checkout.directory, localBranch, parked, signal);
-    await runGit(checkout.directory, ["branch", "-D", localBranch]).catch(() => undefined);
     const keys = resultKeys(context.queue.name, jobId, fence.token);
     const conversation = result.conversation && (await conversationBytes(store, result.conversation));
     const branch = spec.repository.branch ?? earlier?.record.branch ?? `outpost/queue/${jobId}`;
-    await fence.check("store its result");
-    journal.phase("store", keys.result);
+    await fence.check("push and store its work");
+    // The local branch is only scaffolding now: it goes while the work travels.
+    dropping = runGit(checkout.directory, ["branch", "-D", localBranch]).then(
+      () => undefined,
+      () => undefined,
+    );
+    journal.phase("push", parked);
     const record: StoredDispatchResult = {
       dispatchId: result.dispatchId,
       branch,
@@ -129,7 +132,17 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       journal: journal.lines,
       durationMs: Date.now() - started,
     };
-    const written = await storeResult(transport, keys, record, conversation?.bytes);
+    journal.phase("store", keys.result);
+    // Parked and stored side by side: neither counts until the commit below, which needs both.
+    const [pushed, stored] = await Promise.allSettled([
+      pushAttempt(checkout.directory, head, parked, signal),
+      storeResult(transport, keys, record, conversation?.bytes),
+    ]);
+    if (pushed.status === "rejected" || stored.status === "rejected") {
+      if (stored.status === "fulfilled") await withdrawResult(transport, stored.value);
+      throw pushed.status === "rejected" ? pushed.reason : (stored as PromiseRejectedResult).reason;
+    }
+    const written = stored.value;
     try {
       await fence.commit(keys.result);
     } catch (error) {
@@ -146,6 +159,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
     journal.phase("failed", error instanceof Error ? error.message : String(error));
     throw error;
   } finally {
+    await dropping;
     await journal.flush();
   }
 }
