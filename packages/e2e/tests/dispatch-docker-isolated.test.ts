@@ -214,5 +214,37 @@ const hostState = (repository: string) => ({
       const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
       expect(gitIn(repository, "show", `${restored}:remote.txt`)).toContain("script agent");
     }, 120_000);
+
+    it("named: a file the host made in the worktree during the run that the work would overwrite is a conflict; the branch stays", async () => {
+      const repository = scratchRepository();
+      const base = gitIn(repository, "rev-parse", "main");
+      let planted = "";
+      const error = await failure(
+        dispatch({
+          agent: agentWith({ FILE: "remote.txt", DELAY_MS: "1500" }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(),
+          branch: { mode: "named", name: "feature/files" },
+          observe: () => {
+            if (planted) return;
+            const workspaces = join(repository, ".outpost", "workspaces");
+            planted = join(workspaces, readdirSync(workspaces)[0]!, "remote.txt");
+            writeFileSync(planted, "the host's own remote.txt\n");
+          },
+        }),
+      );
+      expect(error.code).toBe("conflict");
+      expect(error.message).toContain("would be overwritten");
+      // Moved by compare-and-swap, then back: the branch and the host's file are as the host left them.
+      expect(gitIn(repository, "rev-parse", "feature/files")).toBe(base);
+      expect(readFileSync(planted, "utf8")).toBe("the host's own remote.txt\n");
+      expect(gitIn(repository, "for-each-ref", "refs/outpost/import")).toBe("");
+      const recovery = error.details.recoveryLocation as string;
+      const manifest = JSON.parse(readFileSync(join(recovery, "manifest.json"), "utf8")) as { restore: string };
+      gitIn(repository, ...manifest.restore.replace(/^git /, "").split(" "));
+      const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
+      expect(gitIn(repository, "show", `${restored}:remote.txt`)).toContain("script agent");
+    }, 120_000);
   },
 );

@@ -8,9 +8,9 @@ import { resetPending } from "./reset-pending.js";
 
 /**
  * Applies verified remote work to the host: fetches it from the temporary repository into a temporary ref,
- * checks that neither the work branch nor the worktree's files moved in a way the work would overwrite
- * (else code `conflict`, nothing applied, the backup's location in the details), then moves the branch by
- * compare-and-swap from the baseline and carries the worktree's files along.
+ * moves the branch by compare-and-swap from the baseline and carries the worktree's files along. A branch
+ * that moved on the host, or worktree files the work would overwrite, leave everything as it was (the branch
+ * moved back by compare-and-swap): code `conflict`, the backup's location in the details.
  */
 export async function applyRemoteWork(
   workspace: Workspace,
@@ -32,6 +32,7 @@ export async function applyRemoteWork(
     verified.repository.directory,
     `+${VERIFIED_REFERENCE}:${temporary}`,
   ]);
+  let dropped: Promise<unknown> | undefined;
   try {
     let untouched = "The host is untouched";
     const conflict = (why: string): OutpostError =>
@@ -40,14 +41,7 @@ export async function applyRemoteWork(
         `The sandbox's work was not applied: ${why}. ${untouched}; the work and the host's state are backed up in ${backup.location} (restore the work with \`${backup.restore}\`).`,
         { details: { recoveryLocation: backup.location, restore: backup.restore, branch: workspace.branch } },
       );
-    const current = (await gitStatus(root, ["rev-parse", "--verify", "--quiet", reference])).stdout.trim();
-    if (current !== baseline)
-      throw conflict(`${workspace.branch!} moved on the host during the run (now ${current.slice(0, 12) || "deleted"})`);
-    await resetPending(workspace, superseded);
-    if (superseded.length > 0)
-      untouched = `Only the files the work supersedes were reset to the baseline (${superseded.slice(0, 5).join(", ")})`;
-    const dry = await gitStatus(directory, ["read-tree", "-n", "-m", "-u", baseline, verified.tip]);
-    if (dry.status !== 0) throw conflict(`files of the host worktree changed and would be overwritten (${dry.stderr.trim().slice(-300)})`);
+    // Compare-and-swap from the baseline: a branch that moved on the host during the run stays where it is.
     const moved = await gitStatus(root, [
       "update-ref",
       "-m",
@@ -56,9 +50,30 @@ export async function applyRemoteWork(
       verified.tip,
       baseline,
     ]);
-    if (moved.status !== 0) throw conflict(`${workspace.branch!} moved on the host while the work was applied`);
-    await git(directory, ["read-tree", "-m", "-u", baseline, verified.tip]);
+    if (moved.status !== 0) {
+      const current = (await gitStatus(root, ["rev-parse", "--verify", "--quiet", reference])).stdout.trim();
+      throw conflict(`${workspace.branch!} moved on the host during the run (now ${current.slice(0, 12) || "deleted"})`);
+    }
+    // The branch holds the work now: the temporary ref can go while the files follow.
+    dropped = gitStatus(root, ["update-ref", "-d", temporary]);
+    // Undone by compare-and-swap too, when the files cannot follow: the branch goes back to the baseline.
+    const rollBack = () => gitStatus(root, ["update-ref", "-m", "outpost: work not applied", reference, baseline, verified.tip]);
+    try {
+      await resetPending(workspace, superseded);
+    } catch (error) {
+      await rollBack();
+      throw error;
+    }
+    if (superseded.length > 0)
+      untouched = `Only the files the work supersedes were reset to the baseline (${superseded.slice(0, 5).join(", ")})`;
+    // A two-way merge checks every path before it writes one: files the host changed that the work would
+    // overwrite refuse it with the worktree as it was.
+    const files = await gitStatus(directory, ["read-tree", "-m", "-u", baseline, verified.tip]);
+    if (files.status !== 0) {
+      await rollBack();
+      throw conflict(`files of the host worktree changed and would be overwritten (${files.stderr.trim().slice(-300)})`);
+    }
   } finally {
-    await gitStatus(root, ["update-ref", "-d", temporary]);
+    await (dropped ?? gitStatus(root, ["update-ref", "-d", temporary]));
   }
 }

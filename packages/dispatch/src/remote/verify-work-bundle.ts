@@ -8,9 +8,9 @@ export const VERIFIED_REFERENCE = "refs/outpost/verified";
 
 /**
  * Checks a bundle from a remote sandbox in an independent temporary repository (its own refs and config;
- * the host's objects borrowed read-only) before anything touches the host: it must name exactly the work
- * branch, unpack completely with every object checked by fsck, and descend from the baseline. Returns the
- * temporary repository holding the verified branch; code `workspace` otherwise.
+ * the host's objects borrowed read-only) before anything touches the host: it must hold the work branch (the
+ * only ref taken from it), unpack completely with every object checked by fsck, and descend from the baseline. Returns the
+ * temporary repository holding the verified branch; code `workspace` otherwise. Three git processes in all.
  */
 export async function verifyWorkBundle(
   workspace: Workspace,
@@ -28,12 +28,8 @@ export async function verifyWorkBundle(
       },
     );
   };
-  const heads = await gitStatus(repository.directory, ["bundle", "list-heads", bundle]);
-  const listed = heads.stdout.trim().split("\n").filter(Boolean);
-  if (heads.status !== 0 || listed.length !== 1 || !listed[0]!.endsWith(` ${reference}`))
-    return refuse(
-      `the bundle is unreadable or does not hold exactly ${reference} (${heads.stderr.trim().slice(-300) || listed.join(", ")})`,
-    );
+  // The fetch reads the bundle's header and unpacks its pack with every object checked; only the work
+  // branch is taken from it, so other refs a bundle may name never reach even the temporary repository's refs.
   const fetched = await gitStatus(repository.directory, [
     "fetch",
     "--quiet",
@@ -42,10 +38,27 @@ export async function verifyWorkBundle(
     bundle,
     `+${reference}:${VERIFIED_REFERENCE}`,
   ]);
-  if (fetched.status !== 0) return refuse(`its objects are incomplete or corrupt (${fetched.stderr.trim().slice(-300)})`);
-  const tip = (await gitStatus(repository.directory, ["rev-parse", "--verify", `${VERIFIED_REFERENCE}^{commit}`])).stdout.trim();
-  const descends = await gitStatus(repository.directory, ["merge-base", "--is-ancestor", workspace.baseline, tip]);
-  if (descends.status !== 0)
+  if (fetched.status !== 0) {
+    const why = fetched.stderr.trim().slice(-300);
+    return refuse(
+      /couldn't find remote ref/i.test(why)
+        ? `the bundle is unreadable or does not hold ${reference} (${why})`
+        : /not a bundle|bad bundle|unrecognized header|could not open|invalid gitfile|could not read from remote|does not appear to be/i.test(
+              why,
+            )
+          ? `the bundle is unreadable (${why})`
+          : `its objects are incomplete or corrupt (${why})`,
+    );
+  }
+  // One process answers both: the tip, and whether it is a commit that contains the baseline.
+  const listed = await gitStatus(repository.directory, [
+    "for-each-ref",
+    "--format=%(objectname) %(objecttype)",
+    `--contains=${workspace.baseline}`,
+    VERIFIED_REFERENCE,
+  ]);
+  const [tip, type] = listed.stdout.trim().split(" ");
+  if (listed.status !== 0 || tip === undefined || tip === "" || type !== "commit")
     return refuse(`its history does not descend from the baseline ${workspace.baseline.slice(0, 12)} (rewritten below it)`);
   return { repository, tip };
 }
