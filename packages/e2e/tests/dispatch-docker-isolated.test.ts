@@ -82,6 +82,9 @@ const hostState = (repository: string) => ({
         before.refs.split("\n").filter((line) => line.startsWith("refs/heads/main")),
       );
       expect(existsSync(join(repository, "evil.txt"))).toBe(false);
+      // The backup taken while the bundle was verified went with the refusal.
+      const recovery = join(repository, ".outpost", "recovery");
+      expect(existsSync(recovery) ? readdirSync(recovery) : []).toEqual([]);
     }, 120_000);
 
     it("a work bundle over limits.bundleBytes is refused before it is downloaded, the host untouched", async () => {
