@@ -21,6 +21,33 @@ const hostState = (repository: string) => ({
   status: gitIn(repository, "status", "--porcelain"),
 });
 
+/** A named-branch dispatch (the agent writes remote.txt) in which the host does `interfere` at the first agent event. */
+function interfered(repository: string, branch: string, interfere: () => void) {
+  let done = false;
+  return failure(
+    dispatch({
+      agent: agentWith({ FILE: "remote.txt", DELAY_MS: "1500" }),
+      brief: "x",
+      repository,
+      sandboxProvider: provider(),
+      branch: { mode: "named", name: branch },
+      observe: () => {
+        if (done) return;
+        done = true;
+        interfere();
+      },
+    }),
+  );
+}
+
+/** Restores the work from a recovery backup with its documented command; returns remote.txt of the restored branch. */
+function restoredRemoteFile(repository: string, recovery: string): string {
+  const manifest = JSON.parse(readFileSync(join(recovery, "manifest.json"), "utf8")) as { restore: string };
+  gitIn(repository, ...manifest.restore.replace(/^git /, "").split(" "));
+  const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
+  return gitIn(repository, "show", `${restored}:remote.txt`);
+}
+
 (gate.unavailable ? describe.skip : describe)(
   `dispatch on Docker isolated (remote placement)${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
   () => {
@@ -192,62 +219,35 @@ const hostState = (repository: string) => ({
     it("named: a host branch that moved during the run is a conflict; nothing applied, the work restorable from the backup", async () => {
       const repository = scratchRepository();
       let moved = "";
-      const error = await failure(
-        dispatch({
-          agent: agentWith({ FILE: "remote.txt", DELAY_MS: "1500" }),
-          brief: "x",
-          repository,
-          sandboxProvider: provider(),
-          branch: { mode: "named", name: "feature/remote" },
-          observe: () => {
-            if (moved) return;
-            const tree = gitIn(repository, "rev-parse", "feature/remote^{tree}");
-            moved = gitIn(repository, "commit-tree", tree, "-p", "feature/remote", "-m", "moved on the host");
-            gitIn(repository, "update-ref", "refs/heads/feature/remote", moved);
-          },
-        }),
-      );
+      const error = await interfered(repository, "feature/remote", () => {
+        const tree = gitIn(repository, "rev-parse", "feature/remote^{tree}");
+        moved = gitIn(repository, "commit-tree", tree, "-p", "feature/remote", "-m", "moved on the host");
+        gitIn(repository, "update-ref", "refs/heads/feature/remote", moved);
+      });
       expect(error.code).toBe("conflict");
       expect(gitIn(repository, "rev-parse", "feature/remote")).toBe(moved);
       const recovery = error.details.recoveryLocation as string;
-      const manifest = JSON.parse(readFileSync(join(recovery, "manifest.json"), "utf8")) as { restore: string; files: { path: string }[] };
+      const manifest = JSON.parse(readFileSync(join(recovery, "manifest.json"), "utf8")) as { files: { path: string }[] };
       expect(manifest.files.map((file) => file.path)).toContain("work.bundle");
-      // The documented command restores the work as a branch of its own.
-      gitIn(repository, ...manifest.restore.replace(/^git /, "").split(" "));
-      const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
-      expect(gitIn(repository, "show", `${restored}:remote.txt`)).toContain("script agent");
+      expect(restoredRemoteFile(repository, recovery)).toContain("script agent");
     }, 120_000);
 
     it("named: a file the host made in the worktree during the run that the work would overwrite is a conflict; the branch stays", async () => {
       const repository = scratchRepository();
       const base = gitIn(repository, "rev-parse", "main");
       let planted = "";
-      const error = await failure(
-        dispatch({
-          agent: agentWith({ FILE: "remote.txt", DELAY_MS: "1500" }),
-          brief: "x",
-          repository,
-          sandboxProvider: provider(),
-          branch: { mode: "named", name: "feature/files" },
-          observe: () => {
-            if (planted) return;
-            const workspaces = join(repository, ".outpost", "workspaces");
-            planted = join(workspaces, readdirSync(workspaces)[0]!, "remote.txt");
-            writeFileSync(planted, "the host's own remote.txt\n");
-          },
-        }),
-      );
+      const error = await interfered(repository, "feature/files", () => {
+        const workspaces = join(repository, ".outpost", "workspaces");
+        planted = join(workspaces, readdirSync(workspaces)[0]!, "remote.txt");
+        writeFileSync(planted, "the host's own remote.txt\n");
+      });
       expect(error.code).toBe("conflict");
       expect(error.message).toContain("would be overwritten");
       // Moved by compare-and-swap, then back: the branch and the host's file are as the host left them.
       expect(gitIn(repository, "rev-parse", "feature/files")).toBe(base);
       expect(readFileSync(planted, "utf8")).toBe("the host's own remote.txt\n");
       expect(gitIn(repository, "for-each-ref", "refs/outpost/import")).toBe("");
-      const recovery = error.details.recoveryLocation as string;
-      const manifest = JSON.parse(readFileSync(join(recovery, "manifest.json"), "utf8")) as { restore: string };
-      gitIn(repository, ...manifest.restore.replace(/^git /, "").split(" "));
-      const restored = gitIn(repository, "for-each-ref", "--format=%(refname:short)", "refs/heads/outpost-recovered-*");
-      expect(gitIn(repository, "show", `${restored}:remote.txt`)).toContain("script agent");
+      expect(restoredRemoteFile(repository, error.details.recoveryLocation as string)).toContain("script agent");
     }, 120_000);
   },
 );
