@@ -1,5 +1,8 @@
 import type { Workspace } from "./workspace.js";
-import { gitStatus } from "../git/run-git.js";
+import { gitStatus, type GitResult } from "../git/run-git.js";
+import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "../git/hardened-git.js";
+import { runHostProcess } from "../process/run-host-process.js";
+import { shellQuote } from "../process/shell-quote.js";
 import { withFileLock } from "./file-lock.js";
 import { lockPath } from "./outpost-directory.js";
 
@@ -21,10 +24,27 @@ export async function closeWorkspace(workspace: Workspace, options: { readonly d
   }
   // Without --force, git refuses to remove a worktree with modified or untracked files: nothing is lost.
   return withFileLock(lockPath(workspace.root, "worktrees"), async (): Promise<ClosedWorkspace> => {
-    const removed = await gitStatus(workspace.root, ["worktree", "remove", workspace.directory]);
+    const branch = options.deleteBranch ? workspace.branch : undefined;
+    const removed = branch
+      ? await removeWorktreeAndBranch(workspace.root, workspace.directory, branch)
+      : await gitStatus(workspace.root, ["worktree", "remove", workspace.directory]);
     if (removed.status !== 0)
       return { kept: true, reason: `uncommitted changes in the worktree (${removed.stderr.trim().split("\n")[0]})` };
-    if (options.deleteBranch && workspace.branch) await gitStatus(workspace.root, ["branch", "-D", workspace.branch]);
     return { kept: false };
+  });
+}
+
+/**
+ * `git worktree remove`, then (only when it succeeded) `git branch -D`, hardened alike, in one host process:
+ * one spawn instead of two. The status is the removal's; a branch that cannot be deleted is left as it was.
+ */
+function removeWorktreeAndBranch(root: string, directory: string, branch: string): Promise<GitResult> {
+  const script = `git "$@" worktree remove ${shellQuote(directory)} || exit\ngit "$@" branch -D ${shellQuote(branch)} >/dev/null 2>&1\nexit 0`;
+  return runHostProcess({
+    executable: "sh",
+    arguments: ["-c", script, "outpost-close", ...hardenedConfigArguments(undefined)],
+    directory: root,
+    variables: HARDENED_GIT_VARIABLES,
+    what: "git worktree remove",
   });
 }
