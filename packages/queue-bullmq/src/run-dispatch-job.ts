@@ -42,7 +42,6 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
   const fence = await acquireFence(context.queue.redis, context.queue.name, jobId);
   const journal = new JobJournal(job, context.worker, fence.token);
   const started = Date.now();
-  let dropping: Promise<void> | undefined;
   try {
     // An earlier attempt committed its result but did not finish (it died publishing, or before BullMQ
     // recorded the completion): that result stands; the work is not done twice, its publication is finished.
@@ -93,13 +92,12 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
     const keys = resultKeys(context.queue.name, jobId, fence.token);
     const conversation = result.conversation && (await conversationBytes(store, result.conversation));
     const branch = spec.repository.branch ?? earlier?.record.branch ?? `outpost/queue/${jobId}`;
-    await fence.check("push and store its work");
-    // The local branch is only scaffolding now: it goes while the work travels.
-    dropping = runGit(checkout.directory, ["branch", "-D", localBranch]).then(
-      () => undefined,
-      () => undefined,
-    );
+    await fence.check("push its work");
     journal.phase("push", parked);
+    await pushAttempt(checkout.directory, head, parked, signal);
+    await runGit(checkout.directory, ["branch", "-D", localBranch]).catch(() => undefined);
+    await fence.check("store its result");
+    journal.phase("store", keys.result);
     const record: StoredDispatchResult = {
       dispatchId: result.dispatchId,
       branch,
@@ -132,17 +130,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       journal: journal.lines,
       durationMs: Date.now() - started,
     };
-    journal.phase("store", keys.result);
-    // Parked and stored side by side: neither counts until the commit below, which needs both.
-    const [pushed, stored] = await Promise.allSettled([
-      pushAttempt(checkout.directory, head, parked, signal),
-      storeResult(transport, keys, record, conversation?.bytes),
-    ]);
-    if (pushed.status === "rejected" || stored.status === "rejected") {
-      if (stored.status === "fulfilled") await withdrawResult(transport, stored.value);
-      throw pushed.status === "rejected" ? pushed.reason : (stored as PromiseRejectedResult).reason;
-    }
-    const written = stored.value;
+    const written = await storeResult(transport, keys, record, conversation?.bytes);
     try {
       await fence.commit(keys.result);
     } catch (error) {
@@ -159,7 +147,6 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
     journal.phase("failed", error instanceof Error ? error.message : String(error));
     throw error;
   } finally {
-    await dropping;
     await journal.flush();
   }
 }

@@ -1,9 +1,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { OutpostError } from "@outpost/core";
-import { git, gitStatus, type GitResult } from "./run-git.js";
-import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "./hardened-git.js";
-import { runHostProcess } from "../process/run-host-process.js";
+import { git, gitScript, gitStatus, type GitResult } from "./run-git.js";
 import { FALLBACK_IDENTITY, IDENTITY_QUERY, parseIdentity, resolveIdentity, type GitIdentity } from "./git-identity.js";
 import { shellQuote } from "../process/shell-quote.js";
 
@@ -34,13 +32,7 @@ export async function findRepository(path: string): Promise<Repository> {
 export async function findRepositoryWithIdentity(path: string): Promise<{ repository: Repository; identity: GitIdentity }> {
   const absolute = await checkoutDirectory(path);
   const script = `git "$@" ${IDENTITY_QUERY.map(shellQuote).join(" ")}\nprintf '\\0${SEPARATOR}\\0'\nexec git "$@" ${[...LOCATIONS, ...HEAD_QUERY].map(shellQuote).join(" ")}`;
-  const both = await runHostProcess({
-    executable: "sh",
-    arguments: ["-c", script, "outpost-probe", ...hardenedConfigArguments(undefined)],
-    directory: absolute,
-    variables: HARDENED_GIT_VARIABLES,
-    what: "git rev-parse",
-  });
+  const both = await gitScript(absolute, script, { what: "git rev-parse" });
   const at = both.stdout.indexOf(`\0${SEPARATOR}\0`);
   // No separator: the shell itself failed; an unborn HEAD: ask again without it (both rare, both as before).
   if (at === -1 || both.status !== 0) {

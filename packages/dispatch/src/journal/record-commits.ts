@@ -2,8 +2,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutpostError, type RecordedCommit } from "@outpost/core";
-import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "../git/hardened-git.js";
-import { runHostProcess } from "../process/run-host-process.js";
+import { gitScript } from "../git/run-git.js";
 import { commitObject, parseCommitObject } from "./commit-object.js";
 
 /** The commits to record: these ids, or every commit on HEAD since a baseline (oldest first). */
@@ -28,16 +27,12 @@ export async function recordCommits(
     throw new OutpostError("replay", `Cannot record the commits since ${JSON.stringify(selection)}: the baseline is not a commit id.`);
   const scratch = await mkdtemp(join(tmpdir(), "outpost-record-"));
   try {
-    const run = await runHostProcess({
-      executable: "sh",
-      arguments: ["-c", RECORD_SCRIPT, "sh", ...hardenedConfigArguments()],
-      directory,
+    const run = await gitScript(directory, RECORD_SCRIPT, {
       variables: {
-        ...HARDENED_GIT_VARIABLES,
         OUTPOST_SCRATCH: scratch,
         ...(listed ? { OUTPOST_COMMITS: listed.join("\n") } : { OUTPOST_SINCE: (selection as { since: string }).since }),
       },
-      signal,
+      ...(signal ? { signal } : {}),
       what: "recording the agent's commits",
     });
     const ids = (await readFile(join(scratch, "commits"), "utf8").catch(() => "")).split("\n").filter(Boolean);

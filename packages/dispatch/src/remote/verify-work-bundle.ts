@@ -8,9 +8,10 @@ export const VERIFIED_REFERENCE = "refs/outpost/verified";
 
 /**
  * Checks a bundle from a remote sandbox in an independent temporary repository (its own refs and config;
- * the host's objects borrowed read-only) before anything touches the host: it must hold the work branch (the
- * only ref taken from it), unpack completely with every object checked by fsck, and descend from the baseline. Returns the
- * temporary repository holding the verified branch; code `workspace` otherwise. Three git processes in all.
+ * the host's objects borrowed read-only) before anything touches the host: it must hold the work branch
+ * (the only ref taken from it), unpack completely with every object checked by fsck, and descend from the
+ * baseline. Returns the temporary repository holding the verified branch; code `workspace` otherwise.
+ * Three git processes in all.
  */
 export async function verifyWorkBundle(
   workspace: Workspace,

@@ -3,8 +3,8 @@ import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
 import { settleRelease } from "./sync-back-stage.js";
 
 /**
- * Stage `close`: a remote sandbox's release has ended; the workspace keeps or removes itself; a kept worktree stays listed (`outpost ps`) until it
- * is recovered or cleaned, otherwise the activity record goes.
+ * Stage `close`: a remote sandbox's release has ended; the workspace keeps or removes itself; a kept
+ * worktree stays listed (`outpost ps`) until it is recovered or cleaned, otherwise the activity record goes.
  */
 export async function closeStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);

@@ -1,7 +1,5 @@
 import type { Workspace } from "./workspace.js";
-import { gitStatus, type GitResult } from "../git/run-git.js";
-import { HARDENED_GIT_VARIABLES, hardenedConfigArguments } from "../git/hardened-git.js";
-import { runHostProcess } from "../process/run-host-process.js";
+import { gitScript, gitStatus, type GitResult } from "../git/run-git.js";
 import { shellQuote } from "../process/shell-quote.js";
 import { withFileLock } from "./file-lock.js";
 import { lockPath } from "./outpost-directory.js";
@@ -40,11 +38,5 @@ export async function closeWorkspace(workspace: Workspace, options: { readonly d
  */
 function removeWorktreeAndBranch(root: string, directory: string, branch: string): Promise<GitResult> {
   const script = `git "$@" worktree remove ${shellQuote(directory)} || exit\ngit "$@" branch -D ${shellQuote(branch)} >/dev/null 2>&1\nexit 0`;
-  return runHostProcess({
-    executable: "sh",
-    arguments: ["-c", script, "outpost-close", ...hardenedConfigArguments(undefined)],
-    directory: root,
-    variables: HARDENED_GIT_VARIABLES,
-    what: "git worktree remove",
-  });
+  return gitScript(root, script, { what: "git worktree remove" });
 }
