@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // Runs after `tsc` in each package's build: bundles the package's own modules behind each entry of its
-// exports map (and dist/bin.js) into one file per entry, with code shared between entries in chunks.
+// exports map into one file per entry, with code shared between entries in chunks.
 // Why: a fresh process importing the engine loaded ~240 files, ~1 ms each to resolve, read and compile,
 // most of what `outpost run` paid before the work began. Dependencies (other @outpost packages included)
 // stay imports, so each package is still one module instance shared by its plugins. The .d.ts files tsc
 // wrote stay as they are; the per-file .js it wrote are removed, so nothing can come to depend on them.
+// The CLI's start is also written as one CommonJS file first (see bundle-commonjs-start.mjs); the modules it
+// imports lazily become entries here, so that file can import them by a stable path.
 // Usage (in a package folder): node ../../tools/bundle-dist.mjs
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "esbuild";
+import { bundleCommonjsStart } from "./bundle-commonjs-start.mjs";
 
 const root = process.cwd();
 const dist = resolve(root, "dist");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const startOptions = manifest.outpostBundle?.commonjsStart === undefined ? undefined : manifest.outpostBundle;
 
 /** The dist files a consumer can reach: exports entries (their `import` target) and the CLI's bin module. */
 function entryPoints() {
@@ -20,11 +24,15 @@ function entryPoints() {
     .filter(([path]) => path !== "./package.json")
     .map(([, target]) => (typeof target === "string" ? target : target.import))
     .filter((target) => typeof target === "string" && target.startsWith("./dist/") && target.endsWith(".js"));
-  if (existsSync(join(dist, "bin.js"))) targets.push("./dist/bin.js");
+  if (existsSync(join(dist, "bin.js")) && startOptions === undefined) targets.push("./dist/bin.js");
   return [...new Set(targets)].map((target) => resolve(root, target));
 }
 
-const entries = entryPoints();
+const start =
+  startOptions === undefined
+    ? { outputs: [], lazyModules: [] }
+    : await bundleCommonjsStart({ ...startOptions, entry: resolve(root, startOptions.commonjsStart) });
+const entries = [...new Set([...entryPoints(), ...start.lazyModules])];
 for (const entry of entries)
   if (!existsSync(entry)) throw new Error(`bundle-dist: ${relative(root, entry)} is in the exports map but tsc did not write it`);
 
@@ -48,7 +56,7 @@ const result = await build({
 });
 
 // tsc's per-file output that is not part of the bundle goes; declarations stay.
-const kept = new Set(Object.keys(result.metafile.outputs).map((output) => resolve(output)));
+const kept = new Set([...Object.keys(result.metafile.outputs).map((output) => resolve(output)), ...start.outputs]);
 function prune(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const path = join(directory, entry.name);

@@ -1,4 +1,4 @@
-import { CommanderError } from "./commander.js";
+import { isCommanderError } from "./commander.js";
 import { buildProgram } from "./program.js";
 import { EXIT_CODES } from "./exit-codes.js";
 
@@ -20,7 +20,7 @@ export async function main(
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (isCommanderError(error)) {
       // --help and --version exit 0; unknown options and missing arguments exit with the usage code.
       if (error.exitCode === 0) return EXIT_CODES.success;
       // Under --json a program reads stdout: the usage error comes as the same error object a run ends with.

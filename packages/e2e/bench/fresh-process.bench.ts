@@ -11,8 +11,9 @@ import { SHELL_AGENT_LINE } from "./shell-agent.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const here = dirname(fileURLToPath(import.meta.url));
-const cliBin = resolve(here, "../../cli/dist/bin.js");
-if (!existsSync(cliBin)) throw new Error("Build first: npm run build");
+// The installed command, as npm links it: it runs the built CommonJS start (dist/bin.cjs).
+const cliBin = resolve(here, "../../cli/bin/outpost.cjs");
+if (!existsSync(resolve(here, "../../cli/dist/bin.cjs"))) throw new Error("Build first: npm run build");
 const IDENTITY =
   "GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=bench@outpost.invalid GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=bench@outpost.invalid";
 const scratch = mkdtempSync(join(tmpdir(), "outpost-fresh-bench-"));

@@ -21,6 +21,8 @@ export interface InstalledPlugin {
   readonly commands: Readonly<Record<string, string>>;
 }
 
+const SCANS = Symbol.for("outpost.cli.pluginScans");
+
 /**
  * Plugins installed beside the CLI, then in the node_modules folders above `cwd`: every package whose
  * package.json declares `"outpost": { "kind": "agent" | "provider" | "queue" | "transport", "descriptor": "<export path>" }`.
@@ -31,7 +33,9 @@ export function findPlugins<K extends PluginKind>(kind: K, cwd = process.cwd()):
   return installedPlugins(cwd).filter((plugin): plugin is InstalledPlugin & { readonly kind: K } => plugin.kind === kind);
 }
 
-const scans = new Map<string, readonly InstalledPlugin[]>();
+// Shared through globalThis: the CLI's CommonJS start and the ES module commands it loads each have their own
+// copy of this module, and `outpost run` must not scan twice.
+const scans = ((globalThis as { [SCANS]?: Map<string, readonly InstalledPlugin[]> })[SCANS] ??= new Map());
 
 function installedPlugins(cwd: string): readonly InstalledPlugin[] {
   const cached = scans.get(cwd);
@@ -53,7 +57,8 @@ function installedPlugins(cwd: string): readonly InstalledPlugin[] {
       if (plugin !== undefined && !found.has(key)) found.set(key, plugin);
     }
   }
-  const plugins = [...found.values()].sort((left, right) => left.name.localeCompare(right.name));
+  // Code-unit order, not localeCompare: its first call loads ICU collation data, 8 ms of every CLI start.
+  const plugins = [...found.values()].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   scans.set(cwd, plugins);
   return plugins;
 }
