@@ -7,13 +7,9 @@ import { isPlainEmptyDirectory, OperationGuard } from "@outpost/plugin-utils";
 import { daytonaCredentials, type DaytonaProviderConfig } from "./daytona-provider-config.js";
 import { DaytonaLease } from "./daytona-lease.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
-import { shellCommand } from "./shell-words.js";
 
 /** Capabilities every Daytona lease has. */
 export const DAYTONA_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
-
-/** Makes sure root and the lease's scratch directory exist (scratch private to the sandbox user). */
-const SETUP_SCRIPT = `mkdir -p -- "$1" "$2" && chmod 700 "$2"`;
 
 /** A SandboxProvider that runs each lease in its own Daytona sandbox through @daytonaio/sdk. */
 export function daytonaProvider(config: DaytonaProviderConfig = {}): SandboxProvider {
@@ -41,28 +37,40 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
   try {
     sandbox = await open(config);
     guard.check();
-    const [reportedHome, workDir] = await Promise.all([sandbox.getUserHomeDir(), sandbox.getWorkDir()]);
-    const home = reportedHome ?? `/home/${sandbox.user || "daytona"}`;
-    const root = config.root ?? workDir ?? home;
     const scratch = posix.join("/tmp", `outpost-${sandbox.id}-${Date.now().toString(36)}`);
     const session = `outpost-${randomBytes(6).toString("hex")}`;
-    // Independent requests: the session is opened while root and scratch are made.
-    const [setup] = await Promise.all([
-      sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", SETUP_SCRIPT, "outpost-setup", root, scratch])),
+    // One round of independent requests, no process: the file API makes the directories (the daemon's
+    // MkdirAll) while the session opens. A default root is the sandbox's working directory, which exists.
+    const settled = await Promise.allSettled([
+      sandbox.getUserHomeDir(),
+      sandbox.getWorkDir(),
       sandbox.process.createSession(session),
+      sandbox.fs.createFolder(scratch, "700"),
+      ...(config.root === undefined ? [] : [sandbox.fs.createFolder(config.root, "755")]),
     ]);
-    if (setup.exitCode !== 0) {
-      await sandbox.process.deleteSession(session).catch(() => undefined);
-      throw new OutpostError(
-        "provider",
-        `Could not prepare the Daytona sandbox ${sandbox.id}: creating ${root} failed (${setup.result.trim()}). Choose a writable root.`,
-        { details: { root } },
-      );
+    const failed = settled.find((outcome) => outcome.status === "rejected");
+    if (failed !== undefined) {
+      if (settled[2].status === "fulfilled") await sandbox.process.deleteSession(session).catch(() => undefined);
+      // The daemon answers 400 when MkdirAll fails: the configured root is not writable.
+      const rootFailure = settled[4]?.status === "rejected" ? settled[4].reason : undefined;
+      if (config.root !== undefined && (rootFailure as { statusCode?: unknown } | undefined)?.statusCode === 400) {
+        throw new OutpostError(
+          "provider",
+          `Could not prepare the Daytona sandbox ${sandbox.id}: creating ${config.root} failed (${errorText(rootFailure)}). Choose a writable root.`,
+          { details: { root: config.root }, cause: rootFailure },
+        );
+      }
+      throw failed.reason;
     }
+    const [reportedHome, workDir] = settled
+      .slice(0, 2)
+      .map((outcome) => (outcome.status === "fulfilled" ? (outcome.value as string | undefined) : undefined));
+    const home = reportedHome ?? `/home/${sandbox.user || "daytona"}`;
+    const root = config.root ?? workDir ?? home;
     const variables = { ...config.variables, ...context.variables, HOME: home };
     const lease = new DaytonaLease({ sandbox, session, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
-    // The engine hands an empty one (the repository follows as a bundle): setup already made root.
+    // The engine hands an empty one (the repository follows as a bundle): root exists already.
     if (!(await isPlainEmptyDirectory(context.directory))) await lease.upload(context.directory, root, { signal: guard.signal });
     guard.check();
     return lease;
@@ -72,6 +80,10 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
   } finally {
     guard.dispose();
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A new sandbox from the create parameters, or the named existing one (started when stopped). */

@@ -1,3 +1,7 @@
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Daytona } from "@daytonaio/sdk";
 import { describe, expect, it } from "vitest";
 import { type DaytonaLease, daytonaProvider } from "@outpost/provider-daytona";
 import { startDaytonaDouble } from "@outpost/provider-daytona/double";
@@ -62,4 +66,35 @@ describe("daytona provider: API faults against the double", () => {
       fixture.double.slowCreate(0);
     }
   }, 60_000);
+
+  it("a root that cannot be made (a file in its path) is a provider error naming the root, the SDK's 400 kept as cause", async () => {
+    const before = fixture.double.sandboxes().length;
+    const blocker = join(mkdtempSync(join(tmpdir(), "outpost-daytona-root-")), "a-file");
+    writeFileSync(blocker, "not a directory");
+    const root = join(blocker, "repository");
+    const error = await failure(daytonaProvider({ ...fixture.double.credentials, root }).acquire(fixture.context));
+    expect(error.code).toBe("provider");
+    expect(error.message).toContain(`creating ${root} failed`);
+    expect(error.message).toMatch(/Choose a writable root/);
+    expect(error.details).toMatchObject({ root });
+    expect((error.cause as { statusCode?: number }).statusCode).toBe(400);
+    expect(fixture.double.sandboxes().length).toBe(before);
+  });
+
+  it("the double's folder route is the daemon's MkdirAll: parents made with the mode, a bad mode or path refused with 400", async () => {
+    const daytona = new Daytona({ ...fixture.double.credentials, useDeprecatedPolling: true });
+    const sandbox = await daytona.create();
+    try {
+      const base = mkdtempSync(join(tmpdir(), "outpost-daytona-folder-"));
+      await sandbox.fs.createFolder(join(base, "a/b/c"), "700");
+      for (const made of ["a", "a/b", "a/b/c"]) expect(statSync(join(base, made)).mode & 0o777, made).toBe(0o700);
+      await sandbox.fs.createFolder(join(base, "a/b/c"), "755");
+      expect(statSync(join(base, "a/b/c")).mode & 0o777).toBe(0o700);
+      await expect(sandbox.fs.createFolder(join(base, "d"), "9z")).rejects.toMatchObject({ statusCode: 400 });
+      writeFileSync(join(base, "file"), "");
+      await expect(sandbox.fs.createFolder(join(base, "file/sub"), "755")).rejects.toMatchObject({ statusCode: 400 });
+    } finally {
+      await sandbox.delete();
+    }
+  });
 });

@@ -60,7 +60,8 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
     if (fault !== undefined) throw new DoubleRefusal(fault.status, fault.code, fault.message, fault.headers);
     assertAuthorized(request, apiKey);
     const toolbox = /^\/toolbox\/([^/]+)(\/.*)$/.exec(url.pathname);
-    if (toolbox !== null) return serveToolbox(registry.get(decodeURIComponent(toolbox[1]!)), method, toolbox[2]!, request, response);
+    if (toolbox !== null)
+      return serveToolbox(registry.get(decodeURIComponent(toolbox[1]!)), method, toolbox[2]!, request, response, url.searchParams);
     const api = /^\/api\/sandbox(?:\/([^/]+))?(\/[a-z-]+)?$/.exec(url.pathname);
     if (api === null) throw new DoubleRefusal(404, "NOT_FOUND", `The double does not serve ${route} (see its README).`);
     const [id, action] = [api[1] === undefined ? undefined : decodeURIComponent(api[1]), api[2] ?? ""];

@@ -35,6 +35,24 @@ export async function bulkUpload(sandbox: DoubleSandbox, request: IncomingMessag
   response.end();
 }
 
+/**
+ * POST /files/folder?path=&mode=: the daemon's `os.MkdirAll(path, mode)` (mode octal, default 755; parents
+ * made too, with the same mode less the umask); 201 with no body, 400 when the path is missing, the mode is
+ * not octal or the directory cannot be made.
+ */
+export async function createFolder(sandbox: DoubleSandbox, query: URLSearchParams, response: ServerResponse): Promise<void> {
+  const path = query.get("path");
+  if (path === null || path === "") throw new DoubleRefusal(400, "BAD_REQUEST", "path is required");
+  const modeText = query.get("mode") ?? "";
+  if (modeText !== "" && !/^[0-7]{1,4}$/.test(modeText)) throw new DoubleRefusal(400, "BAD_REQUEST", "invalid mode format");
+  const mode = modeText === "" ? 0o755 : Number.parseInt(modeText, 8);
+  await mkdir(posix.resolve(sandbox.workDir, path), { recursive: true, mode }).catch((error: unknown) => {
+    throw new DoubleRefusal(400, "BAD_REQUEST", (error as Error).message);
+  });
+  response.writeHead(201, { "content-length": 0 });
+  response.end();
+}
+
 /** POST /files/bulk-download: `{ paths }` → multipart/form-data, a `file` part per path or an `error` part. */
 export async function bulkDownload(sandbox: DoubleSandbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = await readJson(request);

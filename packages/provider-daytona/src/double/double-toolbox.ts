@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { bulkDownload, bulkUpload } from "./double-files.js";
+import { bulkDownload, bulkUpload, createFolder } from "./double-files.js";
 import { DoubleRefusal, optionalString, readJson, requiredString, sendJson } from "./double-http.js";
 import type { DoubleSandbox } from "./double-sandbox.js";
 
@@ -10,12 +10,14 @@ export async function serveToolbox(
   path: string,
   request: IncomingMessage,
   response: ServerResponse,
+  query: URLSearchParams,
 ): Promise<void> {
   sandbox.assertStarted();
   const route = `${method} ${path}`;
   if (route === "GET /user-home-dir") return sendJson(response, 200, { dir: sandbox.home });
   if (route === "GET /work-dir") return sendJson(response, 200, { dir: sandbox.workDir });
   if (route === "GET /version") return sendJson(response, 200, { version: "outpost-double" });
+  if (route === "POST /files/folder") return createFolder(sandbox, query, response);
   if (route === "POST /files/bulk-upload") return bulkUpload(sandbox, request, response);
   if (route === "POST /files/bulk-download") return bulkDownload(sandbox, request, response);
   if (route === "POST /process/execute") return executeOnce(sandbox, request, response);
