@@ -12,7 +12,11 @@ export async function main(
   const program = buildProgram({
     stdout,
     stderr: io.stderr ?? process.stderr,
-    stdin: io.stdin ?? process.stdin,
+    // On first use only: process.stdin of a file or pipe builds a read stream (fs streams, fs/promises,
+    // readline: a dozen internal modules) that only `outpost run` on a terminal reads.
+    get stdin() {
+      return io.stdin ?? process.stdin;
+    },
     setExitCode: (code) => {
       exitCode = code;
     },

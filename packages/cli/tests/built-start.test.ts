@@ -15,28 +15,35 @@ beforeAll(() => {
   if (!existsSync(start)) throw new Error(`${start} is missing: run \`npm run build\` first (\`npm test\` does).`);
 });
 
+// stdin is /dev/null: a file, for which process.stdin builds an fs read stream (readline, fs/promises).
 function outpost(args: string[], options: { cwd?: string; preload?: string } = {}) {
   const preload = options.preload === undefined ? [] : ["--require", options.preload];
-  return spawnSync(process.execPath, [...preload, command, ...args], { cwd: options.cwd ?? tmpdir(), encoding: "utf8" });
+  return spawnSync(process.execPath, [...preload, command, ...args], {
+    cwd: options.cwd ?? tmpdir(),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
-it("--help runs from one CommonJS file: no other module of the CLI, no @outpost package, no ES module", () => {
+it("--help runs from one CommonJS file: no other module of the CLI, no @outpost package, no ES module, no stdin, no child_process", () => {
   const scratch = mkdtempSync(join(tmpdir(), "outpost-built-start-"));
   const recorder = join(scratch, "record-modules.cjs");
-  // At exit: every CommonJS file loaded, and whether any ES module was linked (Node's ESM loader loads
-  // module_job only to run one).
+  // At exit: every CommonJS file loaded, and Node's internal modules: its ESM loader loads module_job only
+  // to run an ES module, and reading process.stdin (/dev/null here) would load readline and fs/promises.
   writeFileSync(
     recorder,
-    `process.on("exit", () => process.stderr.write(JSON.stringify({ files: Object.keys(require.cache), esm: process.moduleLoadList.includes("NativeModule internal/modules/esm/module_job") })));`,
+    `process.on("exit", () => process.stderr.write(JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));`,
   );
   const result = outpost(["--help"], { preload: recorder });
   expect(result.status).toBe(0);
   expect(result.stdout).toMatch(/^Usage: outpost \[options\] \[command\]/);
   expect(result.stdout).toContain("run [options] <brief>");
   expect(result.stdout).toMatch(/Installed agents: .*claude/);
-  const loaded = JSON.parse(result.stderr) as { files: string[]; esm: boolean };
+  const loaded = JSON.parse(result.stderr) as { files: string[]; builtins: string[] };
   expect(loaded.files.filter((file) => file !== recorder).sort()).toEqual([command, start].sort());
-  expect(loaded.esm).toBe(false);
+  expect(loaded.builtins).not.toContain("NativeModule internal/modules/esm/module_job");
+  expect(loaded.builtins).not.toContain("NativeModule internal/readline/interface");
+  expect(loaded.builtins).not.toContain("NativeModule child_process");
 });
 
 it("--version and a usage error behave as documented from the built start", () => {
