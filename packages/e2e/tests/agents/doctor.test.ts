@@ -6,7 +6,7 @@ import { missingCli, pathWithClis } from "../support/cli-bin.js";
 import { matrixReleases } from "../support/cli-matrix.js";
 
 /** `outpost doctor` against the real CLIs: the pinned ones from node_modules, an older one from the matrix cache. */
-const OUTPOST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "cli", "bin", "outpost.js");
+const OUTPOST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "cli", "bin", "outpost.cjs");
 const codex = matrixReleases().find((release) => release.agent === "codex");
 
 function doctor(env: Record<string, string>): Array<Record<string, unknown>> {

@@ -16,7 +16,7 @@ import { runAgentTurn } from "../support/run-agent-turn.js";
  * by default here) and copied onto the local test image; then a real turn runs in a container of the result,
  * with nothing mounted from the host, against the scripted model server.
  */
-const OUTPOST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "cli", "bin", "outpost.js");
+const OUTPOST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "cli", "bin", "outpost.cjs");
 const TAG = "outpost-e2e-agents:codex";
 const unavailable = dockerAgentsUnavailable();
 
