@@ -49,6 +49,9 @@ export function geminiConversationStore(options: GeminiConversationStoreOptions 
       sessions: "tmp",
       transcriptPattern: (id) => `^[^/]+/chats/session-[^/]+-${id.slice(0, 8).replace(/[^A-Za-z0-9_-]/g, "")}\\.jsonl$`,
       firstLineField: "sessionId",
+      // A resumed session also starts a stub named after the current minute (metadata and the history as it
+      // was): in a later minute than the transcript's, two files hold the id; the one appended to is newest.
+      severalMatches: "newest",
       probes: [PROJECTS],
       destination: ({ original, workspace, probes }) =>
         `${geminiShortName(workspace, probes[PROJECTS] ?? null)}/chats/${posix.basename(original)}`,

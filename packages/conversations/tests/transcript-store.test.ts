@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
@@ -111,6 +111,20 @@ describe("transcriptStore through the local provider", () => {
       await mkdir(join(source.lease.home, ".demo-transcript", "sessions", "elsewhere"), { recursive: true });
       await writeFile(join(source.lease.home, ".demo-transcript", "sessions", "elsewhere", `${ID}.jsonl`), "{}\n");
       await expectCode(store.capture(ID, source.context()), "session", /Several transcripts match/);
+    });
+
+    it('the same id twice with severalMatches "newest": the file written last is taken; a tie is still refused', async () => {
+      const newest = transcriptStore({ ...demoTranscript, severalMatches: "newest" });
+      const stub = join(source.lease.home, ".demo-transcript", "sessions", "elsewhere", `${ID}.jsonl`);
+      await mkdir(join(stub, ".."), { recursive: true });
+      await writeFile(stub, "{}\n");
+      await utimes(stub, new Date(1_000_000), new Date(1_000_000));
+      const record = await newest.capture(ID, source.context());
+      expect(await readFile(record.file, "utf8")).toBe(original);
+      const now = new Date();
+      await utimes(stub, now, now);
+      await utimes(transcriptOf(source), now, now);
+      await expectCode(newest.capture(ID, source.context()), "session", /Several transcripts match/);
     });
 
     it("a transcript that grows while it is captured", async () => {

@@ -57,6 +57,12 @@ export interface TranscriptFormat {
   transcriptPattern(id: string): string;
   /** Field of the first JSON line that must equal the id (file names that carry only a prefix of it). */
   readonly firstLineField?: string;
+  /**
+   * Several files holding the id: refused by default (stale copies). `"newest"` takes the one written last,
+   * for CLIs that leave a stub beside the transcript they resume (Gemini CLI starts a file named after the
+   * current minute before it appends to the resumed one).
+   */
+  readonly severalMatches?: "refuse" | "newest";
   /** Also capture the `<id>/` folder beside the transcript (sub-agent files). */
   readonly sidecar?: boolean;
   /** Sidecar-relative paths never captured: credential files a CLI or a tool may leave there. */

@@ -15,6 +15,8 @@ export interface LocateTranscriptInput extends CliLocation {
   readonly pattern: string;
   /** JSON field of the first line that must equal the id (when file names carry only part of it). */
   readonly firstLineField?: string;
+  /** Several matches: refuse them, or take the one modified last (a strict winner only). */
+  readonly severalMatches?: "refuse" | "newest";
   readonly sidecar: boolean;
   /** Source of a RegExp of sidecar-relative paths never captured (credential files). */
   readonly sidecarExclude?: string;
@@ -102,13 +104,14 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
       ...(unsearched.length > 0 ? { unsearched } : { absent: true }),
     });
   }
-  if (matching.length > 1) {
+  const newest = matching.length > 1 && input.severalMatches === "newest" ? lastWritten(matching) : undefined;
+  if (matching.length > 1 && newest === undefined) {
     throw fail("session", `Several transcripts match ${what}: ${matching.join(", ")}. Remove the stale copies.`, {
       id: input.id,
       matches: matching,
     });
   }
-  const relative = matching[0]!;
+  const relative = newest ?? matching[0]!;
   const absolute = path.join(sessionsDirectory, relative);
   const stat = fs.lstatSync(absolute);
   if (relative.split("/").includes(".git")) {
@@ -159,6 +162,13 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
     fs.writeFileSync(target, lib.readStable(path.join(sidecarAbsolute, file.path), file, what), { mode: file.mode, flag: "wx" });
   }
   return { sessionsDirectory, relative, transcript, sidecar: { relative: sidecarRelative, files, copy } };
+
+  /** The path modified strictly last, or undefined on a tie (then nothing tells which one is current). */
+  function lastWritten(paths: readonly string[]): string | undefined {
+    const times = paths.map((relative) => ({ relative, mtime: fs.lstatSync(path.join(sessionsDirectory, relative)).mtimeMs }));
+    times.sort((left, right) => right.mtime - left.mtime);
+    return times[0]!.mtime > times[1]!.mtime ? times[0]!.relative : undefined;
+  }
 
   function firstLineField(file: string, field: string): unknown {
     const handle = fs.openSync(file, "r");

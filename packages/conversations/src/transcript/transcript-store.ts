@@ -91,6 +91,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         id,
         pattern: format.transcriptPattern(id),
         ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
+        ...(format.severalMatches ? { severalMatches: format.severalMatches } : {}),
         sidecar: format.sidecar === true,
         ...(format.sidecarExclude ? { sidecarExclude: format.sidecarExclude.source } : {}),
         maxBytes,
