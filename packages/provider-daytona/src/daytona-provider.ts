@@ -41,32 +41,21 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
     const session = `outpost-${randomBytes(6).toString("hex")}`;
     // One round of independent requests, no process: the file API makes the directories (the daemon's
     // MkdirAll) while the session opens. A default root is the sandbox's working directory, which exists.
-    const settled = await Promise.allSettled([
+    const [homeDir, workDir, opened, ...made] = await Promise.allSettled([
       sandbox.getUserHomeDir(),
       sandbox.getWorkDir(),
       sandbox.process.createSession(session),
       sandbox.fs.createFolder(scratch, "700"),
-      ...(config.root === undefined ? [] : [sandbox.fs.createFolder(config.root, "755")]),
+      config.root === undefined ? undefined : sandbox.fs.createFolder(config.root, "755").catch(unwritableRoot(sandbox.id, config.root)),
     ]);
-    const failed = settled.find((outcome) => outcome.status === "rejected");
+    const failed = [homeDir, workDir, opened, ...made].find((outcome) => outcome.status === "rejected");
     if (failed !== undefined) {
-      if (settled[2].status === "fulfilled") await sandbox.process.deleteSession(session).catch(() => undefined);
-      // The daemon answers 400 when MkdirAll fails: the configured root is not writable.
-      const rootFailure = settled[4]?.status === "rejected" ? settled[4].reason : undefined;
-      if (config.root !== undefined && (rootFailure as { statusCode?: unknown } | undefined)?.statusCode === 400) {
-        throw new OutpostError(
-          "provider",
-          `Could not prepare the Daytona sandbox ${sandbox.id}: creating ${config.root} failed (${errorText(rootFailure)}). Choose a writable root.`,
-          { details: { root: config.root }, cause: rootFailure },
-        );
-      }
+      if (opened.status === "fulfilled") await sandbox.process.deleteSession(session).catch(() => undefined);
       throw failed.reason;
     }
-    const [reportedHome, workDir] = settled
-      .slice(0, 2)
-      .map((outcome) => (outcome.status === "fulfilled" ? (outcome.value as string | undefined) : undefined));
-    const home = reportedHome ?? `/home/${sandbox.user || "daytona"}`;
-    const root = config.root ?? workDir ?? home;
+    // All fulfilled here; the checks only narrow the types.
+    const home = (homeDir.status === "fulfilled" ? homeDir.value : undefined) ?? `/home/${sandbox.user || "daytona"}`;
+    const root = config.root ?? (workDir.status === "fulfilled" ? workDir.value : undefined) ?? home;
     const variables = { ...config.variables, ...context.variables, HOME: home };
     const lease = new DaytonaLease({ sandbox, session, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
@@ -82,8 +71,17 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The daemon answers 400 when MkdirAll fails: the configured root is not writable. Other failures pass as they are. */
+function unwritableRoot(sandboxId: string, root: string): (error: unknown) => never {
+  return (error) => {
+    if ((error as { statusCode?: unknown } | null | undefined)?.statusCode !== 400) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new OutpostError(
+      "provider",
+      `Could not prepare the Daytona sandbox ${sandboxId}: creating ${root} failed (${reason}). Choose a writable root.`,
+      { details: { root }, cause: error },
+    );
+  };
 }
 
 /** A new sandbox from the create parameters, or the named existing one (started when stopped). */
