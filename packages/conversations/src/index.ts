@@ -27,6 +27,7 @@ export type { Relocation } from "./relocation/relocation.js";
 
 export { runSandboxScript } from "./sandbox/sandbox-script.js";
 export type { SandboxMain, SandboxScriptOptions } from "./sandbox/sandbox-script.js";
+export { startScriptStandby, type ScriptStandby } from "./sandbox/sandbox-script-standby.js";
 export type { SandboxLibrary } from "./sandbox/sandbox-library.js";
 
 export { assertConversationId } from "./conversation-id.js";

@@ -9,7 +9,17 @@ import { dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { dockerProvider } from "@outpost/provider-docker";
 import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository, scriptAgent } from "../src/index.js";
+import { transcriptStore } from "@outpost/conversations";
 import { createAgent as shellAgent, SHELL_AGENT_LINE } from "./shell-agent.mjs";
+
+/** The script agent's sessions (`~/.script-agent/sessions/<id>.jsonl`) as a CLI agent's transcript store. */
+const scriptAgentTranscripts = transcriptStore({
+  format: "script-agent-transcript",
+  root: { directory: ".script-agent" },
+  sessions: "sessions",
+  transcriptPattern: (id) => `^${id.replace(/[^A-Za-z0-9-]/g, "")}\\.jsonl$`,
+  destination: ({ id }) => `${id}.jsonl`,
+});
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 // BENCH_ONLY=docker or local runs one provider's scenarios.
@@ -155,21 +165,23 @@ if (ONLY === "local") {
           `-v '${worktree}:/work' -v '${repository}/.git:${repository}/.git' -v '${agentDirectory}:${agentDirectory}:ro' -w /work ${DOCKER_TEST_IMAGE} node '${script}' brief`,
       ),
     ]);
-  // Mounted worktree; the agent's home file goes in and its conversation is captured, as in a real run.
-  for (const capture of [true, false]) {
+  // Mounted worktree; the agent's home file goes in and its conversation is captured, as in a real run: through
+  // a transcript store's sandbox script, as every CLI agent's store does (its script starts during the turn),
+  // through the testkit store's plain download, and not at all.
+  for (const capture of ["transcript store", "download", "off"] as const) {
     await compare(
-      `docker mounted, capture ${capture ? "on" : "off"}`,
-      capture ? 1.15 : 1.1,
+      `docker mounted, capture ${capture === "off" ? "off" : `on (${capture})`}`,
+      capture === "off" ? 1.1 : 1.15,
       dockerFloor,
       async (repository, round, diagnostic) => {
         const agent = scriptAgent({
           directory: agentDirectory,
           executable: "node",
-          storage: capture,
+          storage: capture !== "off",
           behaviour: { FILE: `outpost-${round}.txt` },
         });
         const result = await dispatch({
-          agent,
+          agent: capture === "transcript store" ? { ...agent, storage: scriptAgentTranscripts } : agent,
           brief: "brief",
           repository,
           sandboxProvider: docker,
@@ -177,7 +189,7 @@ if (ONLY === "local") {
           diagnostic,
         });
         if (result.commits.length !== 1) throw new Error("the agent's commit is missing");
-        if (capture && result.conversation === undefined) throw new Error("the conversation was not captured");
+        if (capture !== "off" && result.conversation === undefined) throw new Error("the conversation was not captured");
       },
     );
   }

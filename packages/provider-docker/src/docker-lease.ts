@@ -22,6 +22,8 @@ export class DockerLease extends SandboxLeaseBase implements LeaseSandbox {
   readonly fileTransfers: FileTransfers;
   /** Command.homeFiles are written by the command's own exec (COMMAND_WRAPPER), not by an upload before it. */
   readonly homeFiles = true;
+  /** Command.input is the exec's stdin stream: a process waiting on it costs nothing. */
+  readonly idleInput = true;
   readonly container: Docker.Container;
   readonly standby: StandbyExec;
   readonly root: string;

@@ -24,6 +24,8 @@ export interface LocalLeaseSettings {
 export class LocalLease implements SandboxLease {
   readonly specificationVersion = "v1";
   readonly liveInput = true;
+  // Its stdin is a pipe: a process waiting on it costs nothing.
+  readonly idleInput = true;
   readonly root: string;
   readonly home: string;
   readonly fileTransfers: LocalFileTransfers;

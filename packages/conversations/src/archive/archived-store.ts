@@ -69,6 +69,7 @@ export function archivedStore(
     directory: (repository: string, home?: string) => store.directory(repository, home),
     destination: (id: string, sandbox: SandboxLease, original: string) => store.destination(id, sandbox, original),
     locate: (id, repository, home) => fetch(id, repository, home),
+    ...(store.prepareCapture ? { prepareCapture: (context: ConversationContext) => store.prepareCapture!(context) } : {}),
     async capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
       const record = await store.capture(id, context);
       const key = keyOf(id);

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { SandboxLease } from "@outpost/core";
+import type { Command, CommandResult, SandboxLease } from "@outpost/core";
 import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
 import { createPathRewriter } from "../relocation/path-rewriter.js";
 import { sandboxLibrary } from "./sandbox-library.js";
@@ -39,16 +39,27 @@ export async function runSandboxScript<Result>(
   options: SandboxScriptOptions,
 ): Promise<Result> {
   if (options.local) return runInProcess<Result>(lease, main, input, options);
-  const source = scriptSource(main, options);
-  let result;
+  const result = await invokeScript(lease, scriptSource(main, options), options, { stdin: JSON.stringify(input) });
+  return scriptResult<Result>(result, options);
+}
+
+/** Starts `node -e source` in the sandbox; `start` says how its stdin comes (all at once, or live). */
+export async function invokeScript(
+  lease: SandboxLease,
+  source: string,
+  options: SandboxScriptOptions,
+  start: Pick<Command, "stdin" | "input" | "signal">,
+): Promise<CommandResult> {
+  const signal = start.signal ?? options.signal;
   try {
-    result = await lease.invoke({
+    return await lease.invoke({
       executable: "node",
       arguments: ["-e", source],
-      stdin: JSON.stringify(input),
+      ...(start.stdin === undefined ? {} : { stdin: start.stdin }),
+      ...(start.input === undefined ? {} : { input: start.input }),
       retain: 4 * 1024 * 1024,
       ...(options.environment && Object.keys(options.environment).length > 0 ? { variables: { ...options.environment } } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
   } catch (error) {
     if (isOutpostError(error)) throw error;
@@ -58,6 +69,15 @@ export async function runSandboxScript<Result>(
       { cause: error },
     );
   }
+}
+
+/** Whether the script got as far as printing its outcome (a value or its own error). */
+export function hasScriptOutcome(result: CommandResult): boolean {
+  return result.stdout.includes(MARKER);
+}
+
+/** The script's result from its output: its value, its own error (an `OutpostError` it chose), or code `process`. */
+export function scriptResult<Result>(result: CommandResult, options: Pick<SandboxScriptOptions, "what">): Result {
   const at = result.stdout.lastIndexOf(MARKER);
   if (at === -1) {
     throw new OutpostError(
@@ -140,7 +160,7 @@ return (${functionSource(main)})(input);`;
   }
 }
 
-function scriptSource(main: SandboxMain, options: SandboxScriptOptions): string {
+export function scriptSource(main: SandboxMain, options: Pick<SandboxScriptOptions, "prelude">): string {
   // Transpilers that keep function names (esbuild, so tsx) wrap them in `__name(fn, "name")`: the
   // serialized code gets that helper, so the same functions run whichever tool built this package.
   return `"use strict";

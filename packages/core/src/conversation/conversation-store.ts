@@ -33,6 +33,12 @@ export interface ConversationStore {
    * conversation under `id`, fails with code `session` and `details.absent: true` (steering then starts over).
    */
   capture(id: string, context: ConversationContext): Promise<ConversationRecord>;
+  /**
+   * Optional: a turn is starting in the context's sandbox, and `capture` will follow it with the same context.
+   * The store may start what its capture needs meanwhile (its sandbox process, say), so that the capture
+   * after the turn waits for less. Never throws; whatever it started goes with the lease.
+   */
+  prepareCapture?(context: ConversationContext): void;
   /** Writes a located record into the context's sandbox, relocating recorded paths to its workspace. */
   restore(record: ConversationRecord, context: ConversationContext): Promise<void>;
 }

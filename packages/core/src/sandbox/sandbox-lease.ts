@@ -7,6 +7,11 @@ export interface SandboxLease {
   readonly fileTransfers?: FileTransfers;
   /** Whether invoke accepts Command.input as live stdin for a running process. */
   readonly liveInput?: boolean;
+  /**
+   * Whether a process waiting on `Command.input` costs nothing while it waits (a real stdin pipe, not
+   * polled frames), so a process may be started ahead of the moment it is needed. Absent: false.
+   */
+  readonly idleInput?: boolean;
   /** Whether invoke writes Command.homeFiles as part of starting the process (no separate upload). */
   readonly homeFiles?: boolean;
   /**

@@ -13,6 +13,19 @@ export interface CapturedConversation {
   readonly missing?: true;
 }
 
+/**
+ * A turn is running: the store may start its capture's sandbox work now (see `prepareCapture`), so the
+ * capture after the turn waits for less. Nothing here can fail the turn.
+ */
+export function prepareCapture(agent: CapturingAgent, context: ConversationContext): void {
+  if (!agent.storage?.prepareCapture || agent.capture === false) return;
+  try {
+    agent.storage.prepareCapture(context);
+  } catch {
+    // A head start only: capture does the work itself.
+  }
+}
+
 /** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
 export async function captureConversation(
   agent: CapturingAgent,

@@ -1,6 +1,6 @@
 import { addUsage, throwIfAborted, type AgentAdapter, type AgentEvent, type ReplayAgent, type SandboxLease } from "@outpost/core";
 import { turnUsage } from "../turn/turn-usage.js";
-import { captureConversation } from "../conversation/capture-conversation.js";
+import { captureConversation, prepareCapture } from "../conversation/capture-conversation.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
 import { commandHomeFiles, writeHomeFiles } from "../turn/home-files.js";
 import { isSharedHome } from "../turn/shared-home.js";
@@ -14,6 +14,9 @@ import { runSteered } from "../steering/steered-turn.js";
 import { reportSteer } from "../steering/attach-dispatch-steering.js";
 import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
+
+/** How long a turn runs before its capture may start preparing (see `prepareCapture`). */
+const PREPARE_CAPTURE_AFTER_MS = 300;
 
 /** What one turn is asked: the brief (new conversation or continuation), or a correction in the same conversation. */
 interface TurnRequest {
@@ -193,6 +196,11 @@ async function recordTurn(
   const steering = agent.kind === "replay" ? agent.pendingSteering() : request.steering;
   journal?.append({ kind: "turn-start", pass: request.pass, prompt: request.prompt, ...(steering ? { steering } : {}) });
   const started = Date.now();
+  const context = { ...sandboxOf(state).context, variables: state.variables.get(agent) ?? {} };
+  // A turn still running after a moment is a long one: the capture's sandbox work may start beside it (a
+  // short turn would only share its start with it).
+  const early = setTimeout(() => prepareCapture(agent, context), PREPARE_CAPTURE_AFTER_MS);
+  early.unref();
   const onEvent = (event: AgentEvent): void => {
     control?.onEvent(event);
     journal?.append({ kind: "event", pass: request.pass, atMs: Date.now() - started, event });
@@ -224,11 +232,12 @@ async function recordTurn(
   } catch (error) {
     span.end(error);
     throw error;
+  } finally {
+    clearTimeout(early);
   }
   span.end();
   state.conversationId = outcome.conversationId ?? state.conversationId;
   const capture = state.spans.nested("outpost.capture", { "outpost.pass": request.pass });
-  const context = { ...sandboxOf(state).context, variables: state.variables.get(agent) ?? {} };
   const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
   capture.end();
   state.conversation = captured.record ?? state.conversation;

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { ConversationStore } from "@outpost/core";
 import { vitestRunner, type SuiteRunner } from "../shared/suite-runner.js";
 import { expectRefused } from "./expect-refused.js";
@@ -48,6 +49,28 @@ export function describeConversationStore(options: DescribeConversationStoreOpti
       },
       60_000,
     );
+
+    if (store.prepareCapture)
+      runner.it(
+        "prepareCapture before a capture changes nothing it captures",
+        async () => {
+          const pair = await seededPair(options);
+          try {
+            const { recording, source } = pair;
+            const plain = await store.capture(recording.id, source.context());
+            const bytes = await readFile(plain.file);
+            store.prepareCapture!(source.context());
+            const prepared = await store.capture(recording.id, source.context());
+            if (JSON.stringify(prepared) !== JSON.stringify(plain))
+              throw new Error(`capture after prepareCapture returned ${JSON.stringify(prepared)}, without it ${JSON.stringify(plain)}`);
+            if (!bytes.equals(await readFile(prepared.file)))
+              throw new Error(`capture after prepareCapture wrote other bytes to ${prepared.file}`);
+          } finally {
+            await pair.dispose();
+          }
+        },
+        60_000,
+      );
 
     runner.it(
       "refuses hostile session ids on capture and locate with OutpostErrors",

@@ -1,0 +1,132 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { dispatch } from "@outpost/dispatch";
+import { dockerProvider } from "@outpost/provider-docker";
+import { transcriptStore } from "@outpost/conversations";
+import type { AgentAdapter, AgentEvent, Command, SandboxLease, SandboxProvider } from "@outpost/core";
+import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository } from "../src/index.js";
+
+const gate = dockerGate();
+const ID = "3f9c2a10-aaaa-4bbb-8ccc-0123456789ab";
+const LINE = `{"type":"user","text":"hello from the container"}`;
+
+/** Transcripts at `~/.standby-demo/sessions/<id>.jsonl`, captured as every CLI agent's transcript store does. */
+const store = transcriptStore({
+  format: "standby-demo",
+  root: { directory: ".standby-demo" },
+  sessions: "sessions",
+  transcriptPattern: (id) => `^${id}\\.jsonl$`,
+  destination: ({ id }) => `${id}.jsonl`,
+});
+
+/** One shell line in the container: names its conversation, runs `work`, saves the transcript, finishes. */
+function agent(work: string): AgentAdapter {
+  const line =
+    `printf '{"type":"conversation","id":"${ID}"}\\n'; ${work}; mkdir -p ~/.standby-demo/sessions && ` +
+    `printf '%s\\n' '${LINE}' > ~/.standby-demo/sessions/${ID}.jsonl && ` +
+    `printf '{"type":"text","text":"done <outpost>done</outpost>"}\\n{"type":"finished"}\\n'`;
+  return {
+    kind: "cli",
+    specificationVersion: "v1",
+    name: "standby-agent",
+    executable: "sh",
+    requiresFinishedEvent: true,
+    usage: "unavailable",
+    resumable: false,
+    forkable: false,
+    storage: store,
+    command: () => ({ executable: "sh", arguments: ["-c", line], variables: {} }),
+    createDecoder: () => ({
+      decode: (text: string): AgentEvent[] => {
+        try {
+          return [JSON.parse(text) as AgentEvent];
+        } catch {
+          return [{ type: "raw", line: text }];
+        }
+      },
+    }),
+  };
+}
+
+interface Seen {
+  readonly executable: string;
+  readonly live: boolean;
+  readonly locating: boolean;
+}
+
+/** The real Docker provider, with every command its leases run written down. */
+function observedProvider(seen: Seen[]): SandboxProvider {
+  const base = dockerProvider({
+    image: DOCKER_TEST_IMAGE,
+    network: "none",
+    user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+  });
+  const observe = (lease: SandboxLease): SandboxLease =>
+    new Proxy(lease, {
+      get(target, property, receiver) {
+        if (property === "invoke")
+          return (command: Command) => {
+            seen.push({
+              executable: command.executable,
+              live: command.input !== undefined,
+              locating: command.stdin?.includes('"pattern"') === true,
+            });
+            return target.invoke(command);
+          };
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  return { ...base, acquire: async (context) => observe(await base.acquire(context)) };
+}
+
+// Kills every `node -e` process of the container: what a hostile agent could do to the waiting script.
+const KILL_WAITING_SCRIPTS = `for p in /proc/[0-9]*; do case "$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null)" in "node -e"*) kill -9 "\${p#/proc/}" 2>/dev/null;; esac; done`;
+
+(gate.unavailable ? describe.skip : describe)(
+  `capture prepared during the turn on Docker${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("a long turn: the locating script starts beside the agent, and the capture only hands it its input", async () => {
+      const seen: Seen[] = [];
+      const result = await dispatch({
+        agent: agent("sleep 1.5"),
+        brief: "work",
+        repository: scratchRepository(),
+        sandboxProvider: observedProvider(seen),
+      });
+      expect(result.conversation?.id).toBe(ID);
+      expect(await readFile(result.conversation!.file, "utf8")).toBe(`${LINE}\n`);
+      expect(seen.filter((command) => command.executable === "node" && command.live)).toHaveLength(1);
+      expect(seen.filter((command) => command.locating)).toEqual([]);
+    }, 90_000);
+
+    it("a short turn starts nothing beside the agent; its capture runs the script itself", async () => {
+      const seen: Seen[] = [];
+      const result = await dispatch({
+        agent: agent("true"),
+        brief: "work",
+        repository: scratchRepository(),
+        sandboxProvider: observedProvider(seen),
+      });
+      expect(await readFile(result.conversation!.file, "utf8")).toBe(`${LINE}\n`);
+      expect(seen.filter((command) => command.live)).toEqual([]);
+      expect(seen.filter((command) => command.locating)).toHaveLength(1);
+    }, 90_000);
+
+    it("an agent that kills the waiting script loses nothing: the capture runs it again", async () => {
+      const seen: Seen[] = [];
+      const warnings: string[] = [];
+      const result = await dispatch({
+        agent: agent(`sleep 1.5; ${KILL_WAITING_SCRIPTS}`),
+        brief: "work",
+        repository: scratchRepository(),
+        sandboxProvider: observedProvider(seen),
+        warn: (message) => warnings.push(message),
+      });
+      expect(warnings).toEqual([]);
+      expect(await readFile(result.conversation!.file, "utf8")).toBe(`${LINE}\n`);
+      expect(seen.filter((command) => command.executable === "node" && command.live)).toHaveLength(1);
+      expect(seen.filter((command) => command.locating)).toHaveLength(1);
+    }, 90_000);
+  },
+);
