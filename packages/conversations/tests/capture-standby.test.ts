@@ -3,7 +3,8 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Command, SandboxLease } from "@outpost/core";
-import { transcriptStore } from "../src/index.js";
+import { sessionBundleStore, transcriptStore } from "../src/index.js";
+import { demoProfile } from "./demo-profile.js";
 import { demoTranscript, transcriptLine } from "./demo-transcript.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
 
@@ -127,5 +128,36 @@ describe("transcriptStore.prepareCapture: the locating script starts during the 
     const record = await store.capture(ID, contextOf(observed(sandbox.lease, seen, false)));
     expect(locating(seen)).toHaveLength(1);
     expect(await readFile(record.file, "utf8")).toBe(transcript);
+  });
+});
+
+describe("sessionBundleStore.prepareCapture: the capturing script starts during the turn", () => {
+  let sandbox: TestSandbox;
+
+  beforeEach(async () => {
+    sandbox = await localSandbox("repo");
+    const folder = join(sandbox.lease.home, ".demo", "sessions", ID);
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "state.json"), `${JSON.stringify({ version: 2, id: ID, cwd: sandbox.lease.root })}\n`);
+    await writeFile(join(folder, "log.jsonl"), `{"type":"text","text":"hi"}\n`);
+  });
+  afterEach(async () => {
+    await sandbox.dispose();
+  });
+
+  it("the capture hands the waiting script its input and gets the same bundle as without it", async () => {
+    const plain = await sessionBundleStore(demoProfile).capture(ID, sandbox.context());
+    const expected = await readFile(plain.file, "utf8");
+    const seen: Seen[] = [];
+    const store = sessionBundleStore(demoProfile);
+    const context = { ...sandbox.context(), sandbox: observed(sandbox.lease, seen) };
+    store.prepareCapture!(context);
+    expect(seen).toEqual([{ executable: "node", live: true }]);
+    const record = await store.capture(ID, context);
+    // After the waiting script: only the download and the removal of the sandbox's temporary bundle.
+    expect(seen.filter((command) => command.stdin?.includes('"workspace"'))).toEqual([]);
+    const bundle = JSON.parse(await readFile(record.file, "utf8")) as { files: { path: string }[] };
+    const before = JSON.parse(expected) as { files: { path: string }[] };
+    expect(bundle.files).toEqual(before.files);
   });
 });

@@ -8,6 +8,7 @@ import { conversationDirectory } from "../host/conversation-directory.js";
 import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_BUNDLE_MAX_FILES, type CaptureLimits } from "../limits.js";
 import { assertRelocatablePath } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
+import { ScriptStandbys } from "../sandbox/script-standbys.js";
 import { functionSource } from "../sandbox/transpiler-helpers.js";
 import { bundleProblem } from "./bundle-checks.js";
 import { bundleFiles } from "./bundle-files.js";
@@ -97,16 +98,19 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     return { id, file, format };
   }
 
+  // The capturing script may start during the turn (`prepareCapture`): the capture after it hands it its input.
+  const capturing = new ScriptStandbys<{ file: string; size: number }>(captureBundleProgram);
+  const prepareCapture = (context: ConversationContext) =>
+    capturing.prepare(context.sandbox, { prelude, ...placement(context), what: `capture a ${format} session` });
+
   async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
     assertConversationId(id);
     const lease = context.sandbox;
     const signal = context.signal;
-    const scriptOptions = { prelude, ...placement(context) };
-    const captured = await runSandboxScript<{ file: string; size: number }>(
+    const captured = await capturing.run(
       lease,
-      captureBundleProgram,
       { ...location(id, lease), workspace: lease.root },
-      { ...scriptOptions, what: `capture ${format} session ${id}` },
+      { prelude, ...placement(context), what: `capture ${format} session ${id}` },
     );
     const target = directory(context.repository, context.home);
     await mkdir(target, { recursive: true });
@@ -178,6 +182,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     },
     locate,
     capture,
+    prepareCapture,
     restore,
     async pack(record: ConversationRecord): Promise<Uint8Array> {
       return readFile(record.file);

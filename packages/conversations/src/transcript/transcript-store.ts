@@ -14,7 +14,7 @@ import type { PathPair } from "../relocation/path-rewriter.js";
 import { relocateCopy } from "../relocation/relocate-copy.js";
 import { relocationPairs, relocationTo } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
-import { startScriptStandby, type ScriptStandby } from "../sandbox/sandbox-script-standby.js";
+import { ScriptStandbys } from "../sandbox/script-standbys.js";
 import type { WalkedFile } from "../sandbox/sandbox-library.js";
 import type { TranscriptFormat } from "./transcript-format.js";
 import { readTranscriptOrigin } from "./transcript-origin.js";
@@ -79,40 +79,17 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     return { id, file, format: format.format };
   }
 
-  // The locating script started during a turn (`prepareCapture`), per lease: the capture after it takes it.
-  const standbys = new WeakMap<SandboxLease, ScriptStandby<LocatedTranscript>>();
-
-  function prepareCapture(context: ConversationContext): void {
-    standbys.get(context.sandbox)?.dispose();
-    standbys.delete(context.sandbox);
-    try {
-      const standby = startScriptStandby<LocatedTranscript>(
-        context.sandbox,
-        locateTranscriptProgram,
-        run(context, "find the conversation"),
-      );
-      if (standby) standbys.set(context.sandbox, standby);
-    } catch {
-      // Only a head start: the capture runs its script itself.
-    }
-  }
-
-  /** Runs the locating script: the one started during the turn when it fits, else a new one. */
-  function locateInSandbox(input: unknown, context: ConversationContext, what: string): Promise<LocatedTranscript> {
-    const options = run(context, what);
-    const standby = standbys.get(context.sandbox);
-    standbys.delete(context.sandbox);
-    if (standby?.fits(options)) return standby.run(input, what);
-    standby?.dispose();
-    return runSandboxScript<LocatedTranscript>(context.sandbox, locateTranscriptProgram, input, options);
-  }
+  // The locating script may start during the turn (`prepareCapture`): the capture after it hands it its input.
+  const locating = new ScriptStandbys<LocatedTranscript>(locateTranscriptProgram);
+  const prepareCapture = (context: ConversationContext) => locating.prepare(context.sandbox, run(context, "find the conversation"));
 
   async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
     assertConversationId(id);
     const lease = context.sandbox;
     const signal = context.signal;
     const what = `conversation ${id}`;
-    const located = await locateInSandbox(
+    const located = await locating.run(
+      lease,
       {
         ...location(lease),
         id,
@@ -125,8 +102,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         maxFiles,
         inlineBytes: INLINE_TRANSCRIPT_BYTES,
       },
-      context,
-      `find ${what}`,
+      run(context, `find ${what}`),
     );
     const target = directory(context.repository, context.home);
     try {
