@@ -108,6 +108,31 @@ afterAll(() => {
       expect(gitIn(repository, "show", "main:two.txt")).toContain("script agent");
     }, 180_000);
 
+    it("a persistent root holding a previous agent's files is cleaned at seed, with or without its repository", async () => {
+      for (const keepRepository of [false, true]) {
+        const repository = scratchRepository();
+        const volume = `outpost-test-root-${randomUUID().slice(0, 8)}`;
+        volumes.push(volume);
+        await dispatch({ agent: agentWith({ FILE: "one.txt" }), brief: "x", repository, sandboxProvider: provider(volume) });
+        const plant = `${keepRepository ? "" : "rm -rf /workspace/.git && "}echo stale > /workspace/leftover.txt && mkdir -p /workspace/old && echo stale > /workspace/old/file.txt`;
+        execFileSync("docker", ["run", "--rm", "-v", `${volume}:/workspace`, DOCKER_TEST_IMAGE, "sh", "-c", plant]);
+        const result = await dispatch({
+          agent: agentWith({ FILE: "two.txt" }),
+          brief: "x",
+          repository,
+          sandboxProvider: provider(volume),
+          branch: { mode: "named", name: `clean-${keepRepository}` },
+        });
+        expect(result.commits).toHaveLength(1);
+        // Untracked files left in the sandbox would come back as the agent's uncommitted work.
+        const worktree = result.directory;
+        // Nothing uncommitted came back, so the worktree was removed at close.
+        expect(result.workspaceKept, `leftovers brought back (repository kept: ${keepRepository})`).toBe(false);
+        expect(existsSync(join(worktree, "leftover.txt")), `leftover brought back (repository kept: ${keepRepository})`).toBe(false);
+        expect(existsSync(join(worktree, "old"))).toBe(false);
+      }
+    }, 180_000);
+
     it("without includeUncommitted: work touching a copy no committed .gitignore ignores fails with workspace, host untouched", async () => {
       const repository = repositoryWithCopies();
       const main = gitIn(repository, "rev-parse", "main");

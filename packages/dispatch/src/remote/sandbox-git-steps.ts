@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { OutpostError, type SandboxLease } from "@outpost/core";
 import { shellQuote } from "../process/shell-quote.js";
 import { sandboxGitConfigArguments } from "./sandbox-git-command.js";
@@ -25,7 +26,8 @@ const MOST_STEPS = 50;
 export async function sandboxGitSteps(
   lease: SandboxLease,
   steps: readonly SandboxGitStep[],
-  options: { readonly signal?: AbortSignal } = {},
+  /** `input`: the script's live stdin (leases with `liveInput`), read by a step such as `cat`. */
+  options: { readonly signal?: AbortSignal; readonly input?: Readable } = {},
 ): Promise<string> {
   if (steps.length === 0 || steps.length > MOST_STEPS) throw new Error(`sandboxGitSteps takes 1 to ${MOST_STEPS} steps`);
   const config = sandboxGitConfigArguments();
@@ -39,6 +41,7 @@ export async function sandboxGitSteps(
     arguments: ["-c", lines.join("\n"), "outpost-git"],
     directory: lease.root,
     signal: options.signal,
+    ...(options.input ? { input: options.input } : {}),
     deadlineMs: 600_000,
     retain: 64 * 1024,
   });
