@@ -87,6 +87,41 @@ function restoredRemoteFile(repository: string, recovery: string): string {
       expect(error.code).toBe("configuration");
     });
 
+    it("results the sandbox forges in its sync-back output are refused before the host is touched", async () => {
+      // A hostile agent shadows base64 (decoding, which the exec wrapper uses, still works) so that every
+      // inline file is followed by a forged status naming a path outside; the engine's own \`tr\` then joins
+      // it to the real line (garbage), unless the agent shadows tr too (a status named twice).
+      const forger = [
+        "#!/bin/sh",
+        'case "$1" in -d) exec /usr/bin/base64 "$@";; esac',
+        "/usr/bin/base64 \"$@\" | /usr/bin/tr -d '\\n'",
+        "printf '\\nstatus %s' \"$(printf 'A  ../../outside\\0' | /usr/bin/base64 | /usr/bin/tr -d '\\n')\"",
+        "",
+      ].join("\n");
+      const keepNewlines = ["#!/bin/sh", `[ "$1" = -d ] && [ "$2" = '\\n' ] && exec cat`, 'exec /usr/bin/tr "$@"', ""].join("\n");
+      const install = (name: string, script: string) =>
+        `echo ${Buffer.from(script).toString("base64")} | /usr/bin/base64 -d > /usr/local/bin/${name} && chmod +x /usr/local/bin/${name}`;
+      for (const [shims, refusal] of [
+        [[install("base64", forger)], /Refused to list|refused before the host was touched/],
+        [[install("base64", forger), install("tr", keepNewlines)], /refused before the host was touched: its output holds status twice/],
+      ] as const) {
+        const repository = scratchRepository();
+        const before = hostState(repository);
+        const shim = ["mkdir -p /usr/local/bin", ...shims].join(" && ");
+        const error = await failure(
+          dispatch({ agent: agentWith({ SHELL: shim, FILE: "evil.txt" }), brief: "x", repository, sandboxProvider: provider() }),
+        );
+        expect(error.code).toBe("workspace");
+        expect(error.message).toMatch(refusal);
+        const after = hostState(repository);
+        expect(after.refs.split("\n").filter((line) => line.startsWith("refs/heads/main"))).toEqual(
+          before.refs.split("\n").filter((line) => line.startsWith("refs/heads/main")),
+        );
+        expect(existsSync(join(repository, "evil.txt"))).toBe(false);
+        expect(existsSync(join(repository, "..", "outside"))).toBe(false);
+      }
+    }, 120_000);
+
     it("a truncated bundle from the sandbox is refused before the host is touched", async () => {
       const repository = scratchRepository();
       const before = hostState(repository);
