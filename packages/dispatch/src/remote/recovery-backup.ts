@@ -12,21 +12,28 @@ export interface RecoveryBackup {
   readonly restore: string;
 }
 
+/** Where a dispatch's recovery backup goes. */
+export function recoveryLocation(workspace: Workspace, dispatchId: string): string {
+  return join(outpostDirectory(workspace.root), "recovery", dispatchId);
+}
+
 /**
  * Before remote work is applied: backs up what it could affect under `.outpost/recovery/<dispatchId>`:
  * the verified bundle, the host worktree's uncommitted changes as a patch, its untracked (non-ignored)
  * files, and a SHA-256 manifest of all of them.
  */
 export async function backUpBeforeApplying(workspace: Workspace, bundle: string, dispatchId: string): Promise<RecoveryBackup> {
-  const location = join(outpostDirectory(workspace.root), "recovery", dispatchId);
+  const location = recoveryLocation(workspace, dispatchId);
   await mkdir(join(location, "untracked"), { recursive: true });
   const files: string[] = ["work.bundle", "host.patch"];
-  await copyFile(bundle, join(location, "work.bundle"));
-  await writeFile(
-    join(location, "host.patch"),
-    await git(workspace.directory, ["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"]),
-  );
-  const untracked = (await git(workspace.directory, ["ls-files", "-z", "--others", "--exclude-standard"])).split("\0").filter(Boolean);
+  // Three independent reads of the host, side by side.
+  const [patch, listed] = await Promise.all([
+    git(workspace.directory, ["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"]),
+    git(workspace.directory, ["ls-files", "-z", "--others", "--exclude-standard"]),
+    copyFile(bundle, join(location, "work.bundle")),
+  ]);
+  await writeFile(join(location, "host.patch"), patch);
+  const untracked = listed.split("\0").filter(Boolean);
   for (const path of untracked) {
     const target = join(location, "untracked", path);
     await mkdir(dirname(target), { recursive: true });

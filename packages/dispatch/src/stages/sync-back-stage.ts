@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { collectSandboxWork } from "../remote/sandbox-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
-import { backUpBeforeApplying } from "../remote/recovery-backup.js";
+import { backUpBeforeApplying, recoveryLocation } from "../remote/recovery-backup.js";
 import { archiveRecovery } from "../remote/archive-recovery.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
@@ -67,9 +67,19 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
 /** Verifies the sandbox's bundle in a temporary repository, backs the host up (and archives it), then applies the commits. */
 async function applyBundle(state: DispatchState, bundle: string): Promise<void> {
   const workspace = workspaceOf(state);
-  const verified = await verifyWorkBundle(workspace, bundle);
+  // Independent of each other, so side by side; a refused bundle takes its backup with it.
+  const [verifying, backingUp] = await Promise.allSettled([
+    verifyWorkBundle(workspace, bundle),
+    backUpBeforeApplying(workspace, bundle, state.dispatchId),
+  ]);
+  if (verifying.status === "rejected") {
+    await rm(recoveryLocation(workspace, state.dispatchId), { recursive: true, force: true });
+    throw verifying.reason;
+  }
+  const verified = verifying.value;
   try {
-    const backup = await backUpBeforeApplying(workspace, bundle, state.dispatchId);
+    if (backingUp.status === "rejected") throw backingUp.reason;
+    const backup = backingUp.value;
     const transport = state.options.recoveryTransport;
     if (transport) {
       const archived = await archiveRecovery(backup, transport, state.dispatchId, state.options.signal);
