@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { dispatch } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
 import { transcriptStore } from "@outpost/conversations";
-import type { AgentAdapter, AgentEvent, Command, SandboxLease, SandboxProvider } from "@outpost/core";
+import type { AgentAdapter, Command, SandboxLease, SandboxProvider } from "@outpost/core";
 import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository } from "../src/index.js";
+import { jsonLineDecoder } from "./support/json-line-decoder.js";
 
 const gate = dockerGate();
 const ID = "3f9c2a10-aaaa-4bbb-8ccc-0123456789ab";
@@ -36,15 +37,7 @@ function agent(work: string): AgentAdapter {
     forkable: false,
     storage: store,
     command: () => ({ executable: "sh", arguments: ["-c", line], variables: {} }),
-    createDecoder: () => ({
-      decode: (text: string): AgentEvent[] => {
-        try {
-          return [JSON.parse(text) as AgentEvent];
-        } catch {
-          return [{ type: "raw", line: text }];
-        }
-      },
-    }),
+    createDecoder: jsonLineDecoder,
   };
 }
 
@@ -86,47 +79,42 @@ const KILL_WAITING_SCRIPTS = `for p in /proc/[0-9]*; do case "$(tr '\\0' ' ' < "
 (gate.unavailable ? describe.skip : describe)(
   `capture prepared during the turn on Docker${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
   () => {
-    it("a long turn: the locating script starts beside the agent, and the capture only hands it its input", async () => {
-      const seen: Seen[] = [];
-      const result = await dispatch({
-        agent: agent("sleep 1.5"),
-        brief: "work",
-        repository: scratchRepository(),
-        sandboxProvider: observedProvider(seen),
-      });
-      expect(result.conversation?.id).toBe(ID);
-      expect(await readFile(result.conversation!.file, "utf8")).toBe(`${LINE}\n`);
-      expect(seen.filter((command) => command.executable === "node" && command.live)).toHaveLength(1);
-      expect(seen.filter((command) => command.locating)).toEqual([]);
-    }, 90_000);
-
-    it("a short turn starts nothing beside the agent; its capture runs the script itself", async () => {
-      const seen: Seen[] = [];
-      const result = await dispatch({
-        agent: agent("true"),
-        brief: "work",
-        repository: scratchRepository(),
-        sandboxProvider: observedProvider(seen),
-      });
-      expect(await readFile(result.conversation!.file, "utf8")).toBe(`${LINE}\n`);
-      expect(seen.filter((command) => command.live)).toEqual([]);
-      expect(seen.filter((command) => command.locating)).toHaveLength(1);
-    }, 90_000);
-
-    it("an agent that kills the waiting script loses nothing: the capture runs it again", async () => {
+    /** One dispatch of `agent(work)` on the observed provider: what it captured, the commands, the warnings. */
+    const run = async (work: string) => {
       const seen: Seen[] = [];
       const warnings: string[] = [];
       const result = await dispatch({
-        agent: agent(`sleep 1.5; ${KILL_WAITING_SCRIPTS}`),
+        agent: agent(work),
         brief: "work",
         repository: scratchRepository(),
         sandboxProvider: observedProvider(seen),
         warn: (message) => warnings.push(message),
       });
-      expect(warnings).toEqual([]);
+      expect(result.conversation?.id).toBe(ID);
       expect(await readFile(result.conversation!.file, "utf8")).toBe(`${LINE}\n`);
-      expect(seen.filter((command) => command.executable === "node" && command.live)).toHaveLength(1);
-      expect(seen.filter((command) => command.locating)).toHaveLength(1);
+      expect(warnings).toEqual([]);
+      return {
+        waiting: seen.filter((command) => command.executable === "node" && command.live),
+        locating: seen.filter((command) => command.locating),
+      };
+    };
+
+    it("a long turn: the locating script starts beside the agent, and the capture only hands it its input", async () => {
+      const { waiting, locating } = await run("sleep 1.5");
+      expect(waiting).toHaveLength(1);
+      expect(locating).toEqual([]);
+    }, 90_000);
+
+    it("a short turn starts nothing beside the agent; its capture runs the script itself", async () => {
+      const { waiting, locating } = await run("true");
+      expect(waiting).toEqual([]);
+      expect(locating).toHaveLength(1);
+    }, 90_000);
+
+    it("an agent that kills the waiting script loses nothing: the capture runs it again", async () => {
+      const { waiting, locating } = await run(`sleep 1.5; ${KILL_WAITING_SCRIPTS}`);
+      expect(waiting).toHaveLength(1);
+      expect(locating).toHaveLength(1);
     }, 90_000);
   },
 );

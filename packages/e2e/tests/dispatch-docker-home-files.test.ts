@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { dispatch } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
-import { isOutpostError, type AgentAdapter, type AgentEvent, type AgentHomeFile } from "@outpost/core";
+import { isOutpostError, type AgentAdapter, type AgentHomeFile } from "@outpost/core";
 import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository } from "../src/index.js";
+import { jsonLineDecoder } from "./support/json-line-decoder.js";
 
 const gate = dockerGate();
 const provider = () =>
@@ -22,15 +23,7 @@ function shellAgent(line: string, files: readonly AgentHomeFile[]): AgentAdapter
     forkable: false,
     command: () => ({ executable: "sh", arguments: ["-c", line], variables: {} }),
     homeFiles: () => files,
-    createDecoder: () => ({
-      decode: (text: string): AgentEvent[] => {
-        try {
-          return [JSON.parse(text) as AgentEvent];
-        } catch {
-          return [{ type: "raw", line: text }];
-        }
-      },
-    }),
+    createDecoder: jsonLineDecoder,
   };
 }
 
