@@ -40,9 +40,12 @@ export async function queueStatus(queue: DispatchQueue, options: { readonly fail
 
 /** One job's state, progress and outcome; undefined when the queue has no such job. */
 export async function jobStatus(queue: DispatchQueue, id: string): Promise<JobStatus | undefined> {
+  // The state first: a job read after it holds at least what that state wrote (a failure's reason, a result).
+  // Read the other way round, a job that failed in between showed "failed" without its reason.
+  const state = await queue.queue.getJobState(id);
+  if (state === "unknown") return undefined;
   const job = await queue.queue.getJob(id);
   if (job === undefined) return undefined;
-  const state = await job.getState();
   const progress = typeof job.progress === "object" && job.progress !== null ? (job.progress as unknown as DispatchJobProgress) : undefined;
   const value = job.returnvalue as Partial<DispatchJobResult> | null | undefined;
   return {
