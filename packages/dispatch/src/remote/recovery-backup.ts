@@ -26,7 +26,7 @@ export async function backUpBeforeApplying(workspace: Workspace, bundle: string,
   const location = recoveryLocation(workspace, dispatchId);
   await mkdir(join(location, "untracked"), { recursive: true });
   const files: string[] = ["work.bundle", "host.patch"];
-  // Three independent reads of the host, side by side.
+  // Two reads of the host and the bundle's copy, independent of each other: side by side.
   const [patch, listed] = await Promise.all([
     git(workspace.directory, ["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"]),
     git(workspace.directory, ["ls-files", "-z", "--others", "--exclude-standard"]),

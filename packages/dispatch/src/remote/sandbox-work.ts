@@ -63,7 +63,12 @@ listing() {
 }
 listing
 command -v base64 >/dev/null 2>&1 || exit 0
-[ "$(cat "$out/status" "$out/manifest" "$out/work.bundle" 2>/dev/null | wc -c)" -le "$inline" ] || exit 0
+# wc -c on a regular file reads its size, not its bytes (a large bundle is not read just to be counted).
+total=0
+for name in ${RESULT_FILES.join(" ")}; do
+  [ -f "$out/$name" ] && total=$((total + $(wc -c < "$out/$name")))
+done
+[ "$total" -le "$inline" ] || exit 0
 echo ${INLINE_MARKER}
 for name in ${RESULT_FILES.join(" ")}; do
   [ -f "$out/$name" ] || continue
