@@ -82,4 +82,38 @@ describe("importing the sandbox's commits", () => {
     expect(git(root, ["rev-parse", "main"])).toBe(workspace.baseline);
     expect(git(root, ["for-each-ref", "refs/outpost"])).toBe("");
   });
+
+  it("moves nothing when the agent committed nothing, and leaves no temporary ref", async () => {
+    const { root, workspace, sandbox } = await prepared();
+    expect(await importSandboxCommits(workspace, sandbox, "test-nothing")).toBeUndefined();
+    expect(git(root, ["rev-parse", "main"])).toBe(workspace.baseline);
+    expect(git(root, ["for-each-ref", "refs/outpost"])).toBe("");
+  });
+
+  it("refuses with conflict when the branch moved on the host meanwhile, and keeps the commits as a ref", async () => {
+    const { root, workspace, sandbox, inSandbox } = await prepared();
+    writeFileSync(join(root, "agent.txt"), "agent\n");
+    git(root, ["add", "agent.txt"], inSandbox);
+    git(root, ["commit", "-q", "-m", "from the sandbox"], inSandbox);
+    const sandboxTip = git(root, ["rev-parse", "HEAD"], inSandbox);
+    git(root, ["commit", "-q", "--allow-empty", "-m", "the user's own"]);
+    const hostTip = git(root, ["rev-parse", "main"]);
+    const failure = await importSandboxCommits(workspace, sandbox, "test-moved").catch((error: unknown) => error);
+    expect(isOutpostError(failure, "conflict"), String(failure)).toBe(true);
+    expect((failure as Error).message).toContain("refs/outpost/import/test-moved");
+    expect(git(root, ["rev-parse", "main"])).toBe(hostTip);
+    expect(git(root, ["rev-parse", "refs/outpost/import/test-moved"])).toBe(sandboxTip);
+  });
+
+  it("moves a detached HEAD by compare-and-swap when the workspace has no branch", async () => {
+    const { root, workspace, sandbox, inSandbox } = await prepared();
+    git(root, ["checkout", "-q", "--detach"]);
+    writeFileSync(join(root, "detached.txt"), "agent\n");
+    git(root, ["add", "detached.txt"], inSandbox);
+    git(root, ["commit", "-q", "-m", "detached work"], inSandbox);
+    const tip = await importSandboxCommits({ ...workspace, branch: undefined }, { ...sandbox, reference: "HEAD" }, "test-detached");
+    expect(tip).toBe(git(root, ["rev-parse", "HEAD"]));
+    expect(git(root, ["rev-parse", "main"])).toBe(workspace.baseline);
+    expect(git(root, ["status", "--porcelain"])).toBe("");
+  });
 });

@@ -7,6 +7,7 @@ import { copyTree } from "./copy-tree.js";
 import { LocalFileTransfers } from "./local-file-transfers.js";
 import { LEASE_MARK_VARIABLE, killMarkedProcesses } from "./lease-stragglers.js";
 import { LocalProcess } from "./local-process.js";
+import { readPidCounter } from "./pid-counter.js";
 import { asOutpostFailure } from "./map-file-error.js";
 import type { LeaseHome } from "./private-home.js";
 import { commandDirectory, transferPath } from "./lease-paths.js";
@@ -35,6 +36,8 @@ export class LocalLease implements SandboxLease {
   private released: Promise<void> | undefined;
   // Marks every process of this lease, so release() also finds those that left their process group.
   private readonly mark = randomBytes(12).toString("hex");
+  // Taken before any command: release() reads only the processes started after it.
+  private readonly pidsBefore = readPidCounter();
 
   constructor(private readonly settings: LocalLeaseSettings) {
     this.root = settings.root;
@@ -107,7 +110,7 @@ export class LocalLease implements SandboxLease {
       "The lease was released while this command was running. Acquire a new lease to run it again.",
     );
     await Promise.all([...this.running, ...this.leftovers].map((child) => child.stop(stopped)));
-    await killMarkedProcesses(this.mark);
+    await killMarkedProcesses(this.mark, this.pidsBefore);
     await asOutpostFailure("Removing the lease's private home", () => this.settings.home.dispose());
   }
 

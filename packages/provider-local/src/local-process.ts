@@ -174,5 +174,17 @@ export class LocalProcess {
 }
 
 function groupMembers(group: number): Set<number> {
+  // One signal-0 probe answers the usual case (the group is empty) without a walk of /proc.
+  if (!groupExists(group)) return new Set();
   return processTree([], [group]);
+}
+
+/** Whether any process (zombies included) is in the process group. */
+function groupExists(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
 }
