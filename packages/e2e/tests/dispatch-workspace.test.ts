@@ -393,6 +393,26 @@ describe("dispatch hostile input", () => {
     expect(existsSync(join(repository, ".outpost", "workspaces"))).toBe(false);
   });
 
+  it("integrate with a given name refuses an invalid name and an existing branch, creating no worktree", async () => {
+    const repository = scratchRepository();
+    gitIn(repository, "branch", "taken");
+    for (const name of ["a..b", "x.lock", "taken"]) {
+      const error = await failure(
+        dispatch({
+          agent: agentWith({}),
+          brief: "work",
+          repository,
+          sandboxProvider: localProvider({ home: "private" }),
+          branch: { mode: "integrate", name },
+        }),
+      );
+      expect(error.code, name).toBe("configuration");
+      expect(error.message, name).toMatch(name === "taken" ? /already exists/ : /not a valid branch name/);
+    }
+    const workspaces = join(repository, ".outpost", "workspaces");
+    expect(existsSync(workspaces) ? readdirSync(workspaces) : []).toEqual([]);
+  });
+
   it("a conversation id an agent store refuses is code session, before allocation", async () => {
     const repository = scratchRepository();
     const error = await failure(

@@ -117,11 +117,25 @@ export async function branchExists(directory: string, branch: string): Promise<b
 /** Refuses names git would not accept as a branch (code `configuration`). */
 export async function assertBranchName(directory: string, branch: string): Promise<void> {
   const result = await gitStatus(directory, ["check-ref-format", "--branch", branch]);
-  if (result.status !== 0 || branch.startsWith("-")) {
-    throw new OutpostError(
-      "configuration",
-      `${JSON.stringify(branch)} is not a valid branch name. Use a name such as "outpost/fix-login".`,
-      { details: { branch } },
-    );
-  }
+  if (result.status !== 0 || branch.startsWith("-")) refuseBranchName(branch);
+}
+
+/**
+ * Checks a given branch name (as `assertBranchName`) and says whether the branch exists, in one host process.
+ */
+export async function checkNewBranchName(directory: string, branch: string): Promise<{ readonly exists: boolean }> {
+  if (branch.startsWith("-")) refuseBranchName(branch);
+  const script = [
+    `git "$@" check-ref-format --branch ${shellQuote(branch)} >/dev/null 2>&1 </dev/null || exit 3`,
+    `git "$@" show-ref --verify --quiet ${shellQuote(`refs/heads/${branch}`)} </dev/null`,
+  ].join("\n");
+  const result = await gitScript(directory, script, { what: "git check-ref-format" });
+  if (result.status === 3) refuseBranchName(branch);
+  return { exists: result.status === 0 };
+}
+
+function refuseBranchName(branch: string): never {
+  throw new OutpostError("configuration", `${JSON.stringify(branch)} is not a valid branch name. Use a name such as "outpost/fix-login".`, {
+    details: { branch },
+  });
 }

@@ -3,8 +3,9 @@ import { stat } from "node:fs/promises";
 import { OutpostError } from "@outpost/core";
 import type { BranchPolicy } from "./branch-policy.js";
 import type { Workspace } from "./workspace.js";
-import { assertBranchName, branchExists, currentBranch, headCommit, type Repository } from "../git/repository.js";
-import { gitStatus } from "../git/run-git.js";
+import { assertBranchName, checkNewBranchName, currentBranch, headCommit, type Repository } from "../git/repository.js";
+import { gitScript, gitStatus, type GitResult } from "../git/run-git.js";
+import { shellQuote } from "../process/shell-quote.js";
 import { withFileLock } from "./file-lock.js";
 import { ensureOutpostDirectory, lockPath } from "./outpost-directory.js";
 import { slug } from "./slug.js";
@@ -37,15 +38,14 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   }
   await ensureOutpostDirectory(root);
   if (policy.mode === "named") {
-    await headCommit(root);
-    await assertBranchName(root, policy.name);
+    // HEAD as found with the repository (a checkout without a commit cannot branch).
+    if (repository.head === undefined) await headCommit(root);
     const directory = join(root, ".outpost", "workspaces", slug(policy.name, 80) || "branch");
     const existing = await reusableWorktree(directory, policy.name);
-    const exists = existing || (await branchExists(root, policy.name));
-    if (!existing) {
-      const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
-      await addWorktree(root, args, input.signal);
-    }
+    // One process checks the name and finds the branch; a reused worktree only needs the name checked.
+    const exists = existing ? (await assertBranchName(root, policy.name), true) : (await checkNewBranchName(root, policy.name)).exists;
+    const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
+    const added = existing ? undefined : await addWorktree(root, args, input.signal, directory);
     return {
       mode: "named",
       root,
@@ -53,7 +53,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
       gitDirectory: repository.gitDirectory,
       directory,
       branch: policy.name,
-      baseline: await headCommit(directory),
+      baseline: added ?? (await headCommit(directory)),
       created: !existing,
       branchCreated: !exists,
       untrackedCopies: [],
@@ -88,15 +88,12 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
   }
   // A generated name is valid and unique by construction; a given one is checked.
   const branch = policy.name ?? `outpost/${slug(input.label ?? "") || "dispatch"}-${input.dispatchId.slice(0, 8)}`;
-  if (policy.name !== undefined) {
-    await assertBranchName(root, branch);
-    if (await branchExists(root, branch)) {
-      throw new OutpostError(
-        "configuration",
-        `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`,
-        { details: { branch } },
-      );
-    }
+  if (policy.name !== undefined && (await checkNewBranchName(root, branch)).exists) {
+    throw new OutpostError(
+      "configuration",
+      `Branch ${JSON.stringify(branch)} already exists; integrate needs a fresh branch per dispatch. Delete it or choose another name.`,
+      { details: { branch } },
+    );
   }
   const directory = join(root, ".outpost", "workspaces", input.dispatchId);
   await addWorktree(root, ["-b", branch, directory, baseline], input.signal);
@@ -117,19 +114,29 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
 
 // Concurrent `git worktree add` calls race on the shared worktree administration files.
 // A worktree directory deleted by hand stays registered (and its branch "checked out") until pruned.
-async function addWorktree(root: string, args: readonly string[], signal?: AbortSignal): Promise<void> {
-  await withFileLock(
+// With `headOf` (the new worktree), the same process reads the commit checked out there, and it is returned.
+async function addWorktree(root: string, args: readonly string[], signal?: AbortSignal, headOf?: string): Promise<string | undefined> {
+  const add = (): Promise<GitResult> =>
+    headOf === undefined
+      ? gitStatus(root, ["worktree", "add", "--quiet", ...args])
+      : gitScript(
+          root,
+          `git "$@" worktree add --quiet ${args.map(shellQuote).join(" ")} </dev/null || exit\n` +
+            `git "$@" -C ${shellQuote(headOf)} rev-parse --verify --quiet 'HEAD^{commit}' </dev/null || exit 125`,
+          { what: "git worktree add" },
+        );
+  return withFileLock(
     lockPath(root, "worktrees"),
     async () => {
-      const added = await gitStatus(root, ["worktree", "add", "--quiet", ...args]);
-      if (added.status === 0) return;
-      if (/missing but (already )?registered|is already (checked out|used by worktree)/.test(added.stderr)) {
+      let added = await add();
+      if (added.status !== 0 && /missing but (already )?registered|is already (checked out|used by worktree)/.test(added.stderr)) {
         await gitStatus(root, ["worktree", "prune"]);
-        if ((await gitStatus(root, ["worktree", "add", "--quiet", ...args])).status === 0) return;
+        added = await add();
       }
+      if (added.status === 0) return headOf === undefined ? undefined : added.stdout.trim();
       throw new OutpostError(
         "workspace",
-        `git worktree add failed in ${root}: ${added.stderr.trim()}. Check \`git worktree list\` and remove stale worktrees.`,
+        `git worktree add failed in ${root}: ${added.stderr.trim() || `exit ${added.status}`}. Check \`git worktree list\` and remove stale worktrees.`,
         { details: { arguments: [...args] } },
       );
     },
