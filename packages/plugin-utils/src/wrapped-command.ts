@@ -19,6 +19,11 @@ export interface WrappedRun {
   readonly feed?: (stdin: Writable) => Promise<void>;
   readonly guard: OperationGuard;
   readonly what: string;
+  /**
+   * Nobody follows the process while it runs (no `observe`, stdin, input, deadline or signal): a platform
+   * may run it in one request and deliver its output when it ended.
+   */
+  readonly unwatched?: true;
 }
 
 export interface WrappedOutcome {
@@ -59,6 +64,7 @@ export async function runWrappedCommand(
       guard,
       what: `run ${JSON.stringify(command.executable)} in the ${platform} sandbox`,
       ...(stdin === undefined && input === undefined ? {} : { feed: (pipe: Writable) => feedStdin(pipe, stdin, input) }),
+      ...(unwatched(command) ? { unwatched: true } : {}),
     });
     const failure = startFailure(outcome.start, command.executable, directory, "Install it first (the sandbox also needs /bin/sh).");
     if (failure) throw failure;
@@ -66,6 +72,11 @@ export async function runWrappedCommand(
   } finally {
     guard.dispose();
   }
+}
+
+function unwatched(command: Command): boolean {
+  const { observe, stdin, input, deadlineMs, signal } = command;
+  return observe === undefined && stdin === undefined && input === undefined && deadlineMs === undefined && signal === undefined;
 }
 
 /** stdin could not be fed: usually a host file that vanished or changed while it was being sent. */

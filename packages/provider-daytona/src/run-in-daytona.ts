@@ -17,6 +17,7 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
   const variables = Object.entries({ ...lease.variables, ...options.variables }).map(([name, value]) => shellWord(`${name}=${value}`));
   const line = `exec env ${variables.join(" ")} ${shellCommand(["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv])}`;
   const process = lease.sandbox.process;
+  if (options.unwatched) return runInOneRequest(lease, line, header, options);
   let killFailed: ((error: unknown) => void) | undefined;
   const abandoned = new Promise<never>((_resolve, reject) => (killFailed = reject));
   abandoned.catch(() => undefined);
@@ -43,6 +44,22 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
     throw mapDaytonaError(error, options.what);
   } finally {
     options.guard.signal.removeEventListener("abort", stop);
+  }
+}
+
+/**
+ * A command nobody follows live runs as one synchronous session command: the daemon answers when it ended,
+ * with stdout and stderr apart (one request instead of the exec, the log stream and the exit code).
+ */
+async function runInOneRequest(lease: LeaseSandbox, line: string, header: WrapperHeader, options: WrappedRun): Promise<WrappedOutcome> {
+  try {
+    const ended = await lease.sandbox.process.executeSessionCommand(lease.session, { command: line, runAsync: false });
+    if (typeof ended.exitCode !== "number") throw new Error(`the command ${ended.cmdId} ended without an exit code`);
+    header.push(ended.stdout ?? "");
+    options.onStderr(ended.stderr ?? "");
+    return { start: header.start ?? { missing: "executable" }, status: ended.exitCode };
+  } catch (error) {
+    throw mapDaytonaError(error, options.what);
   }
 }
 
