@@ -3,15 +3,17 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { Command, CommandResult, SandboxLease, TransferOptions } from "@outpost/core";
+import { killMarkedProcesses, readPidCounter } from "@outpost/plugin-utils";
 import { copyTree } from "./copy-tree.js";
 import { LocalFileTransfers } from "./local-file-transfers.js";
-import { LEASE_MARK_VARIABLE, killMarkedProcesses } from "./lease-stragglers.js";
 import { LocalProcess } from "./local-process.js";
-import { readPidCounter } from "./pid-counter.js";
 import { asOutpostFailure } from "./map-file-error.js";
 import type { LeaseHome } from "./private-home.js";
 import { commandDirectory, transferPath } from "./lease-paths.js";
 import { transferGuard } from "./transfer-guard.js";
+
+/** The variable every command of a lease carries, so release() can find what escaped its process groups. */
+const LEASE_MARK_VARIABLE = "OUTPOST_LEASE_MARK";
 
 export interface LocalLeaseSettings {
   readonly root: string;
@@ -34,10 +36,10 @@ export class LocalLease implements SandboxLease {
   // Finished commands whose background processes still run: release() stops them too.
   private readonly leftovers = new Set<LocalProcess>();
   private released: Promise<void> | undefined;
-  // Marks every process of this lease, so release() also finds those that left their process group.
-  private readonly mark = randomBytes(12).toString("hex");
-  // Taken before any command: release() reads only the processes started after it.
-  private readonly pidsBefore = readPidCounter();
+  // Marks every process of this lease, so release() also finds those that left their process group (a
+  // documented limit of a host placement: one that re-executes itself with a scrubbed environment is not
+  // found). The pid counter is taken before any command: release() reads only the processes started after it.
+  private readonly mark = { name: LEASE_MARK_VARIABLE, value: randomBytes(12).toString("hex"), since: readPidCounter() };
 
   constructor(private readonly settings: LocalLeaseSettings) {
     this.root = settings.root;
@@ -70,7 +72,7 @@ export class LocalLease implements SandboxLease {
     // release() may have run while the directory was being checked.
     this.assertUsable(`run ${JSON.stringify(command.executable)}`);
     // HOME is the lease home whatever the provider or context variables say; a command may still set its own.
-    const environment = { ...this.settings.environment, HOME: this.home, ...command.variables, [LEASE_MARK_VARIABLE]: this.mark };
+    const environment = { ...this.settings.environment, HOME: this.home, ...command.variables, [LEASE_MARK_VARIABLE]: this.mark.value };
     const child = new LocalProcess({ command, directory, environment, killGraceMs: this.settings.killGraceMs });
     this.running.add(child);
     try {
@@ -110,7 +112,7 @@ export class LocalLease implements SandboxLease {
       "The lease was released while this command was running. Acquire a new lease to run it again.",
     );
     await Promise.all([...this.running, ...this.leftovers].map((child) => child.stop(stopped)));
-    await killMarkedProcesses(this.mark, this.pidsBefore);
+    await killMarkedProcesses(this.mark);
     await asOutpostFailure("Removing the lease's private home", () => this.settings.home.dispose());
   }
 

@@ -85,7 +85,7 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
       return sendJson(response, 200, registry.json(sandbox));
     }
     if (method === "POST" && action === "/stop") {
-      sandbox.stop();
+      await sandbox.stop();
       return sendJson(response, 200, registry.json(sandbox));
     }
     if (method === "DELETE" && action === "") {

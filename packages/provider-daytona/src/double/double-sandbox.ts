@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { killMarkedProcesses, readPidCounter } from "@outpost/plugin-utils";
 import { DoubleCommand } from "./double-process.js";
 import { DoubleRefusal } from "./double-http.js";
 
@@ -36,6 +37,8 @@ export class DoubleSandbox {
   updatedAt = this.createdAt;
   private readonly sessions = new Map<string, Map<string, DoubleCommand>>();
   private readonly loose = new Set<DoubleCommand>();
+  // Where the pid counter stood before this sandbox's first process: stop reads only what came after.
+  private readonly pidsBefore = readPidCounter();
 
   constructor(
     readonly spec: SandboxSpec,
@@ -103,13 +106,15 @@ export class DoubleSandbox {
     return entry;
   }
 
-  /** Stops every process; files stay. */
-  stop(): void {
+  /** Stops every process, also those that left their command's process group (setsid, daemons); files stay. */
+  async stop(): Promise<void> {
     for (const commands of this.sessions.values()) for (const command of commands.values()) command.kill();
     for (const command of this.loose) command.kill();
     this.sessions.clear();
     this.state = "stopped";
     this.updatedAt = new Date().toISOString();
+    // As the platform's VM would: every process of the sandbox carries its id in DAYTONA_SANDBOX_ID.
+    await killMarkedProcesses({ name: "DAYTONA_SANDBOX_ID", value: this.id, since: this.pidsBefore });
   }
 
   start(): void {
@@ -119,7 +124,7 @@ export class DoubleSandbox {
   }
 
   async destroy(): Promise<void> {
-    this.stop();
+    await this.stop();
     this.state = "destroyed";
     await rm(this.directory, { recursive: true, force: true });
   }

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { constants } from "node:os";
 
@@ -92,26 +91,5 @@ export class DoubleProcess {
     const entry = { stream, data };
     this.logs.push(entry);
     for (const listener of this.listeners) listener(entry);
-  }
-}
-
-/** SIGKILLs every process on this machine that carries the session's marker (escaped descendants included). */
-export async function killMarked(sessionId: string): Promise<void> {
-  const needle = `${SESSION_MARKER}=${sessionId}\0`;
-  for (let round = 0; round < 3; round++) {
-    let found = 0;
-    for (const name of await readdir("/proc").catch(() => [] as string[])) {
-      if (!/^\d+$/.test(name)) continue;
-      const environ = await readFile(`/proc/${name}/environ`, "latin1").catch(() => "");
-      if (!environ.includes(needle)) continue;
-      found++;
-      try {
-        process.kill(Number(name), "SIGKILL");
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-    if (found === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

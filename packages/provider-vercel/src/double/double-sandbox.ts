@@ -1,6 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { DoubleProcess, killMarked, SESSION_MARKER } from "./double-process.js";
+import { killMarkedProcesses } from "@outpost/plugin-utils";
+import { DoubleProcess, SESSION_MARKER } from "./double-process.js";
 
 export type SessionStatus = "pending" | "running" | "stopping" | "stopped" | "failed" | "aborted" | "snapshotting";
 
@@ -84,7 +85,7 @@ export class DoubleSession {
     // Followers learn first that the sandbox went away: a command killed by the stop must not look finished.
     for (const command of this.commands.values()) command.process.abandon();
     for (const command of this.commands.values()) command.process.signal(9);
-    await killMarked(this.id);
+    await killMarkedProcesses({ name: SESSION_MARKER, value: this.id });
     this.status = status;
     this.stoppedAt = Date.now();
   }
