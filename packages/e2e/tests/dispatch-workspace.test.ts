@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dispatch, type DispatchRecovery } from "@outpost/dispatch";
+import { dispatch, type BranchPolicy, type DispatchRecovery } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { OutpostError, type SandboxProvider } from "@outpost/core";
 import { fsTransport } from "@outpost/transport-fs";
@@ -376,19 +376,14 @@ describe("dispatch hostile input", () => {
     expect(existsSync((error.details.recovery as DispatchRecovery).directory)).toBe(true);
   });
 
+  /** How a dispatch on `branch` fails. */
+  const branchFailure = (repository: string, branch: BranchPolicy) =>
+    failure(dispatch({ agent: agentWith({}), brief: "work", repository, sandboxProvider: localProvider({ home: "private" }), branch }));
+
   it("refuses branch names git would not accept, before creating anything", async () => {
     const repository = scratchRepository();
     for (const name of ["--upload-pack=evil", "a..b", "bad name", "x.lock", "../escape"]) {
-      const error = await failure(
-        dispatch({
-          agent: agentWith({}),
-          brief: "work",
-          repository,
-          sandboxProvider: localProvider({ home: "private" }),
-          branch: { mode: "named", name },
-        }),
-      );
-      expect(error.code, name).toBe("configuration");
+      expect((await branchFailure(repository, { mode: "named", name })).code, name).toBe("configuration");
     }
     expect(existsSync(join(repository, ".outpost", "workspaces"))).toBe(false);
   });
@@ -397,15 +392,7 @@ describe("dispatch hostile input", () => {
     const repository = scratchRepository();
     gitIn(repository, "branch", "taken");
     for (const name of ["a..b", "x.lock", "taken"]) {
-      const error = await failure(
-        dispatch({
-          agent: agentWith({}),
-          brief: "work",
-          repository,
-          sandboxProvider: localProvider({ home: "private" }),
-          branch: { mode: "integrate", name },
-        }),
-      );
+      const error = await branchFailure(repository, { mode: "integrate", name });
       expect(error.code, name).toBe("configuration");
       expect(error.message, name).toMatch(name === "taken" ? /already exists/ : /not a valid branch name/);
     }

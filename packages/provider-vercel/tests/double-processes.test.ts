@@ -2,30 +2,20 @@ import { describe, expect, it } from "vitest";
 import { markedProcesses } from "@outpost/plugin-utils";
 import { vercelProvider } from "@outpost/provider-vercel";
 import { startVercelDouble } from "@outpost/provider-vercel/double";
-import { useApiDouble } from "@outpost/testkit/faults";
+import { processesLeftAfterRelease, useApiDouble } from "@outpost/testkit/faults";
 
 // The double runs real processes on this machine: deleting a sandbox must leave none behind, as the platform's VM would.
 const fixture = useApiDouble("vercel-double-processes", startVercelDouble);
 
 describe.runIf(process.platform === "linux")("vercel double: a deleted sandbox leaves no process", () => {
   it("kills what its commands left running, a new session (setsid) included", async () => {
-    const lease = await vercelProvider({ ...fixture.double.credentials, fetch: fixture.double.fetch }).acquire(fixture.context);
-    let mark = { name: "OUTPOST_VERCEL_DOUBLE_SESSION", value: "" };
-    try {
-      const started = await lease.invoke({
-        executable: "sh",
-        arguments: [
-          "-c",
-          `(sleep 300 </dev/null >/dev/null 2>&1 &) ; setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo "$OUTPOST_VERCEL_DOUBLE_SESSION"`,
-        ],
-      });
-      // The mark the double gives every process of the sandbox, as the command saw it.
-      mark = { ...mark, value: started.stdout.trim() };
-      expect(mark.value).not.toBe("");
-      expect(markedProcesses(mark).length).toBeGreaterThan(0);
-    } finally {
-      await lease.release();
-    }
-    expect(markedProcesses(mark)).toEqual([]);
+    const { before, after } = await processesLeftAfterRelease(
+      vercelProvider({ ...fixture.double.credentials, fetch: fixture.double.fetch }),
+      fixture.context,
+      "OUTPOST_VERCEL_DOUBLE_SESSION",
+      (name, value) => markedProcesses({ name, value }),
+    );
+    expect(before.length).toBeGreaterThan(0);
+    expect(after).toEqual([]);
   });
 });

@@ -3,3 +3,5 @@
 export { useApiDouble } from "./api-double-fixture.js";
 export type { ApiDoubleFixture, ClosableDouble } from "./api-double-fixture.js";
 export { failureWhenSandboxVanishes, outpostFailure } from "./expect-failure.js";
+export { processesLeftAfterRelease } from "./processes-left.js";
+export type { MarkedPids } from "./processes-left.js";
