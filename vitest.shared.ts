@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineProject, type UserWorkspaceConfig } from "vitest/config";
 
 // Tests import sibling packages from their TypeScript sources (the "outpost-source" export condition),
@@ -8,10 +9,14 @@ const conditions = ["outpost-source", "node", "import", "module", "default"];
 // @opentelemetry/api's "module" build uses extensionless imports that Node cannot load.
 const nodeConditions = conditions.filter((condition) => condition !== "module");
 
+// Each test file gets a temporary root of its own, removed when it ends (see the file).
+const privateTmpdir = fileURLToPath(new URL("./tools/test-private-tmpdir.ts", import.meta.url));
+
 export function outpostProject(name: string, test: UserWorkspaceConfig["test"] = {}) {
+  const setupFiles = [privateTmpdir, ...[test.setupFiles ?? []].flat()];
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions: nodeConditions, externalConditions: nodeConditions } },
-    test: { name, include: ["tests/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000, ...test },
+    test: { name, include: ["tests/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000, ...test, setupFiles },
   });
 }
