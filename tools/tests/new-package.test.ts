@@ -15,7 +15,9 @@ const scratch = mkdtempSync(join(tmpdir(), "outpost-new-package-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function scratchRepository(): string {
-  for (const file of ["tsconfig.base.json", "vitest.shared.ts", "package.json"]) copyFileSync(join(repository, file), join(scratch, file));
+  mkdirSync(join(scratch, "tools"), { recursive: true });
+  for (const file of ["tsconfig.base.json", "vitest.shared.ts", "tools/test-private-tmpdir.ts", "package.json"])
+    copyFileSync(join(repository, file), join(scratch, file));
   mkdirSync(join(scratch, "packages/core"), { recursive: true });
   copyFileSync(join(repository, "packages/core/package.json"), join(scratch, "packages/core/package.json"));
   // Every installed package, with our own pointing at the repository's (absolute links: the scratch is elsewhere).
