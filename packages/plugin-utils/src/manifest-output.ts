@@ -22,7 +22,9 @@ export function parseManifestOutput(output: string): FileManifestEntry[] {
       found.set(path, { path, kind: "file", mode: transferMode(parseInt(mode!, 8)), size: Number(size), sha256 });
     } else if (line.startsWith("L|")) {
       const path = clean(line.slice(2));
-      const target = listing[++index] ?? "";
+      const targetLine = listing[++index] ?? "";
+      if (!targetLine.startsWith("T")) throw unreadable(path);
+      const target = targetLine.slice(1);
       assertLinkStaysInside(path, target);
       found.set(path, {
         path,
@@ -56,6 +58,14 @@ function changedWhileListing(path: string): OutpostError {
     {
       details: { path },
     },
+  );
+}
+
+function unreadable(path: string): OutpostError {
+  return new OutpostError(
+    "workspace",
+    `The manifest of ${JSON.stringify(path)} is malformed: a link's line is not followed by its target. Check that the sandbox has a POSIX sh, find and readlink.`,
+    { details: { path } },
   );
 }
 

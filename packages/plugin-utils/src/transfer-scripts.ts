@@ -97,27 +97,41 @@ exec tar -c -f "$archive" -- "$@"`;
 /**
  * Manifest: \`$1\` source, \`$2…\` relative paths. Refuses missing paths (92), paths reached through a
  * link (93), and special files or names with a newline (94). Prints \`S|<mode>|<size>|<path>\` for
- * files, \`L|<path>\` + a line with the target for links, then \`--\` and one sha256sum line per file.
+ * files, \`L|<path>\` + a line \`T<target>\` for links, then \`--\` and one sha256sum line per file.
+ * Each pass reads every file's metadata, which costs on an overlay file system: GNU find lists everything
+ * in one pass (-printf); a find without it (busybox) takes the portable passes.
  */
 export const MANIFEST = `cd -P -- "$1" 2>/dev/null || { echo "$1 does not exist" >&2; exit 92; }
 shift
 root=$PWD
 newline='
 '
-# Builtins only in this loop (cd -P sets PWD to the physical path): no process per named path.
+# Builtins only in this loop (cd -P sets PWD to the physical path): no process per named path, and one
+# check per parent directory (git lists the paths of a directory together).
+checked=
 for path in "$@"; do
   [ -e "$path" ] || [ -L "$path" ] || { echo "$path does not exist" >&2; exit 92; }
   parent=\${path%/*}
   [ "$parent" = "$path" ] && parent=.
+  [ "$parent" = "$checked" ] && continue
   cd -P -- "$parent" 2>/dev/null || { echo "$path is reached through a link" >&2; exit 93; }
+  checked=$parent
   parent=\${parent#.}; parent=\${parent#/}
   [ -z "$parent" ] && expect=$root || expect=$root/$parent
   [ "$PWD" = "$expect" ] || { echo "$path is reached through a link" >&2; exit 93; }
   cd -- "$root" || exit 92
 done
-odd=$(find "$@" \\( ! -type f ! -type l ! -type d \\) -o -name "*$newline*")
-[ -z "$odd" ] || { echo "$odd: special files (socket, pipe, device) and names with a newline cannot be listed" >&2; exit 94; }
-find "$@" -type f -exec stat -c 'S|%a|%s|%n' -- {} +
-find "$@" -type l -exec sh -c 'for link; do printf "L|%s\\n" "$link"; readlink -- "$link"; done' sh {} +
+odd() { echo "$1: special files (socket, pipe, device) and names with a newline cannot be listed" >&2; exit 94; }
+if listing=$(find "$@" \\( -name "*$newline*" -o ! \\( -type f -o -type l -o -type d \\) \\) -printf 'X|%p\\n' \\
+    -o -type f -printf 'S|%m|%s|%p\\n' -o -type l -printf 'L|%p\\nT%l\\n' 2>/dev/null); then
+  # A target line starts with T, so an X line is always find's own.
+  case "$listing" in "X|"*|*"\${newline}X|"*) odd "$(printf '%s\\n' "$listing" | sed -n 's/^X|//p')" ;; esac
+  [ -z "$listing" ] || printf '%s\\n' "$listing"
+else
+  found=$(find "$@" \\( ! -type f ! -type l ! -type d \\) -o -name "*$newline*")
+  [ -z "$found" ] || odd "$found"
+  find "$@" -type f -exec stat -c 'S|%a|%s|%n' -- {} +
+  find "$@" -type l -exec sh -c 'for link; do printf "L|%s\\nT" "$link"; readlink -- "$link"; done' sh {} +
+fi
 echo --
 find "$@" -type f -exec sha256sum -- {} +`;

@@ -11,7 +11,7 @@ describe("parseManifestOutput", () => {
       "S|644|3|./a.txt",
       "S|755|5|./dir/back\\slash|bar",
       "L|./link",
-      "a.txt",
+      "Ta.txt",
       "--",
       `\\${sha("back")}  ./dir/back\\\\slash|bar`,
       `${sha("a")}  ./a.txt`,
@@ -36,6 +36,17 @@ describe("parseManifestOutput", () => {
   });
 
   it("a link in the output that leaves the tree is refused", () => {
-    expect(() => parseManifestOutput(["L|./up", "../../etc", "--"].join("\n"))).toThrow(/leaving the transferred tree/);
+    expect(() => parseManifestOutput(["L|./up", "T../../etc", "--"].join("\n"))).toThrow(/leaving the transferred tree/);
+  });
+
+  it("a link line without its target line is malformed (code workspace), never read as a target", () => {
+    const failure = (() => {
+      try {
+        return parseManifestOutput(["L|./link", "S|644|3|./a.txt", "--", `${sha("a")}  ./a.txt`].join("\n"));
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(isOutpostError(failure, "workspace")).toBe(true);
   });
 });

@@ -12,15 +12,15 @@ import { fingerprint, pendingTouched, type PendingChanges } from "./pending-chan
  * Before anything is applied: the sandbox's uncommitted files may land only where nothing of the host would
  * be lost. A path that was uncommitted on the host when the sandbox was seeded needs `includeUncommitted`
  * (else code `workspace`, as for commits) and must not have moved on the host since; any other path must be
- * unmodified in the host worktree (else code `conflict`).
+ * unmodified in the host worktree (else code `conflict`). It reads only the host, so it can run while the
+ * files download.
  */
 export async function assertChangedFilesMayLand(
   workspace: Workspace,
-  changed: ChangedFiles,
+  paths: readonly string[],
   pending: PendingChanges | undefined,
   includeUncommitted: boolean,
 ): Promise<void> {
-  const paths = [...changed.entries.map((entry) => entry.path), ...changed.deleted];
   const touched = new Set(pending ? pendingTouched(pending, paths) : []);
   if (touched.size > 0 && !includeUncommitted)
     throw new OutpostError(

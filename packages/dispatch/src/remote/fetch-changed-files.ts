@@ -16,8 +16,8 @@ export interface ChangedFiles {
 }
 
 /**
- * In the sandbox, before it is released: downloads what the agent left uncommitted (`status`, the `git status`
- * relative to its own HEAD and maybe the manifest, from `collectSandboxWork`) through the lease's
+ * In the sandbox, before it is released: downloads what the agent left uncommitted (`listed`, from
+ * `listChangedPaths`) through the lease's
  * `fileTransfers` (manifest, SHA-256-checked batch) or else as one tar stream, into a staging directory
  * beside `worktree`. Everything the sandbox says
  * is hostile: a name that is not a plain relative path, or that reaches into `.git`, an entry that is not a
@@ -27,10 +27,10 @@ export interface ChangedFiles {
 export async function fetchChangedFiles(
   lease: SandboxLease,
   worktree: string,
-  status: SandboxStatus,
+  listed: ChangedPaths,
   signal?: AbortSignal,
 ): Promise<ChangedFiles | undefined> {
-  const { changed, deleted, manifest } = changedPaths(status);
+  const { changed, deleted, manifest } = listed;
   if (changed.length === 0 && deleted.length === 0) return undefined;
   const staging = await createStaging(worktree);
   try {
@@ -46,7 +46,15 @@ export async function fetchChangedFiles(
   }
 }
 
-function changedPaths({ records, manifest }: SandboxStatus): { changed: string[]; deleted: string[]; manifest?: FileManifestEntry[] } {
+/** The paths the sandbox's `git status` names, each checked (code `workspace`), and the manifest made with them. */
+export interface ChangedPaths {
+  readonly changed: readonly string[];
+  readonly deleted: readonly string[];
+  readonly manifest?: FileManifestEntry[];
+}
+
+/** Splits the sandbox's status (from `collectSandboxWork`) into changed and deleted paths, refusing any that is not plain. */
+export function listChangedPaths({ records, manifest }: SandboxStatus): ChangedPaths {
   const changed: string[] = [];
   const deleted: string[] = [];
   for (const record of records.split("\0").filter(Boolean)) {

@@ -5,7 +5,7 @@ import { backUpBeforeApplying, recoveryLocation } from "../remote/recovery-backu
 import { archiveRecovery } from "../remote/archive-recovery.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
-import { fetchChangedFiles } from "../remote/fetch-changed-files.js";
+import { fetchChangedFiles, listChangedPaths } from "../remote/fetch-changed-files.js";
 import { assertChangedFilesMayLand, bringBackFiles } from "../remote/bring-back-files.js";
 import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
@@ -44,14 +44,22 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
   const { bundle, status } = await withinLimit(state, "gitMs", (signal) =>
     collectSandboxWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
   );
-  const changed = await withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, status, signal));
+  const listed = listChangedPaths(status);
+  const paths = [...listed.changed, ...listed.deleted];
+  // Whether the files may land reads only the host worktree, so it is checked while they download.
+  const [fetching, checking] = await Promise.allSettled([
+    withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, listed, signal)),
+    paths.length === 0 ? undefined : assertChangedFilesMayLand(workspace, paths, state.pending, state.options.includeUncommitted === true),
+  ]);
+  if (fetching.status === "rejected") throw fetching.reason;
+  const changed = fetching.value;
   // Released from now on, in parallel with the host's work: the sandbox can no longer reach anything read below.
   state.sandbox = undefined;
   const releasing = sandbox.lease.release();
   releasing.catch(() => undefined);
   state.releasing = releasing;
   try {
-    if (changed) await assertChangedFilesMayLand(workspace, changed, state.pending, state.options.includeUncommitted === true);
+    if (checking.status === "rejected") throw checking.reason;
     if (bundle) await applyBundle(state, bundle);
     if (changed) {
       await bringBackFiles(workspace, changed);
