@@ -88,39 +88,51 @@ function restoredRemoteFile(repository: string, recovery: string): string {
     });
 
     it("results the sandbox forges in its sync-back output are refused before the host is touched", async () => {
-      // A hostile agent shadows base64 (decoding, which the exec wrapper uses, still works) so that every
-      // inline file is followed by a forged status naming a path outside; the engine's own \`tr\` then joins
-      // it to the real line (garbage), unless the agent shadows tr too (a status named twice).
+      // The sandbox controls its binaries. A base64 that adds a second status section to what it encodes; a
+      // tar that packs the listed files as a hostile archive (a name climbing out of the tree, a link out).
+      const forgedStatus = Buffer.from("A  ../../outside\0").toString("base64");
       const forger = [
         "#!/bin/sh",
         'case "$1" in -d) exec /usr/bin/base64 "$@";; esac',
-        "/usr/bin/base64 \"$@\" | /usr/bin/tr -d '\\n'",
-        "printf '\\nstatus %s' \"$(printf 'A  ../../outside\\0' | /usr/bin/base64 | /usr/bin/tr -d '\\n')\"",
+        '/usr/bin/base64 "$@"',
+        `printf '\\n@@status\\n%s\\n' ${forgedStatus}`,
         "",
       ].join("\n");
-      const keepNewlines = ["#!/bin/sh", `[ "$1" = -d ] && [ "$2" = '\\n' ] && exec cat`, 'exec /usr/bin/tr "$@"', ""].join("\n");
+      const hostileTar = (name: string, type: "0" | "2", target = "") =>
+        [
+          "#!/bin/sh",
+          `case "$*" in "-cf - --"*) echo ${tarEntry(name, type, target).toString("base64")} | /usr/bin/base64 -d; exit 0;; esac`,
+          'exec /usr/bin/tar "$@"',
+          "",
+        ].join("\n");
       const install = (name: string, script: string) =>
         `echo ${Buffer.from(script).toString("base64")} | /usr/bin/base64 -d > /usr/local/bin/${name} && chmod +x /usr/local/bin/${name}`;
-      for (const [shims, refusal] of [
-        [[install("base64", forger)], /Refused to list|refused before the host was touched/],
-        [[install("base64", forger), install("tr", keepNewlines)], /refused before the host was touched: its output holds status twice/],
+      for (const [shim, refusal] of [
+        [install("base64", forger), /refused before the host was touched: its output holds status twice/],
+        [`echo x > note.txt && ${install("tar", hostileTar("../../outside", "0"))}`, /Refused .*\.\.\/\.\.\/outside.*leaves the tree/],
+        [`echo x > note.txt && ${install("tar", hostileTar("note.txt", "2", "/etc/passwd"))}`, /note\.txt/],
       ] as const) {
         const repository = scratchRepository();
         const before = hostState(repository);
-        const shim = ["mkdir -p /usr/local/bin", ...shims].join(" && ");
         const error = await failure(
-          dispatch({ agent: agentWith({ SHELL: shim, FILE: "evil.txt" }), brief: "x", repository, sandboxProvider: provider() }),
+          dispatch({
+            agent: agentWith({ SHELL: `mkdir -p /usr/local/bin && ${shim}`, FILE: "evil.txt" }),
+            brief: "x",
+            repository,
+            sandboxProvider: provider(),
+          }),
         );
-        expect(error.code).toBe("workspace");
+        expect(error.code, String(refusal)).toBe("workspace");
         expect(error.message).toMatch(refusal);
         const after = hostState(repository);
         expect(after.refs.split("\n").filter((line) => line.startsWith("refs/heads/main"))).toEqual(
           before.refs.split("\n").filter((line) => line.startsWith("refs/heads/main")),
         );
         expect(existsSync(join(repository, "evil.txt"))).toBe(false);
+        expect(existsSync(join(repository, "note.txt"))).toBe(false);
         expect(existsSync(join(repository, "..", "outside"))).toBe(false);
       }
-    }, 120_000);
+    }, 180_000);
 
     it("a truncated bundle from the sandbox is refused before the host is touched", async () => {
       const repository = scratchRepository();
@@ -286,3 +298,24 @@ function restoredRemoteFile(repository: string, recovery: string): string {
     }, 120_000);
   },
 );
+
+/** A one-entry ustar archive (a file holding "x\n", or a symbolic link), as a hostile sandbox's tar could write. */
+function tarEntry(name: string, type: "0" | "2", target: string): Buffer {
+  const body = type === "0" ? Buffer.from("x\n") : Buffer.alloc(0);
+  const header = Buffer.alloc(512);
+  header.write(name, 0, "utf8");
+  header.write("0000644\0", 100, "latin1");
+  header.write("0000000\0", 108, "latin1");
+  header.write("0000000\0", 116, "latin1");
+  header.write(`${body.length.toString(8).padStart(11, "0")}\0`, 124, "latin1");
+  header.write("00000000000\0", 136, "latin1");
+  header.fill(0x20, 148, 156);
+  header.write(type, 156, "latin1");
+  header.write(target, 157, "utf8");
+  header.write("ustar\0" + "00", 257, "latin1");
+  const sum = header.reduce((total, byte) => total + byte, 0);
+  header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "latin1");
+  const padded = Buffer.alloc(Math.ceil(body.length / 512) * 512);
+  body.copy(padded);
+  return Buffer.concat([header, padded, Buffer.alloc(1024)]);
+}

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -49,11 +49,14 @@ const repositoryWithGone = () => {
   return repository;
 };
 
-async function bringsChangesBack(sandboxProvider: SandboxProvider, expected: string): Promise<void> {
+/** 1.5 MB that gzip cannot shrink: too much to come inline with the listing, so the files are downloaded. */
+const TOO_LARGE_TO_INLINE = "head -c 1500000 /dev/urandom > large.bin";
+
+async function bringsChangesBack(sandboxProvider: SandboxProvider, expected: string, extra?: string): Promise<void> {
   const repository = repositoryWithGone();
   const diagnostics: string[] = [];
   const result = await dispatch({
-    agent: agentWith({ SHELL: LEAVE_CHANGES }),
+    agent: agentWith({ SHELL: extra === undefined ? LEAVE_CHANGES : `${LEAVE_CHANGES} && ${extra}` }),
     brief: "x",
     repository,
     sandboxProvider,
@@ -70,6 +73,7 @@ async function bringsChangesBack(sandboxProvider: SandboxProvider, expected: str
   // Hard links come back as independent regular files.
   expect(readFileSync(join(worktree, "twin-b.txt"), "utf8")).toBe("shared\n");
   expect(lstatSync(join(worktree, "twin-b.txt")).nlink).toBe(1);
+  if (extra !== undefined) expect(statSync(join(worktree, "large.bin")).size).toBe(1_500_000);
   expect(result.workspaceKept).toBe(true);
   expect(diagnostics.find((message) => message.startsWith("syncBack: ") && message.includes("brought back"))).toContain(expected);
   // Nothing staged is left beside the worktree.
@@ -79,12 +83,16 @@ async function bringsChangesBack(sandboxProvider: SandboxProvider, expected: str
 (gate.unavailable ? describe.skip : describe)(
   `uncommitted files come back from Docker isolated${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
   () => {
-    it("through fileTransfers: changed, new, deleted, executable and hard-linked files land in the host worktree", async () => {
-      await bringsChangesBack(provider(), "fileTransfers");
+    it("inline with the listing when small: changed, new, deleted, executable and hard-linked files land in the host worktree", async () => {
+      await bringsChangesBack(provider(), "inline archive");
     }, 120_000);
 
-    it("through a tar stream when the lease has no fileTransfers", async () => {
-      await bringsChangesBack(withoutFileTransfers(provider()), "tar stream");
+    it("through fileTransfers when too large to come inline", async () => {
+      await bringsChangesBack(provider(), "fileTransfers", TOO_LARGE_TO_INLINE);
+    }, 120_000);
+
+    it("through a tar stream when too large to come inline and the lease has no fileTransfers", async () => {
+      await bringsChangesBack(withoutFileTransfers(provider()), "tar stream", TOO_LARGE_TO_INLINE);
     }, 120_000);
 
     it("a hostile sandbox: links out, special files, traversal and .git names, a link planted on the way are refused; host untouched", async () => {

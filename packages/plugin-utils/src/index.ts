@@ -19,7 +19,7 @@ export { sandboxRefusal } from "./sandbox-refusal.js";
 export { mapArchiveError } from "./map-archive-error.js";
 export { packHostEntries } from "./tar-pack.js";
 export type { PackOptions } from "./tar-pack.js";
-export { unpackToStaging } from "./tar-unpack.js";
+export { unpackBufferToStaging, unpackToStaging } from "./tar-unpack.js";
 export type { StagedEntry } from "./tar-unpack.js";
 export { parseManifestOutput } from "./manifest-output.js";
 export { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";

@@ -59,6 +59,11 @@ export class StagingTree {
     }
   }
 
+  /** Closes a file whose bytes did not all arrive (the staging directory goes as a whole). */
+  abandon(descriptor: number): void {
+    closeSync(descriptor);
+  }
+
   link(path: string, target: string): void {
     this.claim(path, "link");
     exclusive(path, () => symlinkSync(target, join(this.top, path)));

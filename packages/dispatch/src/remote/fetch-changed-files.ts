@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { posix } from "node:path";
 import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
-import { createStaging, normalizeTreePath, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
+import { createStaging, normalizeTreePath, unpackBufferToStaging, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
 import type { SandboxStatus } from "./sandbox-work.js";
 
 /** What the agent left uncommitted in a remote sandbox, downloaded into a host staging directory. */
@@ -13,13 +13,15 @@ export interface ChangedFiles {
   readonly entries: readonly StagedEntry[];
   /** Paths the agent deleted. */
   readonly deleted: readonly string[];
+  /** How the files came: inline with the listing, as a fileTransfers batch, or as a tar stream. */
+  readonly via: "inline archive" | "fileTransfers" | "tar stream";
 }
 
 /**
- * In the sandbox, before it is released: downloads what the agent left uncommitted (`listed`, from
- * `listChangedPaths`) through the lease's
- * `fileTransfers` (manifest, SHA-256-checked batch) or else as one tar stream, into a staging directory
- * beside `worktree`. Everything the sandbox says
+ * In the sandbox, before it is released: brings what the agent left uncommitted (`listed`, from
+ * `listChangedPaths`) into a staging directory beside `worktree`: from the archive the listing command sent
+ * inline when the files were small, else through the lease's `fileTransfers` (manifest, SHA-256-checked
+ * batch), or else as one tar stream. Everything the sandbox says
  * is hostile: a name that is not a plain relative path, or that reaches into `.git`, an entry that is not a
  * regular file or a link staying inside the tree, or one that was not asked for, is refused (code `workspace`)
  * before the host worktree is touched. Returns undefined when nothing is uncommitted.
@@ -30,16 +32,22 @@ export async function fetchChangedFiles(
   listed: ChangedPaths,
   signal?: AbortSignal,
 ): Promise<ChangedFiles | undefined> {
-  const { changed, deleted, manifest } = listed;
+  const { changed, deleted, manifest, archive } = listed;
   if (changed.length === 0 && deleted.length === 0) return undefined;
   const staging = await createStaging(worktree);
   try {
-    const entries = changed.length === 0 ? [] : await download(lease, changed, staging, manifest, signal);
+    const via = archive ? "inline archive" : lease.fileTransfers ? "fileTransfers" : "tar stream";
+    const entries =
+      changed.length === 0
+        ? []
+        : archive
+          ? unpackListed(archive, changed, staging, signal)
+          : await download(lease, changed, staging, manifest, signal);
     const wanted = new Set(changed);
     for (const entry of entries)
       if (!wanted.has(entry.path) || (entry.kind !== "file" && entry.kind !== "link"))
         throw refused(entry.path, entry.kind === "directory" ? "it is a directory, not a file" : "it was not asked for");
-    return { staging, entries: entries.filter((entry) => entry.kind !== "directory"), deleted };
+    return { staging, entries: entries.filter((entry) => entry.kind !== "directory"), deleted, via };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
@@ -51,17 +59,31 @@ export interface ChangedPaths {
   readonly changed: readonly string[];
   readonly deleted: readonly string[];
   readonly manifest?: FileManifestEntry[];
+  /** The tar of exactly these paths the listing command sent inline, when small. */
+  readonly archive?: Buffer;
 }
 
 /** Splits the sandbox's status (from `collectSandboxWork`) into changed and deleted paths, refusing any that is not plain. */
-export function listChangedPaths({ records, manifest }: SandboxStatus): ChangedPaths {
+export function listChangedPaths({ records, manifest, archive }: SandboxStatus): ChangedPaths {
   const changed: string[] = [];
   const deleted: string[] = [];
   for (const record of records.split("\0").filter(Boolean)) {
     const path = checkedPath(record.slice(3));
     (record.slice(0, 2).includes("D") ? deleted : changed).push(path);
   }
-  return manifest === undefined ? { changed, deleted } : { changed, deleted, manifest };
+  return { changed, deleted, ...(manifest === undefined ? {} : { manifest }), ...(archive === undefined ? {} : { archive }) };
+}
+
+/**
+ * The inline tar, unpacked by the shared checked reader: it must hold every listed path (the check after
+ * it refuses anything else), else the sandbox lied about its files (code `workspace`).
+ */
+function unpackListed(archive: Buffer, paths: readonly string[], staging: string, signal?: AbortSignal): StagedEntry[] {
+  const staged = unpackBufferToStaging(archive, staging, () => signal?.throwIfAborted());
+  const found = new Set(staged.map((entry) => entry.path));
+  const missing = paths.find((path) => !found.has(path));
+  if (missing !== undefined) throw refused(missing, "the archive the sandbox sent of its files does not hold it");
+  return staged;
 }
 
 async function download(

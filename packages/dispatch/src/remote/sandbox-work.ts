@@ -1,5 +1,6 @@
 import { lstat, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { MANIFEST, parseManifestOutput } from "@outpost/plugin-utils";
 import type { Workspace } from "../workspace/workspace.js";
@@ -11,6 +12,8 @@ export interface SandboxStatus {
   readonly records: string;
   /** The fileTransfers manifest of the changed paths, made in the same command; absent: ask `manifest()`. */
   readonly manifest?: FileManifestEntry[];
+  /** A tar the same command made of exactly the listed paths, when small: nothing left to download (no manifest then). */
+  readonly archive?: Buffer;
 }
 
 /** What a remote sandbox holds of the agent's work, on the host; nothing in it is trusted yet. */
@@ -21,28 +24,33 @@ export interface SandboxWork {
   readonly status: SandboxStatus;
 }
 
-/** Paths the command puts in its own manifest; beyond this the host asks `manifest()`, which chunks them. */
+/** Paths the command lists (archive or manifest) up to this much status; beyond, the host asks `manifest()`, which chunks them. */
 const INLINE_MANIFEST_BYTES = 128 * 1024;
 
 /** Results up to this size come back in the command's own output (base64): no download round trip. */
 const INLINE_BYTES = 1024 * 1024;
 /** Starts the inline part of the command's output. */
 const INLINE_MARKER = "@@outpost-inline@@";
-/** The only files the sync back reads, inline or downloaded. */
-const RESULT_FILES = ["status", "manifest", "work.bundle"] as const;
+/** Listed files up to this many bytes travel inline as an archive, checked against the manifest (no download round trip). */
+const INLINE_ARCHIVE_BYTES = 8 * 1024 * 1024;
+/** The only files the sync back reads; the archives only inline. */
+const RESULT_FILES = ["status", "manifest", "work.bundle", "changed.tar", "changed.tar.gz"] as const;
 
 /**
  * One command makes everything the sync back needs, in one directory (each command and transfer is a round
  * trip to a remote sandbox): the work branch's tip and, unless it is the baseline, a bundle of the commits
  * since it (the whole branch when the sandbox no longer holds the baseline: the host's ancestry check
  * refuses that either way) with its size; then `git status` of what the agent left uncommitted and, when
- * `with` is `manifest`, the shared MANIFEST of those paths (modes, sizes, SHA-256; one that the script
- * refused is left out, and `manifest()` then reports the refusal). When all of it is small, it follows in
- * the output after INLINE_MARKER, one `<name> <base64>` line per file; otherwise the host downloads the
- * directory. Prints `<tip>` and `<bundle bytes>` first. Exit 200: no work branch; 201: no bundle; 202: no listing.
+ * those files are small, a tar of exactly their paths (gzip when the sandbox has it), which the host checks
+ * as it would a download; else, when `with` is `manifest`, the shared MANIFEST of those paths (modes, sizes,
+ * SHA-256; one that the script refused is left out, and `manifest()` then reports the refusal). When all of
+ * it is small, it follows in the output after INLINE_MARKER, as `@@<name>` lines each followed by the file in
+ * base64; otherwise the archive is dropped and the host downloads the directory. Prints `<tip>` and
+ * `<bundle bytes>` first. Exit 200: no work branch; 201: no bundle; 202: no listing.
  */
 const SYNC_BACK = `out=$1; root=$2; with=$3; manifest=$4; ref=$5; baseline=$6; inline=$7; shift 7
-mkdir -p "$out" && rm -f "$out/status" "$out/manifest" "$out/work.bundle" || exit 202
+mkdir -p "$out" && rm -f "$out/status" "$out/manifest" "$out/work.bundle" "$out/changed.tar" "$out/changed.tar.gz" "$out/pack.failed" ||
+  exit 202
 tip=$(git "$@" rev-parse --verify --quiet "$ref^{commit}") || exit 200
 printf '%s\\n' "$tip"
 if [ "$tip" != "$baseline" ]; then
@@ -51,30 +59,44 @@ if [ "$tip" != "$baseline" ]; then
   wc -c < "$out/work.bundle"
 fi
 git "$@" status --porcelain=v1 -z --untracked-files=all --no-renames > "$out/status" || exit 202
+command -v base64 >/dev/null 2>&1 && encode=1 || encode=
 listing() {
-  [ "$with" = manifest ] && [ "$(wc -c < "$out/status")" -le ${INLINE_MANIFEST_BYTES} ] || return 0
-  # One argument per line (a name with a newline splits, and the host then finds the manifest does not match).
+  [ -s "$out/status" ] && [ "$(wc -c < "$out/status")" -le ${INLINE_MANIFEST_BYTES} ] || return 0
+  # One argument per line (a name with a newline splits, and the host then finds the files do not match).
   IFS='
 '
   set -f
   set -- $(tr '\\0' '\\n' < "$out/status" | grep -v -e '^.D' -e '^D' | cut -c4- | sed 's|^|./|')
   [ $# -gt 0 ] || return 0
+  [ -n "$encode" ] && pack "$@" && return 0
+  [ "$with" = manifest ] || return 0
   sh -c "$manifest" outpost-manifest "$root" "$@" > "$out/manifest.part" 2>/dev/null && mv "$out/manifest.part" "$out/manifest"
 }
+# The tar stops being read past the limit; a path tar could not read, or an archive too large, means none.
+pack() {
+  { tar -cf - -- "$@" 2>/dev/null || : > "$out/pack.failed"; } | head -c $((${INLINE_ARCHIVE_BYTES} + 1)) > "$out/changed.tar"
+  if [ ! -e "$out/pack.failed" ] && [ "$(wc -c < "$out/changed.tar")" -le ${INLINE_ARCHIVE_BYTES} ]; then
+    command -v gzip >/dev/null 2>&1 && { gzip -1 "$out/changed.tar" 2>/dev/null || rm -f "$out/changed.tar.gz"; }
+    for packed in "$out/changed.tar.gz" "$out/changed.tar"; do
+      [ -f "$packed" ] && [ "$(wc -c < "$packed")" -le "$inline" ] && return 0
+    done
+  fi
+  rm -f "$out/changed.tar" "$out/changed.tar.gz" "$out/pack.failed"
+  return 1
+}
 listing
-command -v base64 >/dev/null 2>&1 || exit 0
+[ -n "$encode" ] || exit 0
 # wc -c on a regular file reads its size, not its bytes (a large bundle is not read just to be counted).
 total=0
 for name in ${RESULT_FILES.join(" ")}; do
   [ -f "$out/$name" ] && total=$((total + $(wc -c < "$out/$name")))
 done
-[ "$total" -le "$inline" ] || exit 0
+[ "$total" -le "$inline" ] || { rm -f "$out/changed.tar" "$out/changed.tar.gz"; exit 0; }
 echo ${INLINE_MARKER}
 for name in ${RESULT_FILES.join(" ")}; do
   [ -f "$out/$name" ] || continue
-  printf '%s ' "$name"
-  base64 < "$out/$name" | tr -d '\\n'
-  echo
+  printf '\\n@@%s\\n' "$name"
+  base64 < "$out/$name"
 done
 exit 0`;
 
@@ -135,8 +157,8 @@ export async function collectSandboxWork(
   }
   const local = join(staging, "sync-back");
   await rm(local, { recursive: true, force: true });
-  if (inline === undefined) await lease.download(inside, local, { signal });
-  else await writeInline(inline, local);
+  const inlined = inline === undefined ? undefined : await writeInline(inline, local);
+  if (inlined === undefined) await lease.download(inside, local, { signal });
   const bundle = moved ? join(local, "work.bundle") : undefined;
   if (bundle !== undefined) {
     const size = (await plainFile(bundle))?.size;
@@ -144,8 +166,31 @@ export async function collectSandboxWork(
   }
   const records = await readPlain(join(local, "status"));
   if (records === undefined) throw new OutpostError("workspace", "The sandbox's list of uncommitted files is missing or not a plain file.");
+  const archive = inlined && inlineArchive(inlined);
+  if (archive) return { bundle, status: { records, archive } };
   const manifest = await readPlain(join(local, "manifest"));
   return { bundle, status: manifest === undefined ? { records } : { records, manifest: parseManifestOutput(manifest) } };
+}
+
+/** The inline tar of the listed files, unzipped (no more than the script would have packed: a bomb stops there). */
+function inlineArchive(inlined: Map<string, Buffer>): Buffer | undefined {
+  const plain = inlined.get("changed.tar");
+  const zipped = inlined.get("changed.tar.gz");
+  if (plain && zipped)
+    throw new OutpostError(
+      "workspace",
+      "The sandbox's work was refused before the host was touched: its output holds two archives of its files.",
+    );
+  if (!zipped) return plain;
+  try {
+    return gunzipSync(zipped, { maxOutputLength: INLINE_ARCHIVE_BYTES });
+  } catch (error) {
+    throw new OutpostError(
+      "workspace",
+      `The sandbox's work was refused before the host was touched: the archive of its uncommitted files is corrupt or larger than ${INLINE_ARCHIVE_BYTES} bytes (${(error as Error).message}).`,
+      { cause: error },
+    );
+  }
 }
 
 /** The lines before INLINE_MARKER, and the inline part after it (undefined when the files were left to download). */
@@ -154,19 +199,25 @@ function splitInline(stdout: string): [string, string | undefined] {
   return at === -1 ? [stdout, undefined] : [stdout.slice(0, at + 1), stdout.slice(at + INLINE_MARKER.length + 2)];
 }
 
-/** Writes the `<name> <base64>` lines of the result files into `local` (new files only; other names are ignored). */
-async function writeInline(inline: string, local: string): Promise<void> {
+/**
+ * Writes the `@@<name>` sections of the result files into `local` (new files only; other names are ignored)
+ * and returns the archives among them, which are only read from here.
+ */
+async function writeInline(inline: string, local: string): Promise<Map<string, Buffer>> {
   await mkdir(local, { recursive: true });
-  const written = new Set<string>();
-  for (const line of inline.split("\n")) {
-    const space = line.indexOf(" ");
-    const name = line.slice(0, space);
-    if (space === -1 || !(RESULT_FILES as readonly string[]).includes(name)) continue;
+  const written = new Map<string, Buffer>();
+  for (const section of inline.split("\n@@").slice(1)) {
+    const newline = section.indexOf("\n");
+    const name = newline === -1 ? section : section.slice(0, newline);
+    if (!(RESULT_FILES as readonly string[]).includes(name)) continue;
     if (written.has(name))
       throw new OutpostError("workspace", `The sandbox's work was refused before the host was touched: its output holds ${name} twice.`);
-    written.add(name);
-    await writeFile(join(local, name), Buffer.from(line.slice(space + 1), "base64"), { flag: "wx" });
+    // base64 lines: Buffer.from skips the line breaks.
+    const bytes = Buffer.from(newline === -1 ? "" : section.slice(newline + 1), "base64");
+    written.set(name, bytes);
+    if (!name.startsWith("changed.")) await writeFile(join(local, name), bytes, { flag: "wx" });
   }
+  return written;
 }
 
 /** A file the sandbox made, as long as it is a plain file (a link it planted is not read through). */

@@ -64,7 +64,7 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
     if (changed) {
       await bringBackFiles(workspace, changed);
       state.observers.diagnostic(
-        `syncBack: ${changed.entries.length} uncommitted files brought back, ${changed.deleted.length} deleted (${sandbox.lease.fileTransfers ? "fileTransfers" : "tar stream"})`,
+        `syncBack: ${changed.entries.length} uncommitted files brought back, ${changed.deleted.length} deleted (${changed.via})`,
       );
     }
   } finally {
