@@ -2,7 +2,7 @@ import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPi
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
-import { shellCommand, shellWord } from "./shell-words.js";
+import { execWithVariables, shellCommand } from "./shell-words.js";
 
 /**
  * Runs one process as an async session command through FRAMED_COMMAND_WRAPPER: the SDK's websocket log
@@ -14,8 +14,8 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
   options.guard.check();
   const header = new WrapperHeader(options.onStdout);
   const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
-  const variables = Object.entries({ ...lease.variables, ...options.variables }).map(([name, value]) => shellWord(`${name}=${value}`));
-  const line = `exec env ${variables.join(" ")} ${shellCommand(["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv])}`;
+  const wrapped = shellCommand(["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv]);
+  const line = execWithVariables({ ...lease.variables, ...options.variables }, wrapped);
   const process = lease.sandbox.process;
   if (options.unwatched) return runInOneRequest(lease, line, header, options);
   let killFailed: ((error: unknown) => void) | undefined;
