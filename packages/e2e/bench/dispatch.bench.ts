@@ -1,6 +1,7 @@
 // Speed of dispatch() against shell floors doing the same work, measured in the same run, with the phase
 // medians (`timing:` diagnostics) beside each ratio so a regression points at its phase.
 // Run: npx tsx packages/e2e/bench/dispatch.bench.ts   (or npm run bench -w @outpost/e2e)
+import "./private-tmpdir.js";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

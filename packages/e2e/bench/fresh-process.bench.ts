@@ -1,6 +1,7 @@
 // What a CLI user pays: fresh processes (`outpost run`, a script importing the library once, `outpost --help`)
 // against floors measured in the same run, rounds interleaved. Builds are used (dist/): run `npm run build`.
 // Run: npx tsx packages/e2e/bench/fresh-process.bench.ts   (BENCH_ROUNDS=8 by default)
+import "./private-tmpdir.js";
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,6 +6,7 @@
 //    agent's turn takes time) is replayed in a clone of the same baseline, with the recorded timing compressed.
 // Prints medians and the ratios (targets: overhead ≤ 1.1×, replay ≥ 20× faster). Asserts nothing.
 // Run: npm run bench:journal -w @outpost/e2e   (BENCH_ROUNDS, default 3; BENCH_EVENTS; BENCH_TURN_SECONDS)
+import "./private-tmpdir.js";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";

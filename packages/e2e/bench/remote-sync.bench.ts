@@ -4,6 +4,7 @@
 // first's bytes; sync back of 1,000 uncommitted files ≤ 1.5× a raw `tar -c | tar -x` out of the container; a
 // trivial agent on isolated, integrate, ≤ 1.5× a shell floor (bundle in, run, bundle out, merge).
 // Run: npm run bench:remote -w @outpost/e2e
+import "./private-tmpdir.js";
 import { execFileSync, execSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
