@@ -31,7 +31,7 @@ const INLINE_MANIFEST_BYTES = 128 * 1024;
 const INLINE_BYTES = 1024 * 1024;
 /** Starts the inline part of the command's output. */
 const INLINE_MARKER = "@@outpost-inline@@";
-/** Listed files up to this many bytes travel inline as an archive, checked against the manifest (no download round trip). */
+/** Listed files up to this many tar bytes travel inline as an archive, checked by the host like a download (no download round trip). */
 const INLINE_ARCHIVE_BYTES = 8 * 1024 * 1024;
 /** The only files the sync back reads; the archives only inline. */
 const RESULT_FILES = ["status", "manifest", "work.bundle", "changed.tar", "changed.tar.gz"] as const;
