@@ -4,10 +4,12 @@ import { FileApiChannel, runWrappedCommand, SandboxFileTransfers, SandboxLeaseBa
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { runInDaytona } from "./run-in-daytona.js";
+import { SessionPool } from "./session-pool.js";
 import { shellCommand } from "./shell-words.js";
 
 export interface DaytonaLeaseSetup {
   readonly sandbox: Sandbox;
+  /** A session opened with the lease: the first command's. */
   readonly session: string;
   readonly root: string;
   readonly home: string;
@@ -21,7 +23,7 @@ export interface DaytonaLeaseSetup {
 export class DaytonaLease extends SandboxLeaseBase implements LeaseSandbox {
   readonly fileTransfers: FileTransfers;
   readonly sandbox: Sandbox;
-  readonly session: string;
+  readonly sessions: SessionPool;
   readonly root: string;
   readonly home: string;
   readonly scratch: string;
@@ -31,7 +33,7 @@ export class DaytonaLease extends SandboxLeaseBase implements LeaseSandbox {
   constructor(private readonly setup: DaytonaLeaseSetup) {
     super({ platform: "Daytona", details: { sandbox: setup.sandbox.id } });
     this.sandbox = setup.sandbox;
-    this.session = setup.session;
+    this.sessions = new SessionPool(setup.sandbox, setup.session);
     this.root = setup.root;
     this.home = setup.home;
     this.scratch = setup.scratch;

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { isAbsolute, posix } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
@@ -7,6 +6,7 @@ import { isPlainEmptyDirectory, OperationGuard } from "@outpost/plugin-utils";
 import { daytonaCredentials, type DaytonaProviderConfig } from "./daytona-provider-config.js";
 import { DaytonaLease } from "./daytona-lease.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
+import { sessionName } from "./session-pool.js";
 
 /** Capabilities every Daytona lease has. */
 export const DAYTONA_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
@@ -38,7 +38,7 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
     sandbox = await open(config);
     guard.check();
     const scratch = posix.join("/tmp", `outpost-${sandbox.id}-${Date.now().toString(36)}`);
-    const session = `outpost-${randomBytes(6).toString("hex")}`;
+    const session = sessionName();
     // One round of independent requests, no process: the file API makes the directories (the daemon's
     // MkdirAll) while the session opens. A default root is the sandbox's working directory, which exists.
     const [homeDir, workDir, opened, ...made] = await Promise.allSettled([

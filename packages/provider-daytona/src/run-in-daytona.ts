@@ -2,22 +2,49 @@ import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPi
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
-import { execWithVariables, shellCommand } from "./shell-words.js";
+import { sessionLine, shellCommand } from "./shell-words.js";
 
 /**
- * Runs one process as an async session command through FRAMED_COMMAND_WRAPPER: the SDK's websocket log
- * stream delivers stdout and stderr apart as they come, and the command's exit code is read once the
- * stream closed. When the guard fires, the process tree is killed by a second command (never the
- * sandbox), and the guard's error is thrown once the process is gone.
+ * Runs one process as a session command through FRAMED_COMMAND_WRAPPER, in a session of its own from the
+ * lease's pool (a session runs its commands one at a time). The session goes back to the pool only once the
+ * command's exit code was read; a session whose command may still run is dropped.
  */
 export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Promise<WrappedOutcome> {
   options.guard.check();
   const header = new WrapperHeader(options.onStdout);
   const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
   const wrapped = shellCommand(["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv]);
-  const line = execWithVariables({ ...lease.variables, ...options.variables }, wrapped);
+  const line = sessionLine({ ...lease.variables, ...options.variables }, wrapped);
+  const session = await lease.sessions.take().catch((error: unknown) => {
+    throw mapDaytonaError(error, options.what);
+  });
+  const run: SessionRun = { session, line, input, header, ended: false };
+  try {
+    return options.unwatched ? await runInOneRequest(lease, run, options) : await runFollowed(lease, run, options);
+  } finally {
+    if (run.ended) lease.sessions.give(session);
+    else lease.sessions.drop(session);
+  }
+}
+
+interface SessionRun {
+  readonly session: string;
+  readonly line: string;
+  /** The wrapper's input directory, or `-`. */
+  readonly input: string;
+  readonly header: WrapperHeader;
+  /** Set once the command's exit code is known: its session is free again. */
+  ended: boolean;
+}
+
+/**
+ * An async session command: the SDK's websocket log stream delivers stdout and stderr apart as they come,
+ * and the exit code is read once the stream closed. When the guard fires, the process tree is killed by a
+ * second command (never the sandbox), and the guard's error is thrown once the process is gone.
+ */
+async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
+  const { session, line, input, header } = run;
   const process = lease.sandbox.process;
-  if (options.unwatched) return runInOneRequest(lease, line, header, options);
   let killFailed: ((error: unknown) => void) | undefined;
   const abandoned = new Promise<never>((_resolve, reject) => (killFailed = reject));
   abandoned.catch(() => undefined);
@@ -28,11 +55,12 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
   options.guard.signal.addEventListener("abort", stop, { once: true });
   const watch: FeedWatch = { failure: undefined, exited: false };
   try {
-    const { cmdId } = await process.executeSessionCommand(lease.session, { command: line, runAsync: true });
+    const { cmdId } = await process.executeSessionCommand(session, { command: line, runAsync: true });
     if (options.feed !== undefined)
       startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
-    await Promise.race([process.getSessionCommandLogs(lease.session, cmdId, header.push, options.onStderr), abandoned]);
-    const status = await exitCode(lease, cmdId);
+    await Promise.race([process.getSessionCommandLogs(session, cmdId, header.push, options.onStderr), abandoned]);
+    const status = await exitCode(lease, session, cmdId);
+    run.ended = true;
     watch.exited = true;
     await killing;
     options.guard.check();
@@ -51,10 +79,12 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
  * A command nobody follows live runs as one synchronous session command: the daemon answers when it ended,
  * with stdout and stderr apart (one request instead of the exec, the log stream and the exit code).
  */
-async function runInOneRequest(lease: LeaseSandbox, line: string, header: WrapperHeader, options: WrappedRun): Promise<WrappedOutcome> {
+async function runInOneRequest(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
+  const { session, line, header } = run;
   try {
-    const ended = await lease.sandbox.process.executeSessionCommand(lease.session, { command: line, runAsync: false });
+    const ended = await lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
     if (typeof ended.exitCode !== "number") throw new Error(`the command ${ended.cmdId} ended without an exit code`);
+    run.ended = true;
     header.push(ended.stdout ?? "");
     options.onStderr(ended.stderr ?? "");
     return { start: header.start ?? { missing: "executable" }, status: ended.exitCode };
@@ -64,9 +94,9 @@ async function runInOneRequest(lease: LeaseSandbox, line: string, header: Wrappe
 }
 
 /** The exit code, once the daemon recorded it (the log stream closes as the command ends). */
-async function exitCode(lease: LeaseSandbox, cmdId: string): Promise<number> {
+async function exitCode(lease: LeaseSandbox, session: string, cmdId: string): Promise<number> {
   for (let attempt = 0; ; attempt++) {
-    const command = await lease.sandbox.process.getSessionCommand(lease.session, cmdId);
+    const command = await lease.sandbox.process.getSessionCommand(session, cmdId);
     if (typeof command.exitCode === "number") return command.exitCode;
     if (attempt > 600) throw new Error(`the command ${cmdId} never reported an exit code`);
     await new Promise((resolve) => setTimeout(resolve, Math.min(20 * (attempt + 1), 200)));

@@ -13,12 +13,17 @@ const SHELL_OWNED =
   /^(IFS|PPID|OPTIND|OPTARG|LINENO|PS4|ENV|UID|EUID|GROUPS|RANDOM|SRANDOM|SECONDS|HISTCMD|FUNCNAME|DIRSTACK|PIPESTATUS|SHELLOPTS|EPOCH\w*|BASH\w*)$/;
 
 /**
- * `exec <command>` with `variables` in its environment: as assignments before `exec` when every name is a
- * plain shell name (no `env` process to start), else through `env`.
+ * A line for a Daytona session's shell that runs `command` with `variables` in its environment and its stdin
+ * on /dev/null. A session command runs *in* the session's shell, so the line must leave that shell as it
+ * was: no `exec` (it would replace the shell, and the command would never report an exit code), no `cd` or
+ * `export` of its own, and no read of the shell's stdin (the commands queued behind it). Variables are
+ * assignments before the command when every name is a plain shell name (scoped to that command, no `env`
+ * process to start), else arguments of `env`.
  */
-export function execWithVariables(variables: Readonly<Record<string, string>>, command: string): string {
+export function sessionLine(variables: Readonly<Record<string, string>>, command: string): string {
   const entries = Object.entries(variables);
-  if (entries.every(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !SHELL_OWNED.test(name)))
-    return [...entries.map(([name, value]) => `${name}=${shellWord(value)}`), "exec", command].join(" ");
-  return ["exec env", ...entries.map(([name, value]) => shellWord(`${name}=${value}`)), command].join(" ");
+  const prefix = entries.every(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !SHELL_OWNED.test(name))
+    ? entries.map(([name, value]) => `${name}=${shellWord(value)}`)
+    : ["env", ...entries.map(([name, value]) => shellWord(`${name}=${value}`))];
+  return [...prefix, command, "</dev/null"].join(" ");
 }

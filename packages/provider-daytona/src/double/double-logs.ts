@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { DoubleCommand, LogEntry } from "./double-process.js";
+import type { CommandLog, LogEntry } from "./command-log.js";
 
 // The daemon's framing of a session command's log stream: each run of bytes starts with its stream's marker.
 const STDOUT_MARKER = Buffer.from([0x01, 0x01, 0x01]);
@@ -15,7 +15,7 @@ export class LogSockets {
   private readonly server = new WebSocketServer({ noServer: true });
   private readonly open = new Set<WebSocket>();
 
-  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, command: DoubleCommand): void {
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, command: CommandLog): void {
     this.server.handleUpgrade(request, socket, head, (ws) => {
       this.open.add(ws);
       const stop = command.follow((entry: LogEntry | undefined) => {

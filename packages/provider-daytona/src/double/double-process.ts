@@ -1,28 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants } from "node:os";
+import { CommandLog } from "./command-log.js";
 
-export type LogStream = "stdout" | "stderr";
+export type { LogEntry, LogStream } from "./command-log.js";
 
-export interface LogEntry {
-  readonly stream: LogStream;
-  readonly data: Buffer;
-}
-
-/** One session command of a double sandbox: a real process, its logs (kept for late readers) and exit code. */
-export class DoubleCommand {
-  readonly logs: LogEntry[] = [];
-  exitCode: number | undefined;
-  readonly done: Promise<void>;
-  private readonly listeners = new Set<(entry: LogEntry | undefined) => void>();
+/** A command outside any session (`/process/execute`): a real process of its own, through a shell. */
+export class DoubleCommand extends CommandLog {
   private readonly child: ChildProcess;
 
-  constructor(
-    readonly id: string,
-    readonly command: string,
-    cwd: string,
-    env: Record<string, string>,
-  ) {
-    // The daemon runs a session command through a shell; each leads its own process group here.
+  constructor(id: string, command: string, cwd: string, env: Record<string, string>) {
+    super(id, command);
+    // Each leads its own process group here, so a stop ends it with everything it started.
     this.child = spawn("/bin/sh", ["-c", command], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const drained = (["stdout", "stderr"] as const).map(
       (name) =>
@@ -37,36 +25,16 @@ export class DoubleCommand {
       this.child.once("error", () => resolve(127));
       this.child.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)));
     });
-    this.done = Promise.all([exited, ...drained]).then(([code]) => {
-      this.exitCode = code;
-      for (const listener of this.listeners) listener(undefined);
-      this.listeners.clear();
-    });
-  }
-
-  /** Replays the logs so far, then follows; `undefined` marks the end. Returns an unsubscribe function. */
-  follow(listener: (entry: LogEntry | undefined) => void): () => void {
-    for (const entry of this.logs) listener(entry);
-    if (this.exitCode !== undefined) {
-      listener(undefined);
-      return () => undefined;
-    }
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    void Promise.all([exited, ...drained]).then(([code]) => this.finish(code));
   }
 
   /** Kills the command's whole process group (a stopped or deleted sandbox leaves nothing running). */
   kill(): void {
-    if (this.exitCode !== undefined || this.child.pid === undefined) return;
+    if (this.ended || this.child.pid === undefined) return;
     try {
       process.kill(-this.child.pid, "SIGKILL");
     } catch {
       // Already gone.
     }
-  }
-
-  private emit(entry: LogEntry): void {
-    this.logs.push(entry);
-    for (const listener of this.listeners) listener(entry);
   }
 }

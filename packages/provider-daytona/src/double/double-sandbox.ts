@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { killMarkedProcesses, readPidCounter } from "@outpost/plugin-utils";
+import type { CommandLog } from "./command-log.js";
 import { DoubleCommand } from "./double-process.js";
+import { DoubleSession } from "./double-session.js";
 import { DoubleRefusal } from "./double-http.js";
 
 export type SandboxState = "started" | "stopped" | "destroyed";
@@ -27,15 +29,15 @@ export interface SandboxSpec {
 }
 
 /**
- * One double sandbox: a directory on the host with `home` and `workspace` inside, sessions whose commands
- * are real processes. Stopping or deleting kills every process; a stopped sandbox keeps its files.
+ * One double sandbox: a directory on the host with `home` and `workspace` inside, sessions that are real
+ * shells (see DoubleSession). Stopping or deleting kills every process; a stopped sandbox keeps its files.
  */
 export class DoubleSandbox {
   readonly id = randomUUID();
   state: SandboxState = "started";
   readonly createdAt = new Date().toISOString();
   updatedAt = this.createdAt;
-  private readonly sessions = new Map<string, Map<string, DoubleCommand>>();
+  private readonly sessions = new Map<string, DoubleSession>();
   private readonly loose = new Set<DoubleCommand>();
   // Where the pid counter stood before this sandbox's first process: stop reads only what came after.
   private readonly pidsBefore = readPidCounter();
@@ -66,19 +68,18 @@ export class DoubleSandbox {
 
   createSession(sessionId: string): void {
     if (this.sessions.has(sessionId)) throw new DoubleRefusal(409, "CONFLICT", `Session ${sessionId} already exists.`);
-    this.sessions.set(sessionId, new Map());
+    // The daemon keeps a session's logs in a directory of its own, outside the user's files.
+    const logs = join(this.directory, ".daemon", "sessions", randomUUID());
+    this.sessions.set(sessionId, new DoubleSession(sessionId, logs, this.workDir, this.environment()));
   }
 
   deleteSession(sessionId: string): void {
-    const commands = this.session(sessionId);
-    for (const command of commands.values()) command.kill();
+    this.session(sessionId).remove();
     this.sessions.delete(sessionId);
   }
 
-  execute(sessionId: string, command: string): DoubleCommand {
-    const entry = this.spawn(command, this.workDir);
-    this.session(sessionId).set(entry.id, entry);
-    return entry;
+  execute(sessionId: string, command: string): CommandLog {
+    return this.session(sessionId).execute(command);
   }
 
   /** A command outside any session (`/process/execute`); stopping the sandbox kills it too. */
@@ -90,17 +91,21 @@ export class DoubleSandbox {
   }
 
   private spawn(command: string, cwd: string): DoubleCommand {
-    const env: Record<string, string> = {
+    return new DoubleCommand(randomUUID(), command, cwd, this.environment());
+  }
+
+  /** What the daemon's processes inherit; DAYTONA_SANDBOX_ID also marks them for `stop`. */
+  private environment(): Record<string, string> {
+    return {
       PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
       ...this.spec.env,
       HOME: this.home,
       USER: this.spec.user,
       DAYTONA_SANDBOX_ID: this.id,
     };
-    return new DoubleCommand(randomUUID(), command, cwd, env);
   }
 
-  command(sessionId: string, commandId: string): DoubleCommand {
+  command(sessionId: string, commandId: string): CommandLog {
     const entry = this.session(sessionId).get(commandId);
     if (entry === undefined) throw new DoubleRefusal(404, "NOT_FOUND", `Command ${commandId} not found in session ${sessionId}.`);
     return entry;
@@ -108,7 +113,7 @@ export class DoubleSandbox {
 
   /** Stops every process, also those that left their command's process group (setsid, daemons); files stay. */
   async stop(): Promise<void> {
-    for (const commands of this.sessions.values()) for (const command of commands.values()) command.kill();
+    for (const session of this.sessions.values()) session.kill();
     for (const command of this.loose) command.kill();
     this.sessions.clear();
     this.state = "stopped";
@@ -129,9 +134,9 @@ export class DoubleSandbox {
     await rm(this.directory, { recursive: true, force: true });
   }
 
-  private session(sessionId: string): Map<string, DoubleCommand> {
-    const commands = this.sessions.get(sessionId);
-    if (commands === undefined) throw new DoubleRefusal(404, "NOT_FOUND", `Session ${sessionId} not found.`);
-    return commands;
+  private session(sessionId: string): DoubleSession {
+    const session = this.sessions.get(sessionId);
+    if (session === undefined) throw new DoubleRefusal(404, "NOT_FOUND", `Session ${sessionId} not found.`);
+    return session;
   }
 }

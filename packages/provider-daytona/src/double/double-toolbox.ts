@@ -58,6 +58,13 @@ async function execute(sandbox: DoubleSandbox, sessionId: string, request: Incom
   const entry = sandbox.execute(sessionId, command);
   if (body.runAsync === true || body.async === true) return sendJson(response, 200, { cmdId: entry.id });
   await entry.done;
+  // The daemon would wait for an exit code forever; the double says why none will come.
+  if (entry.lost)
+    throw new DoubleRefusal(
+      400,
+      "BAD_REQUEST",
+      `The shell of session ${sessionId} exited before command ${entry.id} ended (did it exec or exit?).`,
+    );
   const text = (stream: "stdout" | "stderr") =>
     Buffer.concat(entry.logs.filter((log) => log.stream === stream).map((log) => log.data)).toString("utf8");
   sendJson(response, 200, {
