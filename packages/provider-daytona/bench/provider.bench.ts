@@ -23,6 +23,13 @@ try {
         await sandbox.process.executeCommand("true");
         await sandbox.delete();
       },
+      // A lease reports its home and root at once, and runs the executable `true` (exec: not the builtin).
+      leaseMinimum: async () => {
+        const sandbox = await daytona.create();
+        await Promise.all([sandbox.getUserHomeDir(), sandbox.getWorkDir()]);
+        await sandbox.process.executeCommand("exec true");
+        await sandbox.delete();
+      },
       uploader: async () => {
         const sandbox = await daytona.create();
         return {

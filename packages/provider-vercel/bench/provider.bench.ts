@@ -21,6 +21,13 @@ try {
         await sandbox.runCommand("true");
         await sandbox.delete();
       },
+      // A lease reports its home at once: the API does not say it, one command learns it.
+      leaseMinimum: async () => {
+        const sandbox = await Sandbox.create(sdk);
+        await (await sandbox.runCommand("/bin/sh", ["-c", 'printf %s "$HOME"'])).stdout();
+        await sandbox.runCommand("true");
+        await sandbox.delete();
+      },
       uploader: async () => {
         const sandbox = await Sandbox.create(sdk);
         return {

@@ -15,6 +15,13 @@ export interface RawPlatform {
   /** Creates a sandbox, runs `true` in it and deletes it. */
   roundTrip(): Promise<void>;
   /**
+   * The least any lease must do by hand for the same round trip: create, learn what a lease reports at once
+   * (its home and root), run `true` as an executable (a shell would run its builtin, which a lease asked
+   * for an executable may not), delete. Printed as the round trip's lower bound, so a ratio the contract
+   * itself forbids is told apart from overhead.
+   */
+  leaseMinimum?(): Promise<void>;
+  /**
    * A sandbox to upload into: `upload` sends every file (also found under the host folder `source`) to
    * `destination` the fastest way the SDK offers by hand (one bulk call, or one archive and its extraction).
    */
@@ -37,6 +44,8 @@ export interface RemoteProviderBenchOptions {
 
 export interface RemoteProviderBenchResult {
   readonly roundTrip: { readonly floorMs: number; readonly providerMs: number; readonly ratio: number };
+  /** `leaseMinimum` against the same floor, when the platform gave one. */
+  readonly leaseMinimum?: { readonly floorMs: number; readonly minimumMs: number; readonly ratio: number };
   readonly upload: { readonly floorMs: number; readonly providerMs: number; readonly ratio: number };
   readonly resync: { readonly fullBytes: number; readonly resyncBytes: number; readonly share: number; readonly ms: number };
 }
@@ -110,6 +119,14 @@ export async function runRemoteProviderBench(options: RemoteProviderBenchOptions
         if (result.status !== 0) throw new Error(`true exited ${result.status} in ${options.name}`);
       },
     );
+    const minimum = options.raw.leaseMinimum;
+    const leaseMinimum =
+      minimum &&
+      (await compare(
+        rounds,
+        () => options.raw.roundTrip(),
+        () => minimum(),
+      ).then(({ floorMs, providerMs, ratio }) => ({ floorMs, minimumMs: providerMs, ratio })));
     lease = await options.provider.acquire(context);
     const open = lease;
     const upload = await compare(
@@ -140,7 +157,12 @@ export async function runRemoteProviderBench(options: RemoteProviderBenchOptions
     const ms = performance.now() - started;
     const resyncBytes = options.receivedBytes() - before;
     if (stale.length !== 1) throw new Error(`the re-sync found ${stale.length} changed files, not 1`);
-    const result = { roundTrip, upload, resync: { fullBytes, resyncBytes, share: resyncBytes / fullBytes, ms } };
+    const result = {
+      roundTrip,
+      ...(leaseMinimum ? { leaseMinimum } : {}),
+      upload,
+      resync: { fullBytes, resyncBytes, share: resyncBytes / fullBytes, ms },
+    };
     const row = (what: string, measured: { floorMs: number; providerMs: number; ratio: number }, floor: string, goal: string) =>
       log(
         `${what.padEnd(34)} ${floor.padEnd(30)} ${measured.floorMs.toFixed(1).padStart(8)} ms   ` +
@@ -148,6 +170,12 @@ export async function runRemoteProviderBench(options: RemoteProviderBenchOptions
       );
     log(`${options.name}: medians of ${rounds} round(s) (uploads: ${Math.max(1, Math.min(rounds, 3))}), ${tree.files.length} files`);
     row("acquire + one command + release", roundTrip, "raw SDK create + run + delete", "≤ 1.2×");
+    if (leaseMinimum)
+      log(
+        `${"  lower bound for any lease".padEnd(34)} ${"raw SDK, the calls a lease needs".padEnd(30)} ${leaseMinimum.minimumMs.toFixed(1).padStart(8)} ms   ` +
+          `= ${leaseMinimum.ratio.toFixed(2)}× its floor (${leaseMinimum.floorMs.toFixed(1)} ms); ${options.name} / lower bound ` +
+          `${(roundTrip.providerMs / leaseMinimum.minimumMs).toFixed(2)}×`,
+      );
     row(`upload of ${tree.files.length} files`, upload, "one raw SDK bulk upload", "≤ 1.3×");
     log(
       `re-sync after one file changed: ${resyncBytes} bytes sent vs ${fullBytes} for the full upload = ` +
