@@ -4,11 +4,7 @@ import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { sessionLine, shellCommand } from "./shell-words.js";
 
-/**
- * Runs one process as a session command through FRAMED_COMMAND_WRAPPER, in a session of its own from the
- * lease's pool (a session runs its commands one at a time). The session goes back to the pool only once the
- * command's exit code was read; a session whose command may still run is dropped.
- */
+/** Runs one process as a session command through FRAMED_COMMAND_WRAPPER, in a session of its own (see SessionPool). */
 export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Promise<WrappedOutcome> {
   options.guard.check();
   const header = new WrapperHeader(options.onStdout);
@@ -18,12 +14,11 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
   const session = await lease.sessions.take().catch((error: unknown) => {
     throw mapDaytonaError(error, options.what);
   });
-  const run: SessionRun = { session, line, input, header, ended: false };
+  const run: SessionRun = { session, line, input, header };
   try {
     return options.unwatched ? await runInOneRequest(lease, run, options) : await runFollowed(lease, run, options);
   } finally {
-    if (run.ended) lease.sessions.give(session);
-    else lease.sessions.drop(session);
+    lease.sessions.close(session);
   }
 }
 
@@ -33,8 +28,6 @@ interface SessionRun {
   /** The wrapper's input directory, or `-`. */
   readonly input: string;
   readonly header: WrapperHeader;
-  /** Set once the command's exit code is known: its session is free again. */
-  ended: boolean;
 }
 
 /**
@@ -60,7 +53,6 @@ async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: Wrappe
       startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
     await Promise.race([process.getSessionCommandLogs(session, cmdId, header.push, options.onStderr), abandoned]);
     const status = await exitCode(lease, session, cmdId);
-    run.ended = true;
     watch.exited = true;
     await killing;
     options.guard.check();
@@ -84,7 +76,6 @@ async function runInOneRequest(lease: LeaseSandbox, run: SessionRun, options: Wr
   try {
     const ended = await lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
     if (typeof ended.exitCode !== "number") throw new Error(`the command ${ended.cmdId} ended without an exit code`);
-    run.ended = true;
     header.push(ended.stdout ?? "");
     options.onStderr(ended.stderr ?? "");
     return { start: header.start ?? { missing: "executable" }, status: ended.exitCode };

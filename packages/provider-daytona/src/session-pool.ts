@@ -8,34 +8,36 @@ export function sessionName(): string {
 
 /**
  * The lease's process sessions. A Daytona session is one shell that runs its commands one after the other,
- * so each command takes an idle session (opening one when none is idle) and gives it back once it is known
- * to have ended: commands of one lease run side by side, none queued behind another.
+ * and stays busy after a command ended for as long as a process it left running holds its output. So each
+ * command gets a session of its own, closed once the command is done; the next one is opened while the
+ * current command runs, so no command waits for a session to open (the lease's first comes with acquire).
  */
 export class SessionPool {
-  private readonly idle: string[];
+  private spare: Promise<string>;
 
   constructor(
     private readonly sandbox: Sandbox,
     first: string,
   ) {
-    this.idle = [first];
+    this.spare = Promise.resolve(first);
   }
 
+  /** The session opened ahead (a new one when it could not be opened), and the next opens behind it. */
   async take(): Promise<string> {
-    const idle = this.idle.pop();
-    if (idle !== undefined) return idle;
+    const ready = this.spare;
+    this.spare = this.open();
+    this.spare.catch(() => undefined);
+    return ready.catch(() => this.open());
+  }
+
+  /** The command is done with its session, ended or abandoned: it is closed in the background. */
+  close(name: string): void {
+    void this.sandbox.process.deleteSession(name).catch(() => undefined);
+  }
+
+  private async open(): Promise<string> {
     const name = sessionName();
     await this.sandbox.process.createSession(name);
     return name;
-  }
-
-  /** The session's command ended (its exit code was read): the next command may use it. */
-  give(name: string): void {
-    this.idle.push(name);
-  }
-
-  /** The session's command may still be running: it never serves again (deleted in the background). */
-  drop(name: string): void {
-    void this.sandbox.process.deleteSession(name).catch(() => undefined);
   }
 }

@@ -43,6 +43,17 @@ describe("daytona double: a process session is one shell", () => {
     expect((await sandbox.process.getSessionCommand("queue", slow.cmdId)).exitCode).toBe(0);
   });
 
+  it("reports a command's exit code at once, but stays busy while a process it left holds its output", async () => {
+    await sandbox.process.createSession("held");
+    const started = Date.now();
+    const left = await sandbox.process.executeSessionCommand("held", { command: "sleep 0.6 & echo left" });
+    expect(left).toMatchObject({ exitCode: 0, stdout: "left\n" });
+    expect(Date.now() - started).toBeLessThan(500);
+    const next = await sandbox.process.executeSessionCommand("held", { command: "echo next" });
+    expect(next.stdout).toBe("next\n");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  });
+
   it("is gone once a command replaces its shell (exec): no exit code, and no further command", async () => {
     await sandbox.process.createSession("replaced");
     const replaced = await sandbox.process.executeSessionCommand("replaced", { command: "exec sh -c 'echo replaced'", runAsync: true });
@@ -51,7 +62,7 @@ describe("daytona double: a process session is one shell", () => {
     await expect(sandbox.process.executeSessionCommand("replaced", { command: "echo again" })).rejects.toThrow(/exited/);
   });
 
-  it("is left as it was by the provider's commands, several at once included", async () => {
+  it("is left as it was by the provider's commands, and none waits behind another", async () => {
     const lease = await daytonaProvider(fixture.double.credentials).acquire(fixture.context);
     try {
       const results = await Promise.all(
@@ -64,6 +75,11 @@ describe("daytona double: a process session is one shell", () => {
         [0, "two two\n"],
         [0, "three three\n"],
       ]);
+      // A command that leaves a process holding its output does not hold up the next one.
+      const started = Date.now();
+      await lease.invoke({ executable: "sh", arguments: ["-c", "sleep 3 & echo left"] });
+      await lease.invoke({ executable: "true" });
+      expect(Date.now() - started).toBeLessThan(2_000);
       // Later commands still run, in the lease's root, with the lease's variables only.
       const after = await lease.invoke({ executable: "sh", arguments: ["-c", 'echo "$(pwd) [$FOO]"'] });
       expect(after).toMatchObject({ status: 0, stdout: `${lease.root} []\n` });

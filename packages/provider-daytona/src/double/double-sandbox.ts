@@ -113,11 +113,16 @@ export class DoubleSandbox {
 
   /** Stops every process, also those that left their command's process group (setsid, daemons); files stay. */
   async stop(): Promise<void> {
+    this.state = "stopped";
+    await this.endProcesses();
+  }
+
+  /** Ends every process (the state says why first, so requests meanwhile get the platform's answer). */
+  private async endProcesses(): Promise<void> {
+    this.updatedAt = new Date().toISOString();
     for (const session of this.sessions.values()) session.kill();
     for (const command of this.loose) command.kill();
     this.sessions.clear();
-    this.state = "stopped";
-    this.updatedAt = new Date().toISOString();
     // As the platform's VM would: every process of the sandbox carries its id in DAYTONA_SANDBOX_ID.
     await killMarkedProcesses({ name: "DAYTONA_SANDBOX_ID", value: this.id, since: this.pidsBefore });
   }
@@ -129,8 +134,8 @@ export class DoubleSandbox {
   }
 
   async destroy(): Promise<void> {
-    await this.stop();
     this.state = "destroyed";
+    await this.endProcesses();
     await rm(this.directory, { recursive: true, force: true });
   }
 

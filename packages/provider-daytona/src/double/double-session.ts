@@ -8,9 +8,17 @@ import { DoubleRefusal } from "./double-http.js";
 
 /** How often a running command's log files are read for followers (the daemon tails them too). */
 const POLL_MS = 10;
+/**
+ * How long an ended command's output may still be on its way to the log files. The daemon reports the exit
+ * code before its readers are done and reads the log once it sees it (polling every 50 ms); the double
+ * waits for the readers this long at most (a process left running with the output open holds them).
+ */
+const LATE_OUTPUT_MS = 100;
 
 interface Running {
   readonly log: CommandLog;
+  /** The exit code, once reported (the output may still be arriving). */
+  status?: number;
   readonly files: { readonly stdout: string; readonly stderr: string };
   readonly offsets: { stdout: number; stderr: number };
 }
@@ -18,11 +26,29 @@ interface Running {
 const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
 /**
+ * The command as the daemon runs it in the session's shell: its output goes through two FIFOs, each copied
+ * to its log file by a reader in the background; the exit code is reported as soon as the command ended,
+ * and the shell then waits for both readers, which end only when every process holding the command's
+ * output closed it. A process the command left running with its output open keeps the session busy.
+ */
+function wrap(command: string, id: string, files: { readonly stdout: string; readonly stderr: string }): string {
+  const [out, err] = [quote(files.stdout), quote(files.stderr)];
+  return [
+    `{ sp=${out}.pipe; ep=${err}.pipe; rm -f "$sp" "$ep"; mkfifo "$sp" "$ep" || exit 1`,
+    `cat "$sp" >${out} 3>&- & r1=$!; cat "$ep" >${err} 3>&- & r2=$!`,
+    `{ ${command}; } >"$sp" 2>"$ep" 3>&-; printf 'S %s %s\\n' ${id} "$?" >&3`,
+    `wait "$r1" "$r2"; rm -f "$sp" "$ep"; printf 'D %s\\n' ${id} >&3; }`,
+    "",
+  ].join("\n");
+}
+
+/**
  * One process session as the daemon keeps it: a long-lived shell reading commands on its stdin, each run
- * *in* that shell, one after the other, as a brace group whose output goes to the command's log files. So,
+ * *in* that shell, one after the other, as a brace group whose output goes to the command's log files (see `wrap`). So,
  * as on the platform: what a command changes (working directory, variables) the next one sees; a command
  * that reads stdin reads the commands queued behind it; one that `exec`s replaces the session's shell, never
- * reports an exit code, and the session takes no more commands. Exit codes come back on the shell's fd 3,
+ * reports an exit code, and the session takes no more commands; one that leaves a process running with its
+ * output open keeps the session busy until that process closes it. Exit codes come back on the shell's fd 3,
  * which no command inherits.
  */
 export class DoubleSession {
@@ -45,9 +71,10 @@ export class DoubleSession {
     (this.shell.stdio[3] as Readable).on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");
       for (let newline = pending.indexOf("\n"); newline !== -1; newline = pending.indexOf("\n")) {
-        const [id, status] = pending.slice(0, newline).split(" ");
+        const [kind, id, status] = pending.slice(0, newline).split(" ");
         pending = pending.slice(newline + 1);
-        this.ended(id ?? "", Number(status));
+        if (kind === "S") this.ended(id ?? "", Number(status));
+        else this.drained(id ?? "");
       }
     });
     this.shell.once("exit", () => this.gone());
@@ -63,7 +90,7 @@ export class DoubleSession {
     const files = { stdout: join(this.directory, `${id}.out`), stderr: join(this.directory, `${id}.err`) };
     this.commands.set(id, log);
     this.running.set(id, { log, files, offsets: { stdout: 0, stderr: 0 } });
-    this.shell.stdin.write(`{ ${command}; } >${quote(files.stdout)} 2>${quote(files.stderr)} 3>&-; printf '%s %s\\n' ${id} "$?" >&3\n`);
+    this.shell.stdin.write(wrap(command, id, files));
     this.timer ??= setInterval(() => this.running.forEach((entry) => this.drain(entry)), POLL_MS).unref();
     return log;
   }
@@ -72,11 +99,11 @@ export class DoubleSession {
     return this.commands.get(commandId);
   }
 
-  /** Ends the shell and everything in its process group. */
+  /** Kills the shell, as the daemon does on delete: what its commands started lives on (a sandbox stop ends it). */
   kill(): void {
     if (this.alive && this.shell.pid !== undefined) {
       try {
-        process.kill(-this.shell.pid, "SIGKILL");
+        process.kill(this.shell.pid, "SIGKILL");
       } catch {
         // Already gone.
       }
@@ -93,9 +120,17 @@ export class DoubleSession {
   private ended(id: string, status: number): void {
     const entry = this.running.get(id);
     if (entry === undefined) return;
+    entry.status = Number.isInteger(status) ? status : 1;
+    setTimeout(() => this.drained(id), LATE_OUTPUT_MS).unref();
+  }
+
+  /** Every reader of the command's output is done (or waited for long enough): its log is complete. */
+  private drained(id: string): void {
+    const entry = this.running.get(id);
+    if (entry?.status === undefined) return;
     this.drain(entry);
     this.running.delete(id);
-    entry.log.finish(Number.isInteger(status) ? status : 1);
+    entry.log.finish(entry.status);
     this.idle();
   }
 
