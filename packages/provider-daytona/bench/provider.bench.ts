@@ -23,11 +23,12 @@ try {
         await sandbox.process.executeCommand("true");
         await sandbox.delete();
       },
-      // A lease reports its home and root at once, and runs the executable `true` (exec: not the builtin).
+      // A lease reports its home and root at once, keeps stdout and stderr apart (only session commands do),
+      // and runs the executable `true`, not the shell's builtin.
       leaseMinimum: async () => {
         const sandbox = await daytona.create();
-        await Promise.all([sandbox.getUserHomeDir(), sandbox.getWorkDir()]);
-        await sandbox.process.executeCommand("exec true");
+        await Promise.all([sandbox.getUserHomeDir(), sandbox.getWorkDir(), sandbox.process.createSession("minimum")]);
+        await sandbox.process.executeSessionCommand("minimum", { command: "/bin/true </dev/null" });
         await sandbox.delete();
       },
       uploader: async () => {
