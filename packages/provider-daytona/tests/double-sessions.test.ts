@@ -27,11 +27,12 @@ describe("daytona double: a process session is one shell", () => {
 
   it("runs its commands one after the other, each with its own live log", async () => {
     await sandbox.process.createSession("queue");
-    const slow = await sandbox.process.executeSessionCommand("queue", { command: "sleep 0.3; echo slow", runAsync: true });
-    const started = Date.now();
-    const next = await sandbox.process.executeSessionCommand("queue", { command: "echo next" });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(next.stdout).toBe("next\n");
+    const slow = await sandbox.process.executeSessionCommand("queue", {
+      command: "sleep 0.3; echo slow; touch queue.done",
+      runAsync: true,
+    });
+    const next = await sandbox.process.executeSessionCommand("queue", { command: "test -e queue.done && echo after || echo before" });
+    expect(next.stdout).toBe("after\n");
     const chunks: string[] = [];
     await sandbox.process.getSessionCommandLogs(
       "queue",
@@ -45,13 +46,14 @@ describe("daytona double: a process session is one shell", () => {
 
   it("reports a command's exit code at once, but stays busy while a process it left holds its output", async () => {
     await sandbox.process.createSession("held");
-    const started = Date.now();
-    const left = await sandbox.process.executeSessionCommand("held", { command: "sleep 0.6 & echo left" });
+    const left = await sandbox.process.executeSessionCommand("held", { command: "(sleep 0.6; touch held.done) & echo left" });
     expect(left).toMatchObject({ exitCode: 0, stdout: "left\n" });
-    expect(Date.now() - started).toBeLessThan(500);
-    const next = await sandbox.process.executeSessionCommand("held", { command: "echo next" });
-    expect(next.stdout).toBe("next\n");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    // Answered before the process it left is done (a command outside the session looks)...
+    const meanwhile = await sandbox.process.executeCommand("test -e held.done && echo done || echo running");
+    expect(meanwhile.result).toBe("running\n");
+    // ...while the session's next command runs only once that process let go of the output.
+    const next = await sandbox.process.executeSessionCommand("held", { command: "test -e held.done && echo waited || echo early" });
+    expect(next.stdout).toBe("waited\n");
   });
 
   it("is gone once a command replaces its shell (exec): no exit code, and no further command", async () => {
@@ -76,10 +78,9 @@ describe("daytona double: a process session is one shell", () => {
         [0, "three three\n"],
       ]);
       // A command that leaves a process holding its output does not hold up the next one.
-      const started = Date.now();
-      await lease.invoke({ executable: "sh", arguments: ["-c", "sleep 3 & echo left"] });
-      await lease.invoke({ executable: "true" });
-      expect(Date.now() - started).toBeLessThan(2_000);
+      await lease.invoke({ executable: "sh", arguments: ["-c", "(sleep 3; touch lease.done) & echo left"] });
+      const next = await lease.invoke({ executable: "sh", arguments: ["-c", "test -e lease.done && echo waited || echo at-once"] });
+      expect(next.stdout).toBe("at-once\n");
       // Later commands still run, in the lease's root, with the lease's variables only.
       const after = await lease.invoke({ executable: "sh", arguments: ["-c", 'echo "$(pwd) [$FOO]"'] });
       expect(after).toMatchObject({ status: 0, stdout: `${lease.root} []\n` });

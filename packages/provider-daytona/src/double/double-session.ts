@@ -4,6 +4,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { CommandLog } from "./command-log.js";
+import { shellWord } from "../shell-words.js";
 import { DoubleRefusal } from "./double-http.js";
 
 /** How often a running command's log files are read for followers (the daemon tails them too). */
@@ -23,8 +24,6 @@ interface Running {
   readonly offsets: { stdout: number; stderr: number };
 }
 
-const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-
 /**
  * The command as the daemon runs it in the session's shell: its output goes through two FIFOs, each copied
  * to its log file by a reader in the background; the exit code is reported as soon as the command ended,
@@ -32,7 +31,7 @@ const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
  * output closed it. A process the command left running with its output open keeps the session busy.
  */
 function wrap(command: string, id: string, files: { readonly stdout: string; readonly stderr: string }): string {
-  const [out, err] = [quote(files.stdout), quote(files.stderr)];
+  const [out, err] = [shellWord(files.stdout), shellWord(files.stderr)];
   return [
     `{ sp=${out}.pipe; ep=${err}.pipe; rm -f "$sp" "$ep"; mkfifo "$sp" "$ep" || exit 1`,
     `cat "$sp" >${out} 3>&- & r1=$!; cat "$ep" >${err} 3>&- & r2=$!`,
@@ -57,6 +56,8 @@ export class DoubleSession {
   private readonly running = new Map<string, Running>();
   private timer: NodeJS.Timeout | undefined;
   private alive = true;
+  /** Read into by every poll of the log files. */
+  private readonly buffer = Buffer.alloc(64 * 1024);
 
   constructor(
     readonly id: string,
@@ -160,11 +161,10 @@ export class DoubleSession {
         continue; // not started yet (or the session was removed)
       }
       try {
-        const buffer = Buffer.alloc(64 * 1024);
         for (let read = 1; read > 0;) {
-          read = readSync(fd, buffer, 0, buffer.length, entry.offsets[stream]);
+          read = readSync(fd, this.buffer, 0, this.buffer.length, entry.offsets[stream]);
           entry.offsets[stream] += read;
-          entry.log.emit({ stream, data: Buffer.from(buffer.subarray(0, read)) });
+          entry.log.emit({ stream, data: Buffer.from(this.buffer.subarray(0, read)) });
         }
       } finally {
         closeSync(fd);
