@@ -1,3 +1,5 @@
+import type { StoredBundle } from "./commit-bundle.js";
+
 /** What a completed job returns through the queue (the full record is in the result transport). */
 export interface DispatchJobResult {
   readonly dispatchId: string;
@@ -20,8 +22,8 @@ export interface DispatchJobResult {
 /** The record stored in the result transport: the result plus the conversation, for continuations elsewhere. */
 export interface StoredDispatchResult extends DispatchJobResult {
   readonly job: string;
-  /** Where the attempt parked its work on the remote until the branch was published. */
-  readonly attemptRef: string;
+  /** The attempt's commits, kept in the result transport so any worker can publish the branch (absent: none). */
+  readonly bundle?: StoredBundle;
   readonly conversation?: StoredConversation;
   /** The job this one continued, and the worker that ran it. */
   readonly continued?: { readonly job: string; readonly worker: string; readonly fence: number };

@@ -1,79 +1,51 @@
+import { OutpostError, type Transport } from "@outpost/core";
+import { unbundleCommits, type StoredBundle } from "./commit-bundle.js";
 import { runGit } from "./run-git.js";
 
-/**
- * Where an attempt parks its work on the remote before it may publish: a ref of its own, outside
- * `refs/heads`, named by its fence token. A stale attempt can push there and harm nothing: only the attempt
- * whose result Redis committed (atomically with its token check) ever moves the job's branch.
- */
-export function attemptRef(queueName: string, jobId: string, fence: number): string {
-  return `refs/outpost/attempts/${queueName}/${jobId}/${fence}`;
+/** A committed result's publication: the job's branch, the head it goes to, and where its commits are kept. */
+export interface PublishedWork {
+  readonly branch: string;
+  readonly head: string;
+  /** Absent when the attempt made no commit: the head is then a commit the remote already had. */
+  readonly bundle?: StoredBundle;
 }
 
-/** Pushes the attempt's head (a commit of the cache) to its attempt ref on the remote. */
-export async function pushAttempt(directory: string, head: string, ref: string, signal?: AbortSignal): Promise<void> {
-  await runGit(directory, ["push", "--quiet", "--force", "origin", `${head}:${ref}`], { remote: true, signal });
-}
-
-/** Removes an attempt ref that will never be published (best effort: a leftover ref is only clutter). */
-export async function dropAttempt(directory: string, ref: string): Promise<void> {
-  await runGit(directory, ["push", "--quiet", "origin", `:${ref}`], { remote: true }).catch(() => undefined);
+/** Moves the job's branch on the remote to the head, which this checkout holds: one push. */
+export async function pushBranch(directory: string, published: PublishedWork, signal?: AbortSignal): Promise<void> {
+  await runGit(directory, ["push", "--quiet", "--force", "origin", `${published.head}:refs/heads/${published.branch}`], {
+    remote: true,
+    signal,
+  });
 }
 
 /**
- * Publication right after this attempt's own commit: it pushed the attempt ref and holds the head, so one
- * atomic push moves the branch and drops the ref, without asking the remote first. Anything unexpected (the
- * ref was already dropped by another worker finishing the publication) falls back to `publishBranch`.
- */
-export async function publishOwnAttempt(
-  directory: string,
-  published: { readonly branch: string; readonly head: string; readonly attemptRef: string },
-  signal?: AbortSignal,
-): Promise<void> {
-  const pushed = await runGit(
-    directory,
-    ["push", "--quiet", "--atomic", "--force", "origin", `${published.head}:refs/heads/${published.branch}`, `:${published.attemptRef}`],
-    { remote: true, signal },
-  ).then(
-    () => true,
-    () => false,
-  );
-  if (!pushed) await publishBranch(directory, published, signal);
-}
-
-/**
- * Moves the job's branch on the remote to the committed head, and drops the attempt ref, in one atomic push.
- * Idempotent, so any worker can finish the publication of a result whose worker died after committing it:
- * when the branch already holds the head there is nothing to do, otherwise the head is fetched from the
- * attempt ref first (this worker may never have seen the commit).
+ * Finishes the publication of a committed result, on any worker: idempotent, so it can follow a worker that died
+ * after the commit. When the branch already holds the head there is nothing to do; otherwise the commits are
+ * taken from the stored bundle if this worker never saw them, then pushed.
  */
 export async function publishBranch(
   directory: string,
-  published: { readonly branch: string; readonly head: string; readonly attemptRef: string },
+  published: PublishedWork,
+  transport: Transport,
   signal?: AbortSignal,
 ): Promise<void> {
   const branchRef = `refs/heads/${published.branch}`;
-  const remote = await runGit(directory, ["ls-remote", "origin", branchRef, published.attemptRef], { remote: true, signal });
-  const heads = new Map(
-    remote
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => {
-        const [commit, ref] = line.split("\t");
-        return [ref!, commit!] as const;
-      }),
-  );
-  if (heads.get(branchRef) === published.head) {
-    if (heads.has(published.attemptRef)) await dropAttempt(directory, published.attemptRef);
-    return;
-  }
+  const listed = await runGit(directory, ["ls-remote", "origin", branchRef], { remote: true, signal });
+  if (listed.split("\t")[0] === published.head) return;
   const known = await runGit(directory, ["cat-file", "-e", `${published.head}^{commit}`]).then(
     () => true,
     () => false,
   );
-  if (!known) await runGit(directory, ["fetch", "--quiet", "origin", published.attemptRef], { remote: true, signal });
-  const dropRef = heads.has(published.attemptRef) ? [`:${published.attemptRef}`] : [];
-  await runGit(directory, ["push", "--quiet", "--atomic", "--force", "origin", `${published.head}:${branchRef}`, ...dropRef], {
-    remote: true,
-    signal,
-  });
+  if (!known) {
+    const stored = published.bundle && (await transport.read(published.bundle.key));
+    if (published.bundle === undefined || stored === undefined)
+      throw new OutpostError(
+        "transport",
+        `The committed result's head ${published.head} is neither in this checkout nor in the result transport` +
+          `${published.bundle ? ` (${published.bundle.key} is missing)` : ""}. Check that every worker shares one result transport.`,
+        { details: { head: published.head, branch: published.branch } },
+      );
+    await unbundleCommits(directory, stored.bytes, published.bundle, published.head);
+  }
+  await pushBranch(directory, published, signal);
 }

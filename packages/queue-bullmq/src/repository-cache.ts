@@ -57,8 +57,27 @@ export class RepositoryCache {
 
   checkout(url: string, base: string | undefined, signal?: AbortSignal): Promise<CachedCheckout> {
     const directory = this.directoryOf(url);
+    return this.#queue(directory, () => this.#refresh(url, directory, base, signal));
+  }
+
+  /**
+   * Tidies the clone of `url` after a job, off that job's path: the next checkout of the clone waits for it, the
+   * job does not. Best effort: what a failure leaves is reaped at the worker's next start.
+   */
+  tidy(url: string, task: (directory: string) => Promise<unknown>): void {
+    const directory = this.directoryOf(url);
+    void this.#queue(directory, () => task(directory)).catch(() => undefined);
+  }
+
+  /** Resolves once every checkout and tidying queued so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#pending.values()].map((pending) => pending.catch(() => undefined)));
+  }
+
+  /** Runs `task` after everything queued on `directory`: clones, fetches and tidying never overlap. */
+  #queue<T>(directory: string, task: () => Promise<T>): Promise<T> {
     const previous = this.#pending.get(directory) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.#refresh(url, directory, base, signal));
+    const next = previous.catch(() => undefined).then(task);
     this.#pending.set(directory, next);
     return next;
   }

@@ -9,7 +9,8 @@ import { AttemptSandboxes } from "./attempt-sandboxes.js";
 import { acquireFence } from "./fence.js";
 import { conversationBytes } from "./job-conversation.js";
 import { JobJournal } from "./job-journal.js";
-import { attemptRef, dropAttempt, publishBranch, publishOwnAttempt, pushAttempt } from "./publish-branch.js";
+import { bundleCommits } from "./commit-bundle.js";
+import { publishBranch, pushBranch } from "./publish-branch.js";
 import type { RepositoryCache } from "./repository-cache.js";
 import { resolvePlugins } from "./resolve-plugins.js";
 import { runGit } from "./run-git.js";
@@ -31,9 +32,9 @@ export const DEFAULT_RESULT_TRANSPORT = "results";
 
 /**
  * One attempt at a job: take a fence token, fetch the remote into the cache, dispatch on a branch of this
- * attempt and park it on the remote under the attempt's own ref, store the record, then commit it in Redis
- * (atomically with the token check) and only then publish the job's branch. A stale attempt can reach the
- * commit but not past it: the job's branch and result are moved by the winning token alone.
+ * attempt, store the record with the attempt's commits (a git bundle), then commit it in Redis (atomically with
+ * the token check) and only then push the job's branch. A stale attempt can reach the commit but not past it:
+ * the remote, the job's branch and its result are touched by the winning token alone.
  */
 export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatch>, signal?: AbortSignal): Promise<DispatchJobResult> {
   const spec = job.data.job;
@@ -49,7 +50,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
     if (committed !== undefined) {
       journal.phase("publish", `committed result of fence ${committed.fence}`);
       const checkout = await context.cache.checkout(spec.repository.url, spec.repository.base, signal);
-      await publishBranch(checkout.directory, committed, signal);
+      await publishBranch(checkout.directory, committed, transport, signal);
       journal.phase("done", `${committed.commits.length} commit(s) on ${committed.branch}`);
       return summaryOf(committed);
     }
@@ -88,16 +89,18 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
     }).finally(() => sandboxes.forget().catch(() => undefined));
     // The branch's tip without asking git: the commits are listed baseline..HEAD, oldest first, so the tip is last.
     const head = result.commits.at(-1) ?? checkout.baseCommit;
-    const parked = attemptRef(context.queue.name, jobId, fence.token);
     const keys = resultKeys(context.queue.name, jobId, fence.token);
-    const conversation = result.conversation && (await conversationBytes(store, result.conversation));
     const branch = spec.repository.branch ?? earlier?.record.branch ?? `outpost/queue/${jobId}`;
-    await fence.check("push its work");
-    journal.phase("push", parked);
-    await pushAttempt(checkout.directory, head, parked, signal);
-    await runGit(checkout.directory, ["branch", "-D", localBranch]).catch(() => undefined);
     await fence.check("store its result");
     journal.phase("store", keys.result);
+    const localRef = `refs/heads/${localBranch}`;
+    const [conversation, bundle] = await Promise.all([
+      result.conversation && conversationBytes(store, result.conversation),
+      result.commits.length > 0 ? bundleCommits(checkout.directory, checkout.baseCommit, localRef) : undefined,
+    ]).finally(() =>
+      // The bundle holds the commits now; the next job of this cache deletes the branch, this one does not wait.
+      context.cache.tidy(spec.repository.url, (directory) => runGit(directory, ["branch", "-D", localBranch])),
+    );
     const record: StoredDispatchResult = {
       dispatchId: result.dispatchId,
       branch,
@@ -110,7 +113,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       fence: fence.token,
       worker: context.worker,
       job: jobId,
-      attemptRef: parked,
+      ...(bundle === undefined ? {} : { bundle: { key: keys.bundle, ref: localRef } }),
       ...(conversation && result.conversation
         ? {
             conversation: {
@@ -130,17 +133,19 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       journal: journal.lines,
       durationMs: Date.now() - started,
     };
-    const written = await storeResult(transport, keys, record, conversation?.bytes);
+    const written = await storeResult(transport, keys, record, {
+      ...(conversation ? { conversation: conversation.bytes } : {}),
+      ...(bundle ? { bundle } : {}),
+    });
     try {
       await fence.commit(keys.result);
     } catch (error) {
       // Refused: another attempt owns the job now. Take back what this one wrote; nothing points at it.
       await withdrawResult(transport, written);
-      await dropAttempt(checkout.directory, parked);
       throw error;
     }
     journal.phase("publish", branch);
-    await publishOwnAttempt(checkout.directory, record, signal);
+    await pushBranch(checkout.directory, record, signal);
     journal.phase("done", `${result.commits.length} commit(s) on ${branch}`);
     return summaryOf(record);
   } catch (error) {

@@ -112,5 +112,12 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
   });
   worker.on("error", () => undefined); // connection errors while Redis restarts: ioredis reconnects
   await worker.waitUntilReady();
-  return { name, worker, close: (force = false) => worker.close(force) };
+  return {
+    name,
+    worker,
+    close: async (force = false) => {
+      await worker.close(force);
+      await cache.settled();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -66,10 +66,13 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
         const record = JSON.parse(new TextDecoder().decode((await results.read(key!))!.bytes)) as StoredDispatchResult;
         expect(record).toMatchObject({ job: id, worker: "solo", fence: 1, completed: true, branch: `outpost/queue/${id}` });
         expect(record.commits).toHaveLength(1);
+        // The commits are kept beside the record, so any worker could publish them.
+        expect(record.bundle).toEqual({ key: `small/${id}/commits-1.bundle`, ref: `refs/heads/outpost/queue/${id}/1` });
+        expect((await results.read(record.bundle!.key))?.bytes.byteLength).toBeGreaterThan(0);
         expect(git(remote, "rev-parse", `refs/heads/outpost/queue/${id}`)).toBe(record.commits[0]);
         expect(git(remote, "show", `${record.commits[0]}:file-${index}.txt`)).toBe(`file-${index}.txt`);
         expect(git(remote, "rev-parse", `${record.commits[0]}^`)).toBe(git(remote, "rev-parse", "main"));
-        expect(record.journal.map((line) => line.event)).toEqual(expect.arrayContaining(["checkout", "dispatch", "push", "store"]));
+        expect(record.journal.map((line) => line.event)).toEqual(expect.arrayContaining(["checkout", "dispatch", "store"]));
         const job = await queue.queue.getJob(id);
         expect(job?.returnvalue).toMatchObject({ resultKey: key, commits: record.commits });
         expect(job?.progress).toMatchObject({ phase: "done", worker: "solo", fence: 1 });
@@ -82,9 +85,12 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       expect(lines.join("\n")).toMatch(/dispatch fence 1[\s\S]*publish[\s\S]*completed/);
       const completions = events.filter((event) => event.type === "job-complete").map((event) => event.job);
       expect(completions.sort()).toEqual([...ids].sort());
-      // Parked attempt refs were dropped when the branches were published.
-      expect(git(remote, "for-each-ref", "refs/outpost/")).toBe("");
-      // The worker's local branches of finished attempts are gone; the remote holds the work.
+      // Nothing but the jobs' branches reached the remote.
+      expect(git(remote, "for-each-ref", "--format=%(refname)")).toBe(
+        ["refs/heads/main", ...ids.map((id) => `refs/heads/outpost/queue/${id}`)].sort().join("\n"),
+      );
+      // The worker's local branches of finished attempts are gone (tidied by the time it closed).
+      await worker.close();
       const clones = readdirSync(cache);
       expect(clones).toHaveLength(1);
       expect(git(join(cache, clones[0]!), "branch", "--list", "outpost/queue/*")).toBe("");
@@ -196,15 +202,19 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
     const results = fsTransport({ directory: temporary("results") });
     const queue = openDispatchQueue({ url: gated.server!.url, name: "resume" });
     const id = "key-resumed";
-    // The dead attempt (fence 1): its work parked under its attempt ref, its record stored and committed.
+    // The dead attempt (fence 1): its commit made in a clone no other worker sees, kept as a bundle beside its
+    // record, both stored and committed; the branch was never pushed.
     const side = temporary("side");
     git(side, "clone", "--quiet", remote, ".");
     writeFileSync(join(side, "parked.txt"), "parked\n");
     git(side, "add", "parked.txt");
-    git(side, "-c", "user.name=Dead", "-c", "user.email=dead@outpost.invalid", "commit", "--quiet", "-m", "parked work");
+    git(side, "-c", "user.name=Dead", "-c", "user.email=dead@outpost.invalid", "commit", "--quiet", "-m", "dead attempt's work");
     const head = git(side, "rev-parse", "HEAD");
-    const parked = `refs/outpost/attempts/resume/${id}/1`;
-    git(side, "push", "--quiet", "origin", `HEAD:${parked}`);
+    const bundleRef = `refs/heads/outpost/queue/${id}/1`;
+    git(side, "branch", `outpost/queue/${id}/1`);
+    git(side, "bundle", "create", "--quiet", join(side, "commits.bundle"), "^origin/main", bundleRef);
+    const bundle = { key: `resume/${id}/commits-1.bundle`, ref: bundleRef };
+    await results.write(bundle.key, readFileSync(join(side, "commits.bundle")), { ifRevision: null });
     const fence = await acquireFence(queue.redis, "resume", id);
     const resultKey = `resume/${id}/result-1.json`;
     const record = {
@@ -218,7 +228,7 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       fence: fence.token,
       worker: "dead-worker",
       job: id,
-      attemptRef: parked,
+      bundle,
       turns: [],
       journal: [],
       durationMs: 1,
@@ -244,11 +254,11 @@ describeGated("runDispatchWorker on a real Redis and a bare git remote", gated, 
       const job = await queue.queue.getJob(id);
       expect(job?.returnvalue).toMatchObject({ worker: "dead-worker", fence: 1, head, resultKey });
       expect(git(remote, "rev-parse", `refs/heads/outpost/queue/${id}`)).toBe(head);
-      expect(git(remote, "for-each-ref", "refs/outpost/")).toBe("");
+      expect(git(remote, "show", `${head}:parked.txt`)).toBe("parked");
       // The work was not redone: no attempt of this worker wrote a record.
       const stored: string[] = [];
       for await (const entry of results.list(`resume/${id}/`)) stored.push(entry.key);
-      expect(stored).toEqual([resultKey]);
+      expect(stored.sort()).toEqual([bundle.key, resultKey]);
     } finally {
       await worker.close();
       await queue.close();

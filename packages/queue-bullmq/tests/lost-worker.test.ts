@@ -110,8 +110,11 @@ describeGated("workers that die or stall mid-job", redis, () => {
       expect(await committedResultKey(queue.redis, "lost", stalled.id)).toBe(winner.resultKey);
       const stored: string[] = [];
       for await (const entry of results.list(`lost/${stalled.id}/`)) stored.push(entry.key);
-      expect(stored).toEqual([winner.resultKey]);
-      expect(git(remote, "for-each-ref", "refs/outpost/")).toBe("");
+      expect(stored.sort()).toEqual([winner.bundle!.key, winner.resultKey].sort());
+      // The remote holds the jobs' branches and nothing else: no attempt pushes before its result is committed.
+      expect(git(remote, "for-each-ref", "--format=%(refname)").split("\n").sort()).toEqual(
+        ["refs/heads/main", `refs/heads/outpost/queue/${killed.id}`, `refs/heads/outpost/queue/${stalled.id}`].sort(),
+      );
       const completions = workers.flatMap((worker) => worker.events.filter((event) => event.type === "job-complete"));
       expect(completions.filter((event) => event.job === stalled.id)).toHaveLength(1);
       expect(completions.filter((event) => event.job === killed.id)).toHaveLength(1);

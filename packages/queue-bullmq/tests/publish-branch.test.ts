@@ -1,29 +1,127 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { attemptRef, publishOwnAttempt, pushAttempt } from "../src/publish-branch.js";
+import { fsTransport } from "@outpost/transport-fs";
+import { bundleCommits } from "../src/commit-bundle.js";
+import { publishBranch, pushBranch } from "../src/publish-branch.js";
 import { bareRemote, git } from "./support/fleet.js";
 
-describe("publishing an attempt's work on a bare remote", () => {
-  it("moves the branch and drops the attempt ref in one push; again, when another worker already did, changes nothing", async () => {
-    const remote = bareRemote();
-    const clone = join(mkdtempSync(join(tmpdir(), "outpost-queue-publish-")), "clone");
-    git(tmpdir(), "clone", "--quiet", remote, clone);
-    writeFileSync(join(clone, "work.txt"), "work\n");
-    git(clone, "add", "work.txt");
-    git(clone, "-c", "user.name=Agent", "-c", "user.email=agent@outpost.invalid", "commit", "--quiet", "-m", "work");
-    const head = git(clone, "rev-parse", "HEAD");
-    const published = { branch: "outpost/queue/job-1", head, attemptRef: attemptRef("q", "job-1", 1) };
-    await pushAttempt(clone, "main", published.attemptRef);
-    expect(git(remote, "rev-parse", published.attemptRef)).toBe(head);
+const temporary = () => mkdtempSync(join(tmpdir(), "outpost-queue-publish-"));
+const IDENTITY = ["-c", "user.name=Agent", "-c", "user.email=agent@outpost.invalid"];
 
-    await publishOwnAttempt(clone, published);
+/** A clone of `remote` with one commit on a local branch `attempt`; returns its directory and head. */
+function attemptClone(remote: string): { clone: string; head: string } {
+  const clone = join(temporary(), "clone");
+  git(tmpdir(), "clone", "--quiet", remote, clone);
+  git(clone, "checkout", "--quiet", "-b", "attempt");
+  writeFileSync(join(clone, "work.txt"), "work\n");
+  git(clone, "add", "work.txt");
+  git(clone, ...IDENTITY, "commit", "--quiet", "-m", "work");
+  return { clone, head: git(clone, "rev-parse", "HEAD") };
+}
+
+/** Another worker's cache: a clone that never saw the attempt's commit. */
+function freshClone(remote: string): string {
+  const clone = join(temporary(), "other");
+  git(tmpdir(), "clone", "--quiet", remote, clone);
+  return clone;
+}
+
+describe("publishing a committed result's branch on a bare remote", () => {
+  it("pushes the branch from the worker that holds the commits; publishing again changes nothing", async () => {
+    const remote = bareRemote();
+    const { clone, head } = attemptClone(remote);
+    const published = { branch: "outpost/queue/job-1", head };
+    await pushBranch(clone, published);
     expect(git(remote, "rev-parse", `refs/heads/${published.branch}`)).toBe(head);
-    expect(git(remote, "for-each-ref", "refs/outpost/")).toBe("");
-    // The attempt ref is gone now: the one push fails, the idempotent publication finds the branch in place.
-    await publishOwnAttempt(clone, published);
+    await publishBranch(clone, published, fsTransport({ directory: temporary() }));
     expect(git(remote, "rev-parse", `refs/heads/${published.branch}`)).toBe(head);
     expect(git(remote, "rev-parse", "main")).not.toBe(head);
+  });
+
+  it("another worker that never saw the commits publishes them from the stored bundle", async () => {
+    const remote = bareRemote();
+    const { clone, head } = attemptClone(remote);
+    const transport = fsTransport({ directory: temporary() });
+    const bundle = { key: "q/job-2/commits-1.bundle", ref: "refs/heads/attempt" };
+    await transport.write(bundle.key, await bundleCommits(clone, git(clone, "rev-parse", "origin/main"), bundle.ref), { ifRevision: null });
+    const other = freshClone(remote);
+    expect(() => git(other, "cat-file", "-e", `${head}^{commit}`)).toThrow();
+
+    await publishBranch(other, { branch: "outpost/queue/job-2", head, bundle }, transport);
+    expect(git(remote, "rev-parse", "refs/heads/outpost/queue/job-2")).toBe(head);
+    expect(git(remote, "show", `${head}:work.txt`)).toBe("work");
+    // Only the objects came from the bundle: no ref of it was written in the other worker's clone.
+    expect(git(other, "for-each-ref", "--format=%(refname)", "refs/heads/")).toBe("refs/heads/main");
+  });
+
+  describe("a stored bundle is untrusted input: refused with code transport, the branch left alone", () => {
+    async function refused(bytes: Uint8Array, head: string, remote: string, why: RegExp): Promise<void> {
+      const transport = fsTransport({ directory: temporary() });
+      const bundle = { key: "q/job-3/commits-1.bundle", ref: "refs/heads/attempt" };
+      await transport.write(bundle.key, bytes, { ifRevision: null });
+      const other = freshClone(remote);
+      await expect(publishBranch(other, { branch: "outpost/queue/job-3", head, bundle }, transport)).rejects.toMatchObject({
+        code: "transport",
+        message: expect.stringMatching(why),
+      });
+      expect(git(remote, "for-each-ref", "refs/heads/outpost/")).toBe("");
+    }
+
+    it("bytes that are not a bundle", async () => {
+      const remote = bareRemote();
+      const { head } = attemptClone(remote);
+      await refused(new TextEncoder().encode("# v2 git bundle\nnot really\n"), head, remote, /commits-1\.bundle were refused/);
+    });
+
+    it("a valid bundle that does not hold the recorded head", async () => {
+      const remote = bareRemote();
+      const { clone } = attemptClone(remote);
+      const bytes = await bundleCommits(clone, git(clone, "rev-parse", "origin/main"), "refs/heads/attempt");
+      await refused(bytes, "0123456789abcdef0123456789abcdef01234567", remote, /cat-file/);
+    });
+
+    it("a bundle carrying objects fsck rejects (a tree with a .git entry)", async () => {
+      const remote = bareRemote();
+      const { clone } = attemptClone(remote);
+      const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: clone, input: "[core]\n", encoding: "utf8" }).trim();
+      const inner = execFileSync("git", ["mktree"], { cwd: clone, input: `100644 blob ${blob}\tconfig\n`, encoding: "utf8" }).trim();
+      const tree = execFileSync("git", ["mktree"], { cwd: clone, input: `040000 tree ${inner}\t.git\n`, encoding: "utf8" }).trim();
+      const head = git(clone, ...IDENTITY, "commit-tree", tree, "-p", "HEAD", "-m", "planted");
+      git(clone, "update-ref", "refs/heads/attempt", head);
+      const bundle = join(temporary(), "planted.bundle");
+      git(clone, "bundle", "create", "--quiet", bundle, "^origin/main", "refs/heads/attempt");
+      await refused(readFileSync(bundle), head, remote, /hasDotgit/);
+    });
+
+    it("a bundle carrying a malformed commit (a committer without an email)", async () => {
+      const remote = bareRemote();
+      const { clone } = attemptClone(remote);
+      const malformed = [`tree ${git(clone, "rev-parse", "HEAD^{tree}")}`, `parent ${git(clone, "rev-parse", "HEAD")}`];
+      const text = [...malformed, "author A <a@outpost.invalid> 1 +0000", "committer nobody 1 +0000", "", "planted", ""].join("\n");
+      const head = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--literally", "--stdin"], {
+        cwd: clone,
+        input: text,
+        encoding: "utf8",
+      }).trim();
+      git(clone, "update-ref", "refs/heads/attempt", head);
+      const bundle = join(temporary(), "planted.bundle");
+      git(clone, "bundle", "create", "--quiet", bundle, "^origin/main", "refs/heads/attempt");
+      await refused(readFileSync(bundle), head, remote, /missingEmail/);
+    });
+
+    it("no bundle stored for a head this worker lacks", async () => {
+      const remote = bareRemote();
+      const { head } = attemptClone(remote);
+      const other = freshClone(remote);
+      await expect(
+        publishBranch(other, { branch: "outpost/queue/job-4", head }, fsTransport({ directory: temporary() })),
+      ).rejects.toMatchObject({
+        code: "transport",
+      });
+      expect(git(remote, "for-each-ref", "refs/heads/outpost/")).toBe("");
+    });
   });
 });
