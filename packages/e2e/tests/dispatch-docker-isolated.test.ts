@@ -161,6 +161,47 @@ function restoredRemoteFile(repository: string, recovery: string): string {
       expect(existsSync(recovery) ? readdirSync(recovery) : []).toEqual([]);
     }, 120_000);
 
+    // Objects git's own checks reject, made with plumbing in the sandbox: git reads a bundle without checking
+    // them, so they are caught when the host fetches the verified branch, before a ref of the host moves.
+    const forgedCommits: [string, string, RegExp][] = [
+      [
+        "a tree holding a .git directory",
+        'inner=$(printf "100644 blob $(echo "[core]" | git hash-object -w --stdin)\\tconfig\\n" | git mktree) && ' +
+          'tree=$(printf "040000 tree $inner\\t.git\\n" | git mktree) && ' +
+          "git update-ref HEAD $(git -c user.name=x -c user.email=x@x commit-tree $tree -p HEAD -m planted)",
+        /hasDotgit/,
+      ],
+      [
+        "a commit whose committer has no email",
+        'git update-ref HEAD $(printf "tree $(git rev-parse HEAD^{tree})\\nparent $(git rev-parse HEAD)\\n' +
+          'author x <x@x> 1 +0000\\ncommitter nobody 1 +0000\\n\\nplanted\\n" | git hash-object -t commit -w --literally --stdin)',
+        /missingEmail/,
+      ],
+    ];
+    it.each(forgedCommits)(
+      "a commit forged in the sandbox (%s) is refused; the host and its object store untouched",
+      async (_name, shell, why) => {
+        const repository = scratchRepository();
+        const before = hostState(repository);
+        const error = await failure(
+          dispatch({ agent: agentWith({ SHELL: shell, FILE: "x.txt" }), brief: "x", repository, sandboxProvider: provider() }),
+        );
+        expect(error.code).toBe("workspace");
+        expect(error.message).toMatch(/refused before the host was touched: its objects fail git's checks/);
+        expect(error.message).toMatch(why);
+        expect(
+          hostState(repository)
+            .refs.split("\n")
+            .filter((line) => line.startsWith("refs/heads/main")),
+        ).toEqual(before.refs.split("\n").filter((line) => line.startsWith("refs/heads/main")));
+        expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
+        // The backup of refused work goes with it.
+        const recovery = join(repository, ".outpost", "recovery");
+        expect(existsSync(recovery) ? readdirSync(recovery) : []).toEqual([]);
+      },
+      120_000,
+    );
+
     it("a work bundle over limits.bundleBytes is refused before it is downloaded, the host untouched", async () => {
       const repository = scratchRepository();
       const main = gitIn(repository, "rev-parse", "main");

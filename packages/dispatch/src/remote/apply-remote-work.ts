@@ -1,5 +1,5 @@
 import { OutpostError } from "@outpost/core";
-import { git, gitStatus } from "../git/run-git.js";
+import { gitStatus } from "../git/run-git.js";
 import type { SandboxGitDirectory } from "../git/sandbox-git.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { RecoveryBackup } from "./recovery-backup.js";
@@ -23,7 +23,10 @@ export async function applyRemoteWork(
   const { root, directory, baseline } = workspace;
   const reference = `refs/heads/${workspace.branch!}`;
   const temporary = `refs/outpost/import/${dispatchId}`;
-  await git(root, [
+  // The one place the sandbox's objects are checked by fsck: git reads a bundle without checking them, so the
+  // temporary repository holds them unchecked; this fetch unpacks them with every object checked before it
+  // writes a ref of the host.
+  const fetched = await gitStatus(root, [
     "fetch",
     "--quiet",
     "--no-tags",
@@ -32,6 +35,21 @@ export async function applyRemoteWork(
     verified.repository.directory,
     `+${VERIFIED_REFERENCE}:${temporary}`,
   ]);
+  if (fetched.status !== 0) {
+    const why = fetched.stderr.trim().slice(-300);
+    // Objects fsck rejects are the sandbox's doing, refused like a bad bundle (the backup goes with them).
+    if (/fsck|index-pack failed|unpack-objects/i.test(why))
+      throw new OutpostError(
+        "workspace",
+        `The sandbox's work was refused before the host was touched: its objects fail git's checks (${why}). The host repository is unchanged.`,
+        { details: { branch: workspace.branch, refused: true } },
+      );
+    throw new OutpostError(
+      "workspace",
+      `The sandbox's work could not be fetched into the host repository (${why}). The host branch is unchanged; the work is backed up in ${backup.location}.`,
+      { details: { recoveryLocation: backup.location, restore: backup.restore, branch: workspace.branch } },
+    );
+  }
   let dropped: Promise<unknown> | undefined;
   try {
     let untouched = "The host is untouched";

@@ -9,9 +9,10 @@ export const VERIFIED_REFERENCE = "refs/outpost/verified";
 /**
  * Checks a bundle from a remote sandbox in an independent temporary repository (its own refs and config;
  * the host's objects borrowed read-only) before anything touches the host: it must hold the work branch
- * (the only ref taken from it), unpack completely with every object checked by fsck, and descend from the
- * baseline. Returns the temporary repository holding the verified branch; code `workspace` otherwise.
- * Three git processes in all.
+ * (the only ref taken from it), unpack completely, and descend from the baseline. Returns the temporary
+ * repository holding the verified branch; code `workspace` otherwise. Git does not fsck a bundle's objects
+ * as it reads them: they are checked when the host fetches the branch from the temporary repository
+ * (applyRemoteWork). Three git processes in all.
  */
 export async function verifyWorkBundle(
   workspace: Workspace,
@@ -29,8 +30,8 @@ export async function verifyWorkBundle(
       },
     );
   };
-  // The fetch reads the bundle's header and unpacks its pack with every object checked; only the work
-  // branch is taken from it, so other refs a bundle may name never reach even the temporary repository's refs.
+  // The fetch reads the bundle's header and unpacks its pack; only the work branch is taken from it, so other
+  // refs a bundle may name never reach even the temporary repository's refs.
   const fetched = await gitStatus(repository.directory, [
     "fetch",
     "--quiet",

@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { OutpostError } from "@outpost/core";
 import { collectSandboxWork } from "../remote/sandbox-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
 import { backUpBeforeApplying, recoveryLocation } from "../remote/recovery-backup.js";
@@ -96,9 +97,14 @@ async function applyBundle(state: DispatchState, bundle: string): Promise<void> 
     const superseded = state.pending
       ? await checkPending(workspace, verified, state.pending, state.options.includeUncommitted === true, backup)
       : [];
-    await applyRemoteWork(workspace, verified, backup, state.dispatchId, superseded);
-    // Applied: the work is on the branch now, so the backup has served its purpose.
-    await rm(backup.location, { recursive: true, force: true });
+    const refused = await applyRemoteWork(workspace, verified, backup, state.dispatchId, superseded).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // Applied, or refused as the sandbox's forgery: either way the backup has served its purpose.
+    const forged = refused instanceof OutpostError && refused.details?.refused === true;
+    if (refused === undefined || forged) await rm(backup.location, { recursive: true, force: true });
+    if (refused !== undefined) throw refused;
   } finally {
     await verified.repository.dispose();
   }
