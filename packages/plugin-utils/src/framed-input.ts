@@ -3,18 +3,20 @@ import { Writable } from "node:stream";
 
 /**
  * Runs every command on a platform without a stdin channel: `$1` directory, `$2` input directory (`-`: no
- * stdin), `$3…` the command. Prints a header on stdout before anything else — `P` + 10-digit pid, `D` when
- * the directory is missing, `X` when the executable is not found. The host writes stdin as numbered frames
+ * stdin), `$3…` the command. Prints a header line on stdout before anything else — `P` + 10-digit pid, `D`
+ * when the directory is missing, `X` when the executable is not found. A whole line: a platform that relays
+ * output line by line (Daytona's session logs) passes it on at once, so the pid is known before the command
+ * prints anything (a deadline can end a silent command). The host writes stdin as numbered frames
  * into the input directory (`<n>` then its marker `<n>.ok`, `end` after the last), and a reader feeds them
  * in order through a FIFO. Without input the wrapper replaces itself with the command. The input directory
  * outlives the command (it lives in the lease's scratch, gone at release): a frame the host was still
  * writing when the command exited lands there instead of failing as if the platform had refused it.
  */
-export const FRAMED_COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { printf D; exit 126; }
+export const FRAMED_COMMAND_WRAPPER = `cd -- "$1" 2>/dev/null || { echo D; exit 126; }
 input=$2
 shift 2
-command -v -- "$1" >/dev/null 2>&1 || { printf X; exit 127; }
-printf 'P%010d' "$$"
+command -v -- "$1" >/dev/null 2>&1 || { echo X; exit 127; }
+printf 'P%010d\\n' "$$"
 [ "$input" = - ] && exec "$@" </dev/null
 mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exit 125
 (
@@ -38,8 +40,8 @@ kill "$reader" 2>/dev/null
 rm -f -- "$input/fifo"
 exit "$status"`;
 
-/** Header bytes FRAMED_COMMAND_WRAPPER prints on success. */
-export const WRAPPER_HEADER_BYTES = 11;
+/** Header bytes FRAMED_COMMAND_WRAPPER prints on success (the line with its newline). */
+export const WRAPPER_HEADER_BYTES = 12;
 
 /** How the wrapper's header ended: a pid, or the reason the command never started. */
 export type WrapperStart = { readonly pid: number } | { readonly missing: "directory" | "executable" };
@@ -60,7 +62,7 @@ export class WrapperHeader {
     if (this.header.startsWith("D")) this.start = { missing: "directory" };
     else if (this.header.startsWith("X")) this.start = { missing: "executable" };
     else if (this.header.length >= WRAPPER_HEADER_BYTES) {
-      this.start = { pid: Number(this.header.slice(1, WRAPPER_HEADER_BYTES)) };
+      this.start = { pid: Number(this.header.slice(1, WRAPPER_HEADER_BYTES - 1)) };
       const rest = this.header.slice(WRAPPER_HEADER_BYTES);
       if (rest !== "") this.onStdout(rest);
     }

@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FRAMED_COMMAND_WRAPPER, WrapperHeader } from "../src/index.js";
+
+// How Daytona's daemon relays a session command's output: line by line (`read -r`, each line printed with a
+// newline), so nothing reaches the host before a newline does.
+const LINE_RELAY = `while IFS= read -r line || [ -n "$line" ]; do printf '%s\\n' "$line"; done`;
+
+/** Runs the wrapper behind the line relay; resolves with the first stdout chunk and whether `marker` existed then. */
+function firstChunk(argv: readonly string[], marker: string): Promise<{ chunk: string; markerThen: boolean; rest: Promise<string> }> {
+  const child = spawn("/bin/sh", ["-c", `/bin/sh -c "$0" outpost "$@" | ${LINE_RELAY}`, FRAMED_COMMAND_WRAPPER, tmpdir(), "-", ...argv]);
+  let all = "";
+  const rest = new Promise<string>((resolve) => child.once("close", () => resolve(all)));
+  return new Promise((resolve) => {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (text: string) => {
+      if (all === "") resolve({ chunk: text, markerThen: existsSync(marker), rest });
+      all += text;
+    });
+  });
+}
+
+describe("FRAMED_COMMAND_WRAPPER's header", () => {
+  it("is a whole line: relayed line by line, the pid reaches the host while a silent command still runs", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "outpost-wrapper-")), "done");
+    const { chunk, markerThen, rest } = await firstChunk(["/bin/sh", "-c", `sleep 1; : > '${marker}'; printf late`], marker);
+    expect(chunk).toMatch(/^P\d{10}\n/);
+    expect(markerThen).toBe(false);
+    // The header is taken off; the command's own output follows it untouched (the relay ends its last line).
+    const outputs: string[] = [];
+    const header = new WrapperHeader((text) => outputs.push(text));
+    header.push(await rest);
+    expect(header.start).toEqual({ pid: Number(chunk.slice(1, 11)) });
+    expect(outputs.join("")).toBe("late\n");
+  });
+
+  it("reports a missing directory or executable as a line too", async () => {
+    for (const [argv, missing] of [
+      [["no-such-executable-outpost"], "executable"],
+      [["/bin/true"], "directory"],
+    ] as const) {
+      const directory = missing === "directory" ? join(tmpdir(), "outpost-no-such-directory") : tmpdir();
+      const child = spawn("/bin/sh", ["-c", FRAMED_COMMAND_WRAPPER, "outpost", directory, "-", ...argv]);
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      await new Promise((resolve) => child.once("close", resolve));
+      const header = new WrapperHeader(() => undefined);
+      header.push(stdout);
+      expect([stdout, header.start]).toEqual([missing === "directory" ? "D\n" : "X\n", { missing }]);
+    }
+  });
+});
