@@ -34,6 +34,7 @@ try {
       uploader: async () => {
         const sandbox = await daytona.create();
         return {
+          root: await sandbox.getWorkDir(),
           // One multipart part per file does not scale to 10,000 files (the SDK's form takes seconds per
           // thousand), so the floor is what one writes by hand: one archive, one upload, one extraction.
           upload: async (_files, destination, source) => {

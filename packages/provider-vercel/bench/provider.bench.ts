@@ -31,6 +31,7 @@ try {
       uploader: async () => {
         const sandbox = await Sandbox.create(sdk);
         return {
+          root: sandbox.cwd,
           upload: (files, destination) =>
             sandbox.writeFiles(files.map((file) => ({ path: `${destination}/${file.path}`, content: file.content }))),
           dispose: () => sandbox.delete(),
