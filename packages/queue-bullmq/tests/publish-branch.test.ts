@@ -83,33 +83,38 @@ describe("publishing a committed result's branch on a bare remote", () => {
       await refused(bytes, "0123456789abcdef0123456789abcdef01234567", remote, /cat-file/);
     });
 
-    it("a bundle carrying objects fsck rejects (a tree with a .git entry)", async () => {
+    const gitInput = (clone: string, args: string[], input: string) =>
+      execFileSync("git", args, { cwd: clone, input, encoding: "utf8" }).trim();
+    // Plumbing in the attempt's clone that writes objects fsck rejects; each returns the forged commit.
+    const forgeries: [string, (clone: string) => string, RegExp][] = [
+      [
+        "a tree with a .git entry",
+        (clone) => {
+          const blob = gitInput(clone, ["hash-object", "-w", "--stdin"], "[core]\n");
+          const inner = gitInput(clone, ["mktree"], `100644 blob ${blob}\tconfig\n`);
+          const tree = gitInput(clone, ["mktree"], `040000 tree ${inner}\t.git\n`);
+          return git(clone, ...IDENTITY, "commit-tree", tree, "-p", "HEAD", "-m", "planted");
+        },
+        /hasDotgit/,
+      ],
+      [
+        "a commit whose committer has no email",
+        (clone) => {
+          const header = [`tree ${git(clone, "rev-parse", "HEAD^{tree}")}`, `parent ${git(clone, "rev-parse", "HEAD")}`];
+          const text = [...header, "author A <a@outpost.invalid> 1 +0000", "committer nobody 1 +0000", "", "planted", ""].join("\n");
+          return gitInput(clone, ["hash-object", "-t", "commit", "-w", "--literally", "--stdin"], text);
+        },
+        /missingEmail/,
+      ],
+    ];
+    it.each(forgeries)("a bundle carrying objects fsck rejects (%s)", async (_name, forge, why) => {
       const remote = bareRemote();
       const { clone } = attemptClone(remote);
-      const blob = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: clone, input: "[core]\n", encoding: "utf8" }).trim();
-      const inner = execFileSync("git", ["mktree"], { cwd: clone, input: `100644 blob ${blob}\tconfig\n`, encoding: "utf8" }).trim();
-      const tree = execFileSync("git", ["mktree"], { cwd: clone, input: `040000 tree ${inner}\t.git\n`, encoding: "utf8" }).trim();
-      const head = git(clone, ...IDENTITY, "commit-tree", tree, "-p", "HEAD", "-m", "planted");
+      const head = forge(clone);
       git(clone, "update-ref", "refs/heads/attempt", head);
       const bundle = join(temporary(), "planted.bundle");
       git(clone, "bundle", "create", "--quiet", bundle, "^origin/main", "refs/heads/attempt");
-      await refused(readFileSync(bundle), head, remote, /hasDotgit/);
-    });
-
-    it("a bundle carrying a malformed commit (a committer without an email)", async () => {
-      const remote = bareRemote();
-      const { clone } = attemptClone(remote);
-      const malformed = [`tree ${git(clone, "rev-parse", "HEAD^{tree}")}`, `parent ${git(clone, "rev-parse", "HEAD")}`];
-      const text = [...malformed, "author A <a@outpost.invalid> 1 +0000", "committer nobody 1 +0000", "", "planted", ""].join("\n");
-      const head = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--literally", "--stdin"], {
-        cwd: clone,
-        input: text,
-        encoding: "utf8",
-      }).trim();
-      git(clone, "update-ref", "refs/heads/attempt", head);
-      const bundle = join(temporary(), "planted.bundle");
-      git(clone, "bundle", "create", "--quiet", bundle, "^origin/main", "refs/heads/attempt");
-      await refused(readFileSync(bundle), head, remote, /missingEmail/);
+      await refused(readFileSync(bundle), head, remote, why);
     });
 
     it("no bundle stored for a head this worker lacks", async () => {
