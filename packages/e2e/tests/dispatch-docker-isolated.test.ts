@@ -202,6 +202,31 @@ function restoredRemoteFile(repository: string, recovery: string): string {
       120_000,
     );
 
+    it.each(forgedCommits)(
+      "a commit forged in the sandbox (%s) before a failed turn is not rescued: nothing unchecked is kept",
+      async (_name, shell, why) => {
+        const repository = scratchRepository();
+        const warnings: string[] = [];
+        const error = await failure(
+          dispatch({
+            agent: agentWith({ SHELL: shell, FILE: "x.txt", EXIT: "3" }),
+            brief: "x",
+            repository,
+            sandboxProvider: provider(),
+            warn: (message) => warnings.push(message),
+          }),
+        );
+        expect(error.code).toBe("process");
+        expect(error.message).not.toContain("rescued in");
+        expect(warnings.join("\n")).toMatch(/could not be rescued: .*objects fail git's checks/);
+        expect(warnings.join("\n")).toMatch(why);
+        expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
+        const recovery = join(repository, ".outpost", "recovery");
+        expect(existsSync(recovery) ? readdirSync(recovery) : []).toEqual([]);
+      },
+      120_000,
+    );
+
     it("a work bundle over limits.bundleBytes is refused before it is downloaded, the host untouched", async () => {
       const repository = scratchRepository();
       const main = gitIn(repository, "rev-parse", "main");
