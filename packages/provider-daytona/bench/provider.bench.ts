@@ -33,8 +33,10 @@ try {
       },
       uploader: async () => {
         const sandbox = await daytona.create();
+        const root = await sandbox.getWorkDir();
+        if (root === undefined) throw new Error("the raw sandbox reported no working directory");
         return {
-          root: await sandbox.getWorkDir(),
+          root,
           // One multipart part per file does not scale to 10,000 files (the SDK's form takes seconds per
           // thousand), so the floor is what one writes by hand: one archive, one upload, one extraction.
           upload: async (_files, destination, source) => {
