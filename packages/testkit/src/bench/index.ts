@@ -4,3 +4,4 @@ export { fixtureReader } from "../agent/fixture-reader.js";
 export type { FixtureReader } from "../agent/fixture-reader.js";
 export { runRemoteProviderBench } from "./remote-provider-bench.js";
 export type { BenchFile, RawPlatform, RemoteProviderBenchOptions, RemoteProviderBenchResult } from "./remote-provider-bench.js";
+export { usePrivateTmpdir } from "./private-tmpdir.js";
