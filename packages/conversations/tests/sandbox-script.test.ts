@@ -1,7 +1,13 @@
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { runSandboxScript } from "../src/index.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
+
+// What a script's `main` reaches as the global `lib` in the sandbox (see sandboxLibrary).
+declare const lib: { readonly fs: typeof import("node:fs") };
 
 describe("runSandboxScript", () => {
   let sandbox: TestSandbox;
@@ -44,6 +50,25 @@ describe("runSandboxScript", () => {
     const error = await runSandboxScript(withoutNode as never, () => 1, null, { what: "probe" }).catch((caught: unknown) => caught);
     expect(isOutpostError(error, "process"), String(error)).toBe(true);
     expect((error as Error).message).toMatch(/node/);
+  });
+
+  it("returns once the script printed its outcome, without waiting for its process to end", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "outpost-script-"));
+    const [gate, ended] = [join(folder, "gate"), join(folder, "ended")];
+    // The script's process stays alive after its outcome until the host opens the gate.
+    const lingering = (input: { gate: string; ended: string }) => {
+      const fs = lib.fs;
+      const timer = setInterval(() => {
+        if (!fs.existsSync(input.gate)) return;
+        clearInterval(timer);
+        fs.writeFileSync(input.ended, "");
+      }, 10);
+      return "printed";
+    };
+    expect(await runSandboxScript(sandbox.lease, lingering as never, { gate, ended }, { what: "linger" })).toBe("printed");
+    expect(existsSync(ended)).toBe(false);
+    writeFileSync(gate, "");
+    await expect.poll(() => existsSync(ended), { timeout: 10_000 }).toBe(true);
   });
 
   it("refuses a result that is not JSON", async () => {

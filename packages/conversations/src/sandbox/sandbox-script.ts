@@ -4,9 +4,10 @@ import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/co
 import { createPathRewriter } from "../relocation/path-rewriter.js";
 import { sandboxLibrary } from "./sandbox-library.js";
 import { sandboxReplace } from "./sandbox-replace.js";
+import { SCRIPT_RESULT_MARKER, ScriptOutcomeWatch } from "./script-outcome.js";
 import { TRANSPILER_HELPERS, functionSource } from "./transpiler-helpers.js";
 
-const MARKER = "@@outpost-script-result@@";
+const MARKER = SCRIPT_RESULT_MARKER;
 
 /** A function that runs inside the sandbox: self-contained, takes the JSON input, returns JSON. */
 export type SandboxMain = (input: never) => unknown;
@@ -51,8 +52,9 @@ export async function invokeScript(
   start: Pick<Command, "stdin" | "input" | "signal">,
 ): Promise<CommandResult> {
   const signal = start.signal ?? options.signal;
+  const outcome = new ScriptOutcomeWatch();
   try {
-    return await lease.invoke({
+    const running = lease.invoke({
       executable: "node",
       arguments: ["-e", source],
       ...(start.stdin === undefined ? {} : { stdin: start.stdin }),
@@ -60,7 +62,11 @@ export async function invokeScript(
       retain: 4 * 1024 * 1024,
       ...(options.environment && Object.keys(options.environment).length > 0 ? { variables: { ...options.environment } } : {}),
       ...(signal ? { signal } : {}),
+      observe: outcome.observe,
     });
+    // Once the outcome is printed the script only exits: what its end reports later changes nothing.
+    running.catch(() => undefined);
+    return await Promise.race([running, outcome.complete]);
   } catch (error) {
     if (isOutpostError(error)) throw error;
     throw new OutpostError(
