@@ -7,8 +7,6 @@ import { sandboxReplace } from "./sandbox-replace.js";
 import { SCRIPT_RESULT_MARKER, ScriptOutcomeWatch } from "./script-outcome.js";
 import { TRANSPILER_HELPERS, functionSource } from "./transpiler-helpers.js";
 
-const MARKER = SCRIPT_RESULT_MARKER;
-
 /** A function that runs inside the sandbox: self-contained, takes the JSON input, returns JSON. */
 export type SandboxMain = (input: never) => unknown;
 
@@ -79,12 +77,12 @@ export async function invokeScript(
 
 /** Whether the script got as far as printing its outcome (a value or its own error). */
 export function hasScriptOutcome(result: CommandResult): boolean {
-  return result.stdout.includes(MARKER);
+  return result.stdout.includes(SCRIPT_RESULT_MARKER);
 }
 
 /** The script's result from its output: its value, its own error (an `OutpostError` it chose), or code `process`. */
 export function scriptResult<Result>(result: CommandResult, options: Pick<SandboxScriptOptions, "what">): Result {
-  const at = result.stdout.lastIndexOf(MARKER);
+  const at = result.stdout.lastIndexOf(SCRIPT_RESULT_MARKER);
   if (at === -1) {
     throw new OutpostError(
       "process",
@@ -95,7 +93,7 @@ export function scriptResult<Result>(result: CommandResult, options: Pick<Sandbo
   }
   let outcome: { ok: true; value: Result } | { ok: false; code?: string; message: string; details?: Record<string, unknown> };
   try {
-    outcome = JSON.parse(result.stdout.slice(at + MARKER.length)) as typeof outcome;
+    outcome = JSON.parse(result.stdout.slice(at + SCRIPT_RESULT_MARKER.length)) as typeof outcome;
   } catch (error) {
     throw new OutpostError(
       "process",
@@ -190,7 +188,7 @@ process.stdin.on("end", async () => {
       details: known && error.details ? error.details : undefined,
     };
   }
-  process.stdout.write("\\n${MARKER}" + JSON.stringify(outcome) + "\\n");
+  process.stdout.write("\\n${SCRIPT_RESULT_MARKER}" + JSON.stringify(outcome) + "\\n");
 });
 `;
 }

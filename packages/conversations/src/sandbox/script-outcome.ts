@@ -11,15 +11,19 @@ export const SCRIPT_RESULT_MARKER = "@@outpost-script-result@@";
  */
 export class ScriptOutcomeWatch {
   #stdout = "";
+  /** Where the latest marker starts, once one came; only new text is searched (an outcome can be megabytes). */
+  #markerAt = -1;
   #resolve: ((result: CommandResult) => void) | undefined;
   readonly complete = new Promise<CommandResult>((resolve) => (this.#resolve = resolve));
 
   readonly observe = (channel: CommandChannel, text: string): void => {
     if (channel !== "stdout" || this.#resolve === undefined) return;
+    const fresh = Math.max(0, this.#stdout.length - SCRIPT_RESULT_MARKER.length + 1);
     this.#stdout += text;
-    const at = this.#stdout.lastIndexOf(SCRIPT_RESULT_MARKER);
+    for (let at = this.#stdout.indexOf(SCRIPT_RESULT_MARKER, fresh); at !== -1; at = this.#stdout.indexOf(SCRIPT_RESULT_MARKER, at + 1))
+      this.#markerAt = at;
     // JSON.stringify escapes newlines, so the first one after the marker ends the outcome.
-    if (at === -1 || !this.#stdout.includes("\n", at)) return;
+    if (this.#markerAt === -1 || !this.#stdout.includes("\n", Math.max(this.#markerAt, fresh))) return;
     this.#resolve({ status: 0, stdout: this.#stdout, stderr: "" });
     this.#resolve = undefined;
     this.#stdout = "";

@@ -97,14 +97,15 @@ async function applyBundle(state: DispatchState, bundle: string): Promise<void> 
     const superseded = state.pending
       ? await checkPending(workspace, verified, state.pending, state.options.includeUncommitted === true, backup)
       : [];
-    const refused = await applyRemoteWork(workspace, verified, backup, state.dispatchId, superseded).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    // Applied, or refused as the sandbox's forgery: either way the backup has served its purpose.
-    const forged = refused instanceof OutpostError && refused.details?.refused === true;
-    if (refused === undefined || forged) await rm(backup.location, { recursive: true, force: true });
-    if (refused !== undefined) throw refused;
+    try {
+      await applyRemoteWork(workspace, verified, backup, state.dispatchId, superseded);
+    } catch (error) {
+      // Refused as the sandbox's forgery, the backup goes with it, as with any refused bundle.
+      if (error instanceof OutpostError && error.details?.refused === true) await rm(backup.location, { recursive: true, force: true });
+      throw error;
+    }
+    // Applied: the work is on the branch now, so the backup has served its purpose.
+    await rm(backup.location, { recursive: true, force: true });
   } finally {
     await verified.repository.dispose();
   }
