@@ -1,6 +1,7 @@
-import { lstatSync } from "node:fs";
-import { lstat, readdir, readlink } from "node:fs/promises";
+import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { join } from "node:path";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { OutpostError } from "@outpost/core";
 import { assertLinkStaysInside } from "./link-target.js";
 import { transferMode } from "./transfer-mode.js";
@@ -51,30 +52,46 @@ export async function scanHostTree(source: string, check: () => void): Promise<H
     });
   }
   const entries: HostTreeEntry[] = [];
-  await walk(source, "", entries, check);
+  const base = join(source, ".");
+  await walk({ prefix: base.endsWith("/") ? base : `${base}/`, entries, check, listed: 0 }, "");
   return { kind: "directory", entries };
 }
 
-async function walk(top: string, relative: string, entries: HostTreeEntry[], check: () => void): Promise<void> {
-  check();
-  const directory = relative === "" ? top : join(top, relative);
-  const names = (await readdir(directory)).sort();
-  // Synchronous lstat: a thread-pool round trip per file costs more than the call (readdir still yields).
-  const infos = names.map((name) => lstatSync(join(directory, name)));
-  for (const [index, name] of names.entries()) {
+interface Walk {
+  /** The scanned top with a trailing "/": names are appended as they are (they hold no "/", ".." or empty parts). */
+  readonly prefix: string;
+  readonly entries: HostTreeEntry[];
+  readonly check: () => void;
+  /** Entries listed since the last turn of the event loop. */
+  listed: number;
+}
+
+// Reading directories synchronously is several times cheaper than through the thread pool (10,000 files:
+// about 30 ms against 80); the loop gets a turn every so many entries, so a deadline or an abort is seen.
+const ENTRIES_PER_TURN = 4096;
+
+async function walk(walking: Walk, relative: string): Promise<void> {
+  walking.check();
+  if (walking.listed >= ENTRIES_PER_TURN) {
+    walking.listed = 0;
+    await yieldToLoop();
+  }
+  const names = readdirSync(`${walking.prefix}${relative}`).sort();
+  walking.listed += names.length;
+  for (const name of names) {
     const path = relative === "" ? name : `${relative}/${name}`;
-    const source = join(top, path);
-    const info = infos[index]!;
+    const source = `${walking.prefix}${path}`;
+    const info = lstatSync(source);
     const common = { path, mode: transferMode(info.mode), mtime: info.mtime, source };
     if (info.isSymbolicLink()) {
-      const target = await readlink(source);
+      const target = readlinkSync(source);
       assertLinkStaysInside(path, target);
-      entries.push({ ...common, kind: "link", size: 0, target });
+      walking.entries.push({ ...common, kind: "link", size: 0, target });
     } else if (info.isDirectory()) {
-      entries.push({ ...common, kind: "directory", size: 0 });
-      await walk(top, path, entries, check);
+      walking.entries.push({ ...common, kind: "directory", size: 0 });
+      await walk(walking, path);
     } else if (info.isFile()) {
-      entries.push({ ...common, kind: "file", size: info.size });
+      walking.entries.push({ ...common, kind: "file", size: info.size });
     } else {
       throw new OutpostError(
         "workspace",

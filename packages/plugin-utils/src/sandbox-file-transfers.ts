@@ -131,6 +131,7 @@ export class SandboxFileTransfers implements FileTransfers {
         anchor: target.anchor,
         entries: hostEntries,
         name: (entry) => entry.path,
+        top: source,
         verify: files.map((entry) => entry.path),
         guard,
         action: `upload ${entries.length} entries to ${JSON.stringify(destination)}`,

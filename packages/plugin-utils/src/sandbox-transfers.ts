@@ -1,5 +1,7 @@
 import { rm } from "node:fs/promises";
 import { join, posix } from "node:path";
+import type { Readable } from "node:stream";
+import type { Pack } from "tar-stream";
 import { pipeline } from "node:stream/promises";
 import type { TransferOptions } from "@outpost/core";
 import { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";
@@ -9,7 +11,8 @@ import type { SandboxChannel } from "./sandbox-channel.js";
 import { resolveTransferPath } from "./sandbox-path.js";
 import { sandboxRefusal } from "./sandbox-refusal.js";
 import { TailBuffer } from "./tail-buffer.js";
-import { packHostEntries } from "./tar-pack.js";
+import { hostTarIsGnu, packWithHostTar } from "./host-tar-pack.js";
+import { assertNoNewlineInNames, packHostEntries } from "./tar-pack.js";
 import { CREATE_TAR, EXTRACT_TAR } from "./transfer-scripts.js";
 
 const STDERR_TAIL = 16 * 1024;
@@ -20,6 +23,11 @@ export interface ExtractRequest {
   readonly anchor: string;
   readonly entries: readonly HostTreeEntry[];
   readonly name: (entry: HostTreeEntry) => string;
+  /**
+   * The host directory every entry lies in under its own path, named by that path in the archive: such a
+   * request may be packed by the host's GNU tar (packWithHostTar) when it has many entries.
+   */
+  readonly top?: string;
   /** Archive paths whose SHA-256 the sandbox prints after extraction, in this order. */
   readonly verify?: readonly string[];
   readonly guard: OperationGuard;
@@ -37,11 +45,7 @@ export async function extractInSandbox(channel: SandboxChannel, request: Extract
   const lines = [...[...directories].map((path) => `D${path}`), ...(request.verify ?? []).map((path) => `V${path}`)];
   const stdout: Buffer[] = [];
   const stderr = new TailBuffer(STDERR_TAIL);
-  const { archive, finished } = packHostEntries(request.entries, {
-    name: request.name,
-    ...(channel.owner === undefined ? {} : { uid: channel.owner.uid, gid: channel.owner.gid }),
-    check: request.guard.check,
-  });
+  const { archive, finished } = await packEntries(channel, request);
   const status = await channel.runScript({
     script: EXTRACT_TAR,
     name: "outpost-upload",
@@ -68,6 +72,21 @@ export async function extractInSandbox(channel: SandboxChannel, request: Extract
     .map((line) => line.replace(/^\\/, "").slice(0, 64));
 }
 
+// Below this many entries tar-stream packs faster than a tar process starts.
+const HOST_TAR_ENTRIES = 256;
+
+async function packEntries(
+  channel: SandboxChannel,
+  request: ExtractRequest,
+): Promise<{ archive: Readable | Pack; finished: Promise<void> }> {
+  const owner = channel.owner === undefined ? {} : { uid: channel.owner.uid, gid: channel.owner.gid };
+  if (request.top !== undefined && request.entries.length >= HOST_TAR_ENTRIES && (await hostTarIsGnu())) {
+    assertNoNewlineInNames(request.entries);
+    return packWithHostTar(request.top, request.entries, { ...owner, signal: request.guard.signal });
+  }
+  return packHostEntries(request.entries, { name: request.name, ...owner, check: request.guard.check });
+}
+
 /** Host file or directory contents → sandbox, as one tar. The host tree is scanned (and refused) first. */
 export async function uploadToSandbox(
   channel: SandboxChannel,
@@ -86,6 +105,7 @@ export async function uploadToSandbox(
       anchor: target.anchor,
       entries: tree.entries,
       name: tree.kind === "directory" ? (entry) => entry.path : () => single,
+      ...(tree.kind === "directory" ? { top: source } : {}),
       guard,
       action: `upload ${JSON.stringify(source)} to ${JSON.stringify(destination)}`,
     });

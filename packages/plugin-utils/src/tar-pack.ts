@@ -101,8 +101,8 @@ async function addLargeFile(
   }
 }
 
-// The sandbox side reads paths one a line (directories to create, files to verify).
-function assertNoNewlineInNames(entries: readonly HostTreeEntry[]): void {
+/** The sandbox side reads paths one a line (directories to create, files to verify): a name with a newline is refused. */
+export function assertNoNewlineInNames(entries: readonly HostTreeEntry[]): void {
   for (const { path } of entries) {
     if (path.includes("\n")) {
       throw new OutpostError("workspace", `Refused ${JSON.stringify(path)}: names with a newline cannot be transferred. Rename the file.`, {

@@ -4,10 +4,13 @@
 // Run: npm run bench -w @outpost/provider-daytona   (OUTPOST_BENCH_ROUNDS, default 5)
 import { execFileSync } from "node:child_process";
 import { Daytona } from "@daytonaio/sdk";
-import { runRemoteProviderBench } from "@outpost/testkit/bench";
+import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
 import { daytonaProvider } from "../src/index.js";
 import { startDaytonaDouble } from "../src/double/index.js";
 
+// Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
+// decide the upload row otherwise.
+usePrivateTmpdir("outpost-daytona-bench-", { inMemory: true });
 const double = await startDaytonaDouble();
 // The same client settings as the provider: polling, so no event socket keeps the process alive.
 const daytona = new Daytona({ ...double.credentials, useDeprecatedPolling: true });

@@ -3,10 +3,13 @@
 // ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
 // Run: npm run bench -w @outpost/provider-vercel   (OUTPOST_BENCH_ROUNDS, default 5)
 import { Sandbox } from "@vercel/sandbox";
-import { runRemoteProviderBench } from "@outpost/testkit/bench";
+import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
 import { vercelProvider } from "../src/index.js";
 import { startVercelDouble } from "../src/double/index.js";
 
+// Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
+// decide the upload row otherwise.
+usePrivateTmpdir("outpost-vercel-bench-", { inMemory: true });
 const double = await startVercelDouble();
 const sdk = { ...double.credentials, fetch: double.fetch };
 try {

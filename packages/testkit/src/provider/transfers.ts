@@ -43,6 +43,24 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     },
   );
 
+  leaseCheck(context, "round-trips a tree of many files (600, in 20 folders) beside the awkward fixture tree", async ({ lease }) => {
+    await withHostDirectory(async (host) => {
+      const source = join(host, "source");
+      await mkdir(source);
+      await writeFixtureTree(source);
+      for (let folder = 0; folder < 20; folder++) await mkdir(join(source, "many", `folder ${folder}`), { recursive: true });
+      for (let index = 0; index < 600; index++) {
+        const path = join(source, "many", `folder ${index % 20}`, `file-${index}.txt`);
+        await writeFile(path, `file ${index}\n`.repeat(1 + (index % 7)), { mode: index % 3 === 0 ? 0o750 : 0o644 });
+      }
+      // Large uploads may take another way through a provider than small ones (one packer per size).
+      await lease.upload(source, "many-files");
+      assert.equal(await shellOk(lease, "find many-files/many -type f | wc -l | tr -d ' '"), "600\n", "the upload lost files");
+      await lease.download("many-files", join(host, "back"));
+      assertSameTree(await snapshotTree(join(host, "back")), await snapshotTree(source), "the tree changed on its way up and back");
+    });
+  });
+
   leaseCheck(context, "uploads a 4 MiB binary file to the destination path and downloads it to a host path", async ({ lease }) => {
     await withHostDirectory(async (host) => {
       const bytes = incompressibleBytes(4 * 1024 * 1024);
