@@ -7,8 +7,9 @@ import { Writable } from "node:stream";
  * when the directory is missing, `X` when the executable is not found. A whole line: a platform that relays
  * output line by line (Daytona's session logs) passes it on at once, so the pid is known before the command
  * prints anything (a deadline can end a silent command). The host writes stdin as numbered frames
- * into the input directory (`<n>` then its marker `<n>.ok`, `end` after the last), and a reader feeds them
- * in order through a FIFO. Without input the wrapper replaces itself with the command. The input directory
+ * into the input directory (`<n>`, then its marker `<n>.ok` once `<n>` is whole; `end` holds the number of
+ * frames and a newline, so it may land before the last marker), and a reader feeds them in order through a
+ * FIFO. Without input the wrapper replaces itself with the command. The input directory
  * outlives the command (it lives in the lease's scratch, gone at release): a frame the host was still
  * writing when the command exited lands there instead of failing as if the platform had refused it.
  */
@@ -26,8 +27,8 @@ mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exi
       cat -- "$input/$n" || exit 0
       rm -f -- "$input/$n" "$input/$n.ok"
       n=$((n+1))
-    elif [ -e "$input/end" ]; then
-      [ -e "$input/$n.ok" ] || break
+    elif [ -e "$input/end" ] && read -r total <"$input/end" && [ "$n" -ge "$total" ]; then
+      break
     else
       sleep 0.02 2>/dev/null || sleep 1
     fi
@@ -73,38 +74,60 @@ export class WrapperHeader {
 export interface InputFrameFile {
   readonly path: string;
   readonly content: Buffer;
-  /** A marker (`<n>.ok` or `end`): it must land only after the data files of its batch. */
+  /** A marker (`<n>.ok` or `end`), not data. */
   readonly marker: boolean;
+}
+
+export interface FramedInputOptions {
+  /**
+   * The platform writes a batch's files in the order given (one tar, extracted in order): a frame travels
+   * with its marker. Otherwise a batch's files may land in any order, so a frame's marker travels with the
+   * next batch (with the next frame, when there is one: one request per frame all the same).
+   */
+  readonly ordered?: boolean;
 }
 
 // One frame carries at most this much; a writer waits while this much is queued (backpressure).
 const FRAME_BYTES = 8 * 1024 * 1024;
+// A frame that is not full ships once its writer paused this long, or this long after its first byte at
+// most: a stream (an archive) goes as a few large frames, each costing a request, while a few bytes of live
+// input still go at once and a trickle waits no more than the second bound.
+const LINGER_MS = 2;
+const LINGER_AT_MOST_MS = 50;
 
 /**
  * A process's stdin for FRAMED_COMMAND_WRAPPER: what is written here goes to the sandbox as numbered frames
- * through `send` (the provider's file API), `end` after the last. Writes made in the same tick travel
- * together, so `stdin` plus end costs one batch.
+ * through `send` (the provider's file API), `end` after the last. A frame ships when it is full, when its
+ * writer paused (LINGER_MS) or at the end, so `stdin` plus end costs one batch (two when unordered).
  */
 export class FramedInput extends Writable {
   private queue: Buffer[] = [];
   private queued = 0;
   private frame = 0;
   private shipping: Promise<void> | undefined;
+  private linger: NodeJS.Timeout | undefined;
+  private lingered = false;
+  /** When the oldest unsent byte was queued. */
+  private since = 0;
   private waiting: (() => void)[] = [];
   private failure: Error | undefined;
   private ending = false;
   private ended = false;
   private finished: ((error?: Error | null) => void) | undefined;
+  /** The marker of the frame last sent, when it must wait for the next batch (unordered platforms). */
+  private marker: InputFrameFile | undefined;
 
   constructor(
     private readonly send: (files: readonly InputFrameFile[]) => Promise<void>,
     private readonly directory: string,
+    private readonly options: FramedInputOptions = {},
   ) {
     super();
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.failure) return callback(this.failure);
+    if (this.queue.length === 0) this.since = performance.now();
     this.queue.push(chunk);
     this.queued += chunk.length;
     this.schedule();
@@ -118,26 +141,57 @@ export class FramedInput extends Writable {
     this.schedule(true);
   }
 
+  /** Data ships now: the frame is full, its writer paused, or the stream ends. */
+  private get dataReady(): boolean {
+    return this.ending || this.lingered || this.queued >= FRAME_BYTES;
+  }
+
   private schedule(end = false): void {
     if (end) this.ending = true;
-    if (this.shipping !== undefined) return;
-    this.shipping = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.ship());
+    if (this.shipping !== undefined) return this.stopLinger();
+    if (this.dataReady || this.marker !== undefined) {
+      this.stopLinger();
+      this.shipping = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.ship());
+    } else if (this.queue.length > 0) {
+      // Each write pushes the frame's departure back, never past its bound.
+      const due = Math.min(performance.now() + LINGER_MS, this.since + LINGER_AT_MOST_MS);
+      if (this.linger !== undefined && due >= this.since + LINGER_AT_MOST_MS) return;
+      this.stopLinger();
+      this.linger = setTimeout(
+        () => {
+          this.linger = undefined;
+          this.lingered = true;
+          this.schedule();
+        },
+        Math.max(0, due - performance.now()),
+      );
+    }
+  }
+
+  private stopLinger(): void {
+    clearTimeout(this.linger);
+    this.linger = undefined;
   }
 
   private async ship(): Promise<void> {
     try {
-      while (this.queue.length > 0 || this.ending) {
-        const data = this.take();
+      for (;;) {
         const files: InputFrameFile[] = [];
-        if (data.length > 0) {
+        if (this.marker !== undefined) files.push(this.marker);
+        this.marker = undefined;
+        if (this.dataReady && this.queue.length > 0) {
+          const data = this.take();
           files.push({ path: posix.join(this.directory, String(this.frame)), content: data, marker: false });
-          files.push({ path: posix.join(this.directory, `${this.frame}.ok`), content: Buffer.alloc(0), marker: true });
+          const marker = { path: posix.join(this.directory, `${this.frame}.ok`), content: Buffer.alloc(0), marker: true };
+          if (this.options.ordered === true) files.push(marker);
+          else this.marker = marker;
           this.frame++;
+          this.lingered = false;
         }
-        const last = this.ending && this.queue.length === 0;
-        if (last) files.push({ path: posix.join(this.directory, "end"), content: Buffer.alloc(0), marker: true });
-        if (files.length > 0) await this.send(files);
-        this.release();
+        const last = this.ending && this.queue.length === 0 && this.marker === undefined;
+        if (last) files.push({ path: posix.join(this.directory, "end"), content: Buffer.from(`${this.frame}\n`), marker: true });
+        if (files.length === 0) return;
+        await this.send(files);
         if (last) {
           this.ended = true;
           this.finished?.();
@@ -150,10 +204,11 @@ export class FramedInput extends Writable {
       this.finished?.(this.failure);
     } finally {
       this.shipping = undefined;
-      if (this.failure === undefined && (this.queue.length > 0 || (this.ending && !this.ended))) this.schedule();
+      if (this.failure === undefined && !this.ended && (this.queue.length > 0 || this.marker !== undefined || this.ending)) this.schedule();
     }
   }
 
+  /** Up to one frame off the queue; writers held by backpressure go on while it travels. */
   private take(): Buffer {
     const parts: Buffer[] = [];
     let size = 0;
@@ -171,6 +226,8 @@ export class FramedInput extends Writable {
       }
     }
     this.queued -= size;
+    if (this.queue.length > 0) this.since = performance.now();
+    this.release();
     return Buffer.concat(parts);
   }
 

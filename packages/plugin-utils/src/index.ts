@@ -32,7 +32,7 @@ export { SandboxFileTransfers } from "./sandbox-file-transfers.js";
 export type { ArchiveRequest, SandboxChannel, ScriptRequest } from "./sandbox-channel.js";
 export { normalizeTreePath } from "./archive-path.js";
 export { FRAMED_COMMAND_WRAPPER, FramedInput, WRAPPER_HEADER_BYTES, WrapperHeader } from "./framed-input.js";
-export type { InputFrameFile, WrapperStart } from "./framed-input.js";
+export type { FramedInputOptions, InputFrameFile, WrapperStart } from "./framed-input.js";
 export { feedStdin } from "./feed-stdin.js";
 export { inputFailure, runWrappedCommand } from "./wrapped-command.js";
 export type { WrappedLease, WrappedOutcome, WrappedRun } from "./wrapped-command.js";

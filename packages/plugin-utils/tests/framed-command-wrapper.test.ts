@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -51,5 +51,41 @@ describe("FRAMED_COMMAND_WRAPPER's header", () => {
       header.push(stdout);
       expect([stdout, header.start]).toEqual([missing === "directory" ? "D\n" : "X\n", { missing }]);
     }
+  });
+});
+
+/** Runs `cat` through the wrapper with input frames in `input`; resolves with its output after the header, and its status. */
+function catThroughFrames(input: string): Promise<{ output: string; status: number | null }> {
+  const child = spawn("/bin/sh", ["-c", FRAMED_COMMAND_WRAPPER, "outpost", tmpdir(), input, "cat"]);
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  return new Promise((resolve) => child.once("close", (status) => resolve({ output: stdout.slice(12), status })));
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("FRAMED_COMMAND_WRAPPER's input reader", () => {
+  it("feeds frames in order however their files land: end first (torn, then whole), a later frame before an earlier", async () => {
+    const input = mkdtempSync(join(tmpdir(), "outpost-frames-"));
+    const ran = catThroughFrames(input);
+    const write = async (name: string, content: string) => {
+      writeFileSync(join(input, name), content);
+      await pause(60);
+    };
+    await write("end", "2");
+    await write("1", "second");
+    await write("1.ok", "");
+    await write("end", "2\n");
+    await write("0", "first ");
+    expect(existsSync(join(input, "1"))).toBe(true);
+    await write("0.ok", "");
+    expect(await ran).toEqual({ output: "first second", status: 0 });
+  });
+
+  it("ends the input at once when end counts no frame", async () => {
+    const input = mkdtempSync(join(tmpdir(), "outpost-frames-"));
+    const ran = catThroughFrames(input);
+    writeFileSync(join(input, "end"), "0\n");
+    expect(await ran).toEqual({ output: "", status: 0 });
   });
 });

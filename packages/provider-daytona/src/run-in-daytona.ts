@@ -94,15 +94,15 @@ async function exitCode(lease: LeaseSandbox, session: string, cmdId: string): Pr
   }
 }
 
-/** Data frames first, their markers in a second request: a marker never lands before its frame. */
+/**
+ * One bulk upload per batch. The daemon may write a batch's files in any order, which FramedInput allows
+ * for: a batch's marker only ever names a frame an earlier batch carried, and `end` holds the frame count.
+ */
 async function writeFrames(lease: LeaseSandbox, files: readonly InputFrameFile[], what: string): Promise<void> {
-  for (const batch of [files.filter((file) => !file.marker), files.filter((file) => file.marker)]) {
-    if (batch.length === 0) continue;
-    // A frame the API refused is the platform's failure (mapped), not a host file's.
-    await lease.sandbox.fs.uploadFiles(batch.map((file) => ({ source: file.content, destination: file.path }))).catch((error: unknown) => {
-      throw mapDaytonaError(error, what);
-    });
-  }
+  // A frame the API refused is the platform's failure (mapped), not a host file's.
+  await lease.sandbox.fs.uploadFiles(files.map((file) => ({ source: file.content, destination: file.path }))).catch((error: unknown) => {
+    throw mapDaytonaError(error, what);
+  });
 }
 
 /** Stops the process group and every descendant of the command's wrapper, then SIGKILLs them. */

@@ -13,7 +13,7 @@ export function sessionName(): string {
  * current command runs, so no command waits for a session to open (the lease's first comes with acquire).
  */
 export class SessionPool {
-  private spare: Promise<string>;
+  private spare: Promise<string> | undefined;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -22,11 +22,18 @@ export class SessionPool {
     this.spare = Promise.resolve(first);
   }
 
-  /** The session opened ahead (a new one when it could not be opened), and the next opens behind it. */
+  /**
+   * The session opened ahead (a new one when there is none or it could not be opened). The next opens a
+   * turn of the event loop later: the caller's command request, sent as soon as this resolves, goes first.
+   */
   async take(): Promise<string> {
-    const ready = this.spare;
-    this.spare = this.open();
-    this.spare.catch(() => undefined);
+    const ready = this.spare ?? this.open();
+    this.spare = undefined;
+    setImmediate(() => {
+      if (this.spare !== undefined) return;
+      this.spare = this.open();
+      this.spare.catch(() => undefined);
+    });
     return ready.catch(() => this.open());
   }
 

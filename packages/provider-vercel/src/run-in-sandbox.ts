@@ -36,7 +36,7 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
         .catch((error: unknown) => {
           throw mapVercelError(error, options.what);
         });
-    startFeed(options.feed, new FramedInput(send, input), watch, stop);
+    startFeed(options.feed, new FramedInput(send, input, { ordered: true }), watch, stop);
   }
   try {
     const finished = await lease.sandbox.runCommand({
