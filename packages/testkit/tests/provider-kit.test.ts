@@ -41,7 +41,7 @@ describe("describeSandboxProvider registration", () => {
       "lifecycle",
       "hostile trees",
     ]);
-    expect(cases.length).toBe(60);
+    expect(cases.length).toBe(61);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
 
@@ -111,7 +111,7 @@ describe("describeSandboxProvider against a correct reference provider", () => {
     const recorded = suiteFor({});
     const failed = await recorded.run();
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(60);
+    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(61);
   }, 180_000);
 });
 

@@ -43,21 +43,26 @@ export function providerTransferTests(context: ProviderSuiteContext): void {
     },
   );
 
-  leaseCheck(context, "round-trips a tree of many files (600, in 20 folders) beside the awkward fixture tree", async ({ lease }) => {
+  leaseCheck(context, "uploads a tree of many files (600 in 20 folders) whole", async ({ lease }) => {
     await withHostDirectory(async (host) => {
-      const source = join(host, "source");
-      await mkdir(source);
-      await writeFixtureTree(source);
-      for (let folder = 0; folder < 20; folder++) await mkdir(join(source, "many", `folder ${folder}`), { recursive: true });
+      const source = join(host, "many");
+      const expected: string[] = [];
+      for (let folder = 0; folder < 20; folder++) await mkdir(join(source, `folder ${folder}`), { recursive: true });
       for (let index = 0; index < 600; index++) {
-        const path = join(source, "many", `folder ${index % 20}`, `file-${index}.txt`);
-        await writeFile(path, `file ${index}\n`.repeat(1 + (index % 7)), { mode: index % 3 === 0 ? 0o750 : 0o644 });
+        const path = `folder ${index % 20}/file-${index}.txt`;
+        const content = Buffer.from(`file ${index}\n`.repeat(1 + (index % 7)));
+        await writeFile(join(source, path), content);
+        expected.push(`${sha256(content)}  ./${path}`);
       }
-      // Large uploads may take another way through a provider than small ones (one packer per size).
+      // Large uploads may take another way through a provider than small ones (one packer per size), so
+      // the kit's trees are sent once more in numbers; only the contents are checked here.
       await lease.upload(source, "many-files");
-      assert.equal(await shellOk(lease, "find many-files/many -type f | wc -l | tr -d ' '"), "600\n", "the upload lost files");
-      await lease.download("many-files", join(host, "back"));
-      assertSameTree(await snapshotTree(join(host, "back")), await snapshotTree(source), "the tree changed on its way up and back");
+      const listed = await shellOk(lease, "cd many-files && find . -type f -exec sha256sum {} + | LC_ALL=C sort -k 2");
+      assert.deepEqual(
+        listed.trimEnd().split("\n"),
+        expected.sort((left, right) => Buffer.compare(Buffer.from(left.slice(66)), Buffer.from(right.slice(66)))),
+        "the uploaded files differ inside the sandbox",
+      );
     });
   });
 
