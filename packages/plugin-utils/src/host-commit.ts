@@ -48,8 +48,35 @@ export async function commitStagedDirectory(staging: string, entries: readonly S
       replaceWith(join(staging, entry.path), target);
     }
   }
-  // Modes after contents, deepest first, so a read-only directory still received its children.
-  for (const entry of ordered.reverse()) {
+  applyDirectoryModes(destination, ordered);
+}
+
+/**
+ * Makes the staging directory the new `destination` when nothing is there yet: one rename instead of one
+ * per entry (a download of 10,000 files moved them one by one). `entries` must be everything staged. When
+ * something is at `destination`, or appears there meanwhile, the entries move one by one.
+ */
+export async function commitStagingAsDirectory(staging: string, entries: readonly StagedEntry[], destination: string): Promise<void> {
+  if (lstatSync(destination, { throwIfNoEntry: false }) !== undefined) return commitStagedDirectory(staging, entries, destination);
+  try {
+    renameSync(staging, destination);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+    return commitStagedDirectory(staging, entries, destination);
+  }
+  // Staging was private (0700); the top gets the mode a new directory gets, as mkdir gives it above.
+  chmodSync(destination, 0o777 & ~process.umask());
+  applyDirectoryModes(
+    destination,
+    [...entries].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0)),
+  );
+}
+
+/** Directory modes and times after their contents, deepest first, so a read-only directory still received its children. */
+function applyDirectoryModes(destination: string, ordered: readonly StagedEntry[]): void {
+  for (let index = ordered.length - 1; index >= 0; index--) {
+    const entry = ordered[index]!;
     if (entry.kind !== "directory") continue;
     const target = join(destination, entry.path);
     chmodSync(target, entry.mode);

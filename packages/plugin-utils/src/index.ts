@@ -24,7 +24,7 @@ export type { PackOptions } from "./tar-pack.js";
 export { unpackBufferToStaging, unpackToStaging } from "./tar-unpack.js";
 export type { StagedEntry } from "./tar-unpack.js";
 export { parseManifestOutput } from "./manifest-output.js";
-export { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";
+export { commitStagedDirectory, commitStagedFile, commitStagingAsDirectory, createStaging } from "./host-commit.js";
 export { CREATE_TAR, CREATE_TAR_OF_LIST, EXTRACT_TAR, KILL_TREE, MANIFEST } from "./transfer-scripts.js";
 export { downloadFromSandbox, extractInSandbox, uploadToSandbox } from "./sandbox-transfers.js";
 export type { ExtractRequest } from "./sandbox-transfers.js";

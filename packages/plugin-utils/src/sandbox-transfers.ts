@@ -4,7 +4,7 @@ import type { Readable } from "node:stream";
 import type { Pack } from "tar-stream";
 import { pipeline } from "node:stream/promises";
 import type { TransferOptions } from "@outpost/core";
-import { commitStagedDirectory, commitStagedFile, createStaging } from "./host-commit.js";
+import { commitStagedFile, commitStagingAsDirectory, createStaging } from "./host-commit.js";
 import { scanHostTree, type HostTreeEntry } from "./host-tree.js";
 import { OperationGuard } from "./operation-guard.js";
 import type { SandboxChannel } from "./sandbox-channel.js";
@@ -137,7 +137,7 @@ export async function downloadFromSandbox(
     });
     guard.check();
     if (prefix === "d") {
-      await commitStagedDirectory(staging, entries, destination);
+      await commitStagingAsDirectory(staging, entries, destination);
     } else {
       const file = entries[0];
       if (file === undefined) throw sandboxRefusal(92, `${source} produced no file`, `download ${JSON.stringify(source)}`);
