@@ -6,14 +6,25 @@ import { TailBuffer } from "./tail-buffer.js";
 
 let gnuTar: Promise<boolean> | undefined;
 
-/** Whether the host's `tar` is GNU tar, whose options `packWithHostTar` uses; asked once per process. */
+/**
+ * Whether the host's `tar` is GNU tar 1.29 or later (`--verbatim-files-from` came with 1.29), whose options
+ * `packWithHostTar` uses; asked once per process. Any other tar, or none, leaves packing to tar-stream.
+ */
 export function hostTarIsGnu(): Promise<boolean> {
   gnuTar ??= new Promise((resolve) => {
     execFile("tar", ["--version"], { env: tarEnvironment(), timeout: 10_000 }, (error, stdout) =>
-      resolve(error === null && /\bGNU tar\b/.test(stdout)),
+      resolve(error === null && packsWithHostTar(stdout)),
     );
   });
   return gnuTar;
+}
+
+/** Whether `tar --version` printed this names a GNU tar new enough for `packWithHostTar`. */
+export function packsWithHostTar(version: string): boolean {
+  const found = /^tar \(GNU tar\) (\d+)\.(\d+)/m.exec(version);
+  if (found === null) return false;
+  const [major, minor] = [Number(found[1]), Number(found[2])];
+  return major > 1 || (major === 1 && minor >= 29);
 }
 
 export interface HostTarPackOptions {

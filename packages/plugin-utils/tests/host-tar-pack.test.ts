@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { extract, type Pack } from "tar-stream";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OutpostError } from "@outpost/core";
-import { hostTarIsGnu, packHostEntries, packWithHostTar, scanHostTree } from "../src/index.js";
+import { hostTarIsGnu, packHostEntries, packsWithHostTar, packWithHostTar, scanHostTree } from "../src/index.js";
 
 let scratch: string;
 beforeEach(async () => {
@@ -164,5 +164,17 @@ describe.runIf(process.platform === "linux")("packWithHostTar", () => {
       if (previous === undefined) delete process.env.TAR_OPTIONS;
       else process.env.TAR_OPTIONS = previous;
     }
+  });
+});
+
+describe("packsWithHostTar", () => {
+  it("takes GNU tar 1.29 or later, and nothing else", () => {
+    expect(packsWithHostTar("tar (GNU tar) 1.34\nCopyright (C) 2021 Free Software Foundation, Inc.\n")).toBe(true);
+    expect(packsWithHostTar("tar (GNU tar) 1.29\n")).toBe(true);
+    expect(packsWithHostTar("tar (GNU tar) 2.0\n")).toBe(true);
+    expect(packsWithHostTar("tar (GNU tar) 1.26\n")).toBe(false);
+    expect(packsWithHostTar("bsdtar 3.5.3 - libarchive 3.5.3 zlib/1.2.11 liblzma/5.0.5 bz2lib/1.0.8\n")).toBe(false);
+    expect(packsWithHostTar("tar (busybox) 1.36.1\n")).toBe(false);
+    expect(packsWithHostTar("")).toBe(false);
   });
 });
