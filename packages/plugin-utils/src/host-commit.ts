@@ -29,7 +29,7 @@ export async function commitStagedDirectory(staging: string, entries: readonly S
     entries.map((entry) => entry.path),
     directories,
   );
-  const ordered = [...entries].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
+  const ordered = [...entries].sort(byPath);
   const made = new Set<string>();
   for (const [index, entry] of ordered.entries()) {
     if (index > 0 && index % MOVES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -67,10 +67,12 @@ export async function commitStagingAsDirectory(staging: string, entries: readonl
   }
   // Staging was private (0700); the top gets the mode a new directory gets, as mkdir gives it above.
   chmodSync(destination, 0o777 & ~process.umask());
-  applyDirectoryModes(
-    destination,
-    [...entries].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0)),
-  );
+  applyDirectoryModes(destination, [...entries].sort(byPath));
+}
+
+/** A parent before its children (its path is a prefix of theirs). */
+function byPath(left: StagedEntry, right: StagedEntry): number {
+  return left.path < right.path ? -1 : left.path > right.path ? 1 : 0;
 }
 
 /** Directory modes and times after their contents, deepest first, so a read-only directory still received its children. */

@@ -10,7 +10,7 @@ let gnuTar: Promise<boolean> | undefined;
  * Whether the host's `tar` is GNU tar 1.29 or later (`--verbatim-files-from` came with 1.29), whose options
  * `packWithHostTar` uses; asked once per process. Any other tar, or none, leaves packing to tar-stream.
  */
-export function hostTarIsGnu(): Promise<boolean> {
+export function hostTarCanPack(): Promise<boolean> {
   gnuTar ??= new Promise((resolve) => {
     execFile("tar", ["--version"], { env: tarEnvironment(), timeout: 10_000 }, (error, stdout) =>
       resolve(error === null && packsWithHostTar(stdout)),

@@ -18,7 +18,7 @@ export { OperationGuard } from "./operation-guard.js";
 export { sandboxRefusal } from "./sandbox-refusal.js";
 export { mapArchiveError } from "./map-archive-error.js";
 export { packHostEntries } from "./tar-pack.js";
-export { hostTarIsGnu, packsWithHostTar, packWithHostTar } from "./host-tar-pack.js";
+export { hostTarCanPack, packsWithHostTar, packWithHostTar } from "./host-tar-pack.js";
 export type { HostTarPackOptions } from "./host-tar-pack.js";
 export type { PackOptions } from "./tar-pack.js";
 export { unpackBufferToStaging, unpackToStaging } from "./tar-unpack.js";

@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import { join, posix } from "node:path";
 import type { Readable } from "node:stream";
-import type { Pack } from "tar-stream";
 import { pipeline } from "node:stream/promises";
+import type { Pack } from "tar-stream";
 import type { TransferOptions } from "@outpost/core";
 import { commitStagedFile, commitStagingAsDirectory, createStaging } from "./host-commit.js";
 import { scanHostTree, type HostTreeEntry } from "./host-tree.js";
@@ -11,7 +11,7 @@ import type { SandboxChannel } from "./sandbox-channel.js";
 import { resolveTransferPath } from "./sandbox-path.js";
 import { sandboxRefusal } from "./sandbox-refusal.js";
 import { TailBuffer } from "./tail-buffer.js";
-import { hostTarIsGnu, packWithHostTar } from "./host-tar-pack.js";
+import { hostTarCanPack, packWithHostTar } from "./host-tar-pack.js";
 import { assertNoNewlineInNames, packHostEntries } from "./tar-pack.js";
 import { CREATE_TAR, EXTRACT_TAR } from "./transfer-scripts.js";
 
@@ -80,7 +80,7 @@ async function packEntries(
   request: ExtractRequest,
 ): Promise<{ archive: Readable | Pack; finished: Promise<void> }> {
   const owner = channel.owner === undefined ? {} : { uid: channel.owner.uid, gid: channel.owner.gid };
-  if (request.top !== undefined && request.entries.length >= HOST_TAR_ENTRIES && (await hostTarIsGnu())) {
+  if (request.top !== undefined && request.entries.length >= HOST_TAR_ENTRIES && (await hostTarCanPack())) {
     assertNoNewlineInNames(request.entries);
     return packWithHostTar(request.top, request.entries, { ...owner, signal: request.guard.signal });
   }

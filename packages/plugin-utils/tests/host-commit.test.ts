@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,10 +40,7 @@ async function makeArchive(): Promise<Buffer> {
 function describeTree(top: string): Record<string, string> {
   const nodes: Record<string, string> = {};
   const walk = (relative: string) => {
-    for (const name of execFileSync("ls", ["-A", join(top, relative)])
-      .toString()
-      .split("\n")
-      .filter(Boolean)) {
+    for (const name of readdirSync(join(top, relative)).sort()) {
       const path = relative === "" ? name : `${relative}/${name}`;
       const info = lstatSync(join(top, path));
       const mode = (info.mode & 0o777).toString(8);
