@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { runSandboxScript } from "../src/index.js";
+import { inputLine, invokeScript, scriptResult, scriptSource } from "../src/sandbox/sandbox-script.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
 
 // What a script's `main` reaches as the global `lib` in the sandbox (see sandboxLibrary).
@@ -78,5 +80,21 @@ describe("runSandboxScript", () => {
     };
     const error = await runSandboxScript(sandbox.lease, noisy as never, null, { what: "be noisy" }).catch((caught: unknown) => caught);
     expect(isOutpostError(error, "process")).toBe(true);
+  });
+
+  it("starts main at the end of its input line, while stdin is still open", async () => {
+    const echo = (input: unknown) => input;
+    const input = new PassThrough();
+    const value = { text: "two\nlines", nested: ["\r\n", "é"] };
+    const line = inputLine(value)!;
+    // The line arrives in two writes; stdin ends only after the outcome is back.
+    input.write(line.slice(0, 5));
+    setTimeout(() => input.write(line.slice(5)), 20);
+    const result = await invokeScript(sandbox.lease, scriptSource(echo, {}), { what: "echo" }, { input });
+    expect(input.writableEnded).toBe(false);
+    expect(scriptResult(result, { what: "echo" })).toEqual(value);
+    input.end();
+    expect(inputLine(undefined)).toBeUndefined();
+    expect(await runSandboxScript(sandbox.lease, echo as never, undefined, { what: "echo nothing" })).toBeNull();
   });
 });

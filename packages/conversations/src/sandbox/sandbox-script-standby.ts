@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import type { CommandResult, SandboxLease } from "@outpost/core";
 import {
   hasScriptOutcome,
+  inputLine,
   invokeScript,
   runSandboxScript,
   scriptResult,
@@ -46,7 +47,7 @@ export function startScriptStandby<Result>(
     fits: (wanted) => !used && !wanted.local && environmentKey(wanted) === key && wanted.prelude === options.prelude,
     async run(value, what) {
       used = true;
-      input.end(JSON.stringify(value));
+      input.end(inputLine(value) ?? "");
       const result = await finished;
       if (result !== undefined && hasScriptOutcome(result)) return scriptResult<Result>(result, { what });
       return runSandboxScript<Result>(lease, main, value, { ...options, what });

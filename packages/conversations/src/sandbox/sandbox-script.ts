@@ -38,7 +38,7 @@ export async function runSandboxScript<Result>(
   options: SandboxScriptOptions,
 ): Promise<Result> {
   if (options.local) return runInProcess<Result>(lease, main, input, options);
-  const result = await invokeScript(lease, scriptSource(main, options), options, { stdin: JSON.stringify(input) });
+  const result = await invokeScript(lease, scriptSource(main, options), options, { stdin: inputLine(input) });
   return scriptResult<Result>(result, options);
 }
 
@@ -104,6 +104,12 @@ export function scriptResult<Result>(result: CommandResult, options: Pick<Sandbo
   if (outcome.ok) return outcome.value;
   const code = (outcome.code ?? "session") as OutpostErrorCode;
   throw new OutpostError(code, outcome.message, outcome.details ? { details: outcome.details } : {});
+}
+
+/** The script's input: one line of JSON (JSON.stringify escapes every newline inside it); none for undefined. */
+export function inputLine(input: unknown): string | undefined {
+  const json = JSON.stringify(input) as string | undefined;
+  return json === undefined ? undefined : `${json}\n`;
 }
 
 const nodeRequire = createRequire(import.meta.url);
@@ -173,11 +179,19 @@ const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewr
 ${options.prelude ?? ""}
 const main = (${functionSource(main)});
 const chunks = [];
-process.stdin.on("data", (chunk) => chunks.push(chunk));
-process.stdin.on("end", async () => {
+let inputComplete = false;
+// The input is one line of JSON: main starts at its newline, without waiting for stdin's end to travel.
+process.stdin.on("data", (chunk) => {
+  chunks.push(chunk);
+  if (chunk.includes(10)) runMain();
+});
+process.stdin.on("end", runMain);
+async function runMain() {
+  if (inputComplete) return;
+  inputComplete = true;
   let outcome;
   try {
-    const text = Buffer.concat(chunks).toString("utf8");
+    const text = Buffer.concat(chunks).toString("utf8").split("\\n")[0];
     outcome = { ok: true, value: await main(text === "" ? null : JSON.parse(text)) };
   } catch (error) {
     const known = error && typeof error === "object" && typeof error.outpostCode === "string";
@@ -189,7 +203,7 @@ process.stdin.on("end", async () => {
     };
   }
   process.stdout.write("\\n${SCRIPT_RESULT_MARKER}" + JSON.stringify(outcome) + "\\n");
-});
+}
 `;
 }
 
