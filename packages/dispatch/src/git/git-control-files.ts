@@ -1,4 +1,5 @@
-import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
 import { gitStatus } from "./run-git.js";
@@ -13,7 +14,8 @@ export type ControlSnapshot = ReadonlyMap<string, { readonly content: Buffer; re
  * found, so a new one shows as added.
  */
 async function controlPaths(workspace: Workspace): Promise<string[]> {
-  const [own, nested, hooks] = await Promise.all([worktreeGitDirectory(workspace), nestedWorktreeFiles(workspace), hookPaths(workspace)]);
+  const [own, nested] = await Promise.all([worktreeGitDirectory(workspace), nestedWorktreeFiles(workspace)]);
+  const hooks = hookPaths(workspace);
   const directories = [...new Set([workspace.commonDirectory, workspace.gitDirectory, own])];
   const paths = directories.flatMap((directory) =>
     ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)),
@@ -40,16 +42,19 @@ async function nestedWorktreeFiles(workspace: Workspace): Promise<string[]> {
     .map((path) => join(path, ".git"));
 }
 
-async function hookPaths(workspace: Workspace): Promise<string[]> {
+function hookPaths(workspace: Workspace): string[] {
   const hooks = join(workspace.commonDirectory, "hooks");
-  return (await readdir(hooks).catch(() => [] as string[])).map((name) => join(hooks, name));
+  try {
+    return readdirSync(hooks).map((name) => join(hooks, name));
+  } catch {
+    return [];
+  }
 }
 
 /** Records the control files before an agent runs. */
 export async function snapshotControlFiles(workspace: Workspace): Promise<ControlSnapshot> {
   const paths = await controlPaths(workspace);
-  const entries = await Promise.all(paths.map((path) => readEntry(path)));
-  return new Map(paths.map((path, index) => [path, entries[index]!]));
+  return new Map(paths.map((path) => [path, readEntry(path)]));
 }
 
 /**
@@ -59,8 +64,9 @@ export async function snapshotControlFiles(workspace: Workspace): Promise<Contro
 export async function restoreControlFiles(workspace: Workspace, snapshot: ControlSnapshot): Promise<string[]> {
   const restored: string[] = [];
   // The paths found before the agent ran (never where a rewritten `.git` file points now), plus new hooks.
-  const paths = [...new Set([...snapshot.keys(), ...(await hookPaths(workspace))])];
-  const found = await Promise.all(paths.map((path) => readEntry(path)));
+  const paths = [...new Set([...snapshot.keys(), ...hookPaths(workspace)])];
+  // All read before anything is put back, so no restoration changes what another path reads.
+  const found = paths.map((path) => readEntry(path));
   for (const [index, path] of paths.entries()) {
     const before = snapshot.get(path) ?? null;
     if (same(before, found[index]!)) continue;
@@ -75,12 +81,18 @@ export async function restoreControlFiles(workspace: Workspace, snapshot: Contro
   return restored;
 }
 
-async function readEntry(path: string): Promise<{ content: Buffer; mode: number } | null> {
-  const info = await lstat(path).catch(() => undefined);
-  if (!info) return null;
+// Read synchronously: a few dozen small files, each several times cheaper than a trip through the thread pool.
+function readEntry(path: string): { content: Buffer; mode: number } | null {
+  let info;
+  try {
+    info = lstatSync(path);
+  } catch {
+    // Missing, or a parent that is not a directory: no file there.
+    return null;
+  }
   // A link or directory where a file belongs is a change in itself: record it as unreadable content.
   if (!info.isFile()) return { content: Buffer.from(`not a file: mode ${info.mode.toString(8)}`), mode: -1 };
-  return { content: await readFile(path), mode: info.mode & 0o7777 };
+  return { content: readFileSync(path), mode: info.mode & 0o7777 };
 }
 
 function same(a: { content: Buffer; mode: number } | null, b: { content: Buffer; mode: number } | null): boolean {
