@@ -26,10 +26,10 @@ export interface SandboxScriptOptions {
 }
 
 /**
- * Runs `main` inside the sandbox with `node -e`: the input goes in on stdin as JSON and the result comes
- * back on stdout after a marker. `main` reaches the shared helpers as the global `lib` (see
- * `sandboxLibrary`). An error thrown there with an `outpostCode` property becomes an
- * `OutpostError` with that code here.
+ * Runs `main` inside the sandbox with `node -e`: the input goes in on stdin as one line of JSON (inputLine)
+ * and the result comes back on stdout after a marker. `main` reaches the shared helpers as the global `lib`
+ * (see `sandboxLibrary`). An error thrown there with an `outpostCode` property becomes an `OutpostError`
+ * with that code here.
  */
 export async function runSandboxScript<Result>(
   lease: SandboxLease,
