@@ -9,8 +9,8 @@ export const RULES = [
   { match: /^(provider|transport)-/, allowed: ["core", "plugin-utils"] },
   { match: /^conversations$/, allowed: ["core", "plugin-utils"] },
   { match: /^agent-/, allowed: ["core", "conversations", "plugin-utils"] },
-  // The reference default provider is an optional peer: declared optional, reached only by a lazy import().
-  { match: /^dispatch$/, allowed: ["core", "plugin-utils"], optionalLazy: ["provider-docker"] },
+  // The engine names no plugin: its default provider is found by plugin discovery (@outpost/core/plugin-packages).
+  { match: /^dispatch$/, allowed: ["core", "plugin-utils"] },
   // Queues run the engine on remote workers: core and the engine's public API, never a plugin.
   { match: /^queue-/, allowed: ["core", "dispatch"] },
   // The CLI composes what is installed: it may import anything, but its src/ names no agent, provider or queue

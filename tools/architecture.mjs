@@ -52,7 +52,6 @@ function checkManifest(folder, packageDir, rule) {
       if (!name.startsWith(SCOPE)) continue;
       const target = name.slice(SCOPE.length);
       if (allowedTarget(rule, target, folder)) continue;
-      if (field === "peerDependencies" && optionalLazy(rule, target) && manifest.peerDependenciesMeta?.[name]?.optional === true) continue;
       found.push(`packages/${folder}/package.json: ${field} names ${name}, which ${folder} may not depend on`);
     }
   }
@@ -69,9 +68,7 @@ function checkSources(folder, packageDir, rule) {
       const where = `packages/${folder}/${relative(packageDir, file)}`;
       if (specifier.startsWith(SCOPE)) {
         const target = specifier.slice(SCOPE.length).split("/")[0];
-        const lazy = optionalLazy(rule, target) && /\bimport\s*\(/.test(match[0]);
-        if (!allowedTarget(rule, target, folder) && !lazy)
-          found.push(`${where}: imports ${specifier}; ${folder} may import only ${describe(rule)}`);
+        if (!allowedTarget(rule, target, folder)) found.push(`${where}: imports ${specifier}; ${folder} may import only ${describe(rule)}`);
       } else if (specifier.startsWith(".")) {
         const target = resolve(dirname(file), specifier);
         if (!target.startsWith(packageDir + "/"))
@@ -104,11 +101,6 @@ function checkTestSources(folder, packageDir) {
     }
   }
   return found;
-}
-
-// An optional peer the package loads lazily (import()), so installing the package never requires it.
-function optionalLazy(rule, target) {
-  return (rule.optionalLazy ?? []).includes(target);
 }
 
 function describe(rule) {

@@ -2,9 +2,10 @@
 // written by bundle-dist.mjs before the ES module build. Why: Node starts a CommonJS main ~10 ms sooner than
 // an ES module one, and each further ES module costs its own resolve, read and link; `outpost --help` and
 // the other quick commands need only commander, the program and the plugin scan.
-// - Dependencies listed in `outpostBundle.inline` are bundled (commander); any other package in the start
-//   graph fails the build, since the start must not load @outpost/core or a plugin (and ESM-only packages
-//   cannot be required by CommonJS on Node 20).
+// - Dependencies listed in `outpostBundle.inline` are bundled (commander, and the one builtins-only entry
+//   `@outpost/core/plugin-packages`); any other package in the start graph fails the build, since the start
+//   must not load the rest of @outpost/core or a plugin (and ESM-only packages cannot be required by CommonJS
+//   on Node 20).
 // - A relative dynamic `import()` stays an import() of the ES module build: its target is returned so
 //   bundle-dist makes it an entry with a stable path (dist/run/run-command.js, …).
 // - Builtins listed in `outpostBundle.lazyBuiltins` that inlined packages require are loaded on first use
@@ -56,7 +57,8 @@ function startGraph({ outfile, inline, lazyBuiltins, lazyModules }) {
         }
         if (args.path.startsWith(".") || args.path.startsWith("/")) return undefined;
         const name = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
-        if (inline.has(name)) return undefined;
+        // A listed package is inlined whole; a listed export path (`@outpost/core/plugin-packages`) only that entry.
+        if (inline.has(name) || inline.has(args.path)) return undefined;
         return {
           errors: [
             {

@@ -113,26 +113,23 @@ describe("architecture check", () => {
     expect(violations).toContain("packages/dispatch/package.json: peerDependencies names @outpost/agent-claude");
   });
 
-  it("lets the engine reach its optional default provider only lazily and only as an optional peer", () => {
-    const optional = {
-      peerDependencies: { "@outpost/provider-docker": "^0.1.0" },
-      peerDependenciesMeta: { "@outpost/provider-docker": { optional: true } },
-    };
-    const lazy = monorepo({
-      dispatch: { src: { "default.ts": 'const load = () => import("@outpost/provider-docker");' }, manifest: optional },
-    });
-    expect(checkArchitecture(lazy)).toEqual([]);
-    const eager = monorepo({
+  it("refuses the engine any plugin, even lazily or as an optional peer: it finds its default provider by discovery", () => {
+    const root = monorepo({
       dispatch: {
-        src: { "default.ts": 'import { dockerProvider } from "@outpost/provider-docker";' },
-        manifest: { peerDependencies: { "@outpost/provider-docker": "^0.1.0" } },
+        src: { "default.ts": 'const load = () => import("@outpost/provider-docker");' },
+        manifest: {
+          peerDependencies: { "@outpost/provider-docker": "^0.1.0" },
+          peerDependenciesMeta: { "@outpost/provider-docker": { optional: true } },
+        },
       },
     });
-    const violations = checkArchitecture(eager).join("\n");
+    const violations = checkArchitecture(root).join("\n");
     expect(violations).toContain("packages/dispatch/src/default.ts: imports @outpost/provider-docker");
     expect(violations).toContain("packages/dispatch/package.json: peerDependencies names @outpost/provider-docker");
-    const otherPlugin = monorepo({ dispatch: { src: { "x.ts": 'const load = () => import("@outpost/provider-local");' } } });
-    expect(checkArchitecture(otherPlugin).join("\n")).toContain("packages/dispatch/src/x.ts: imports @outpost/provider-local");
+    const discovery = monorepo({
+      dispatch: { src: { "default.ts": 'import { pluginPackagesIn } from "@outpost/core/plugin-packages";' } },
+    });
+    expect(checkArchitecture(discovery)).toEqual([]);
   });
 
   it("catches relative imports that reach into another package and unknown packages", () => {
