@@ -26,7 +26,8 @@ export { assertRelocatablePath, relocationPairs, relocationTo } from "./relocati
 export type { Relocation } from "./relocation/relocation.js";
 
 export { runSandboxScript } from "./sandbox/sandbox-script.js";
-export type { SandboxMain, SandboxScriptOptions } from "./sandbox/sandbox-script.js";
+export type { SandboxScriptOptions } from "./sandbox/sandbox-script.js";
+export type { SandboxProgramName } from "./sandbox/sandbox-programs.js";
 export { startScriptStandby, type ScriptStandby } from "./sandbox/sandbox-script-standby.js";
 export type { SandboxLibrary } from "./sandbox/sandbox-library.js";
 

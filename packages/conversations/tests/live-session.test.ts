@@ -2,10 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPathRewriter, sessionBundleStore, transcriptStore } from "../src/index.js";
-import { sandboxLibrary } from "../src/sandbox/sandbox-library.js";
-import { sandboxReplace } from "../src/sandbox/sandbox-replace.js";
-import { TRANSPILER_HELPERS, functionSource } from "../src/sandbox/transpiler-helpers.js";
+import { sessionBundleStore, transcriptStore } from "../src/index.js";
+import { sandboxProgramsSource } from "../src/sandbox/program-file.js";
 import { demoProfile } from "./demo-profile.js";
 import { demoTranscript, transcriptLine } from "./demo-transcript.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
@@ -86,9 +84,10 @@ describe("restoring over a session that is already there", () => {
 });
 
 // The replaced session goes to its recovery name also when a crash came after the commit.
+// The helpers as the sandbox gets them: the built programs' file, which exposes them as outpostSandbox.lib.
 const LIBRARY = `"use strict";
-${TRANSPILER_HELPERS}
-const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}), (${functionSource(sandboxReplace)}));
+${sandboxProgramsSource()}
+const lib = outpostSandbox.lib;
 const input = JSON.parse(process.argv[1]);
 `;
 const run = (body: string, input: unknown) =>

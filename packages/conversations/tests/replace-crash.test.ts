@@ -5,19 +5,18 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionBundleProfile } from "@outpost/core";
 import { isOutpostError } from "@outpost/core";
-import { createPathRewriter, sessionBundleStore } from "../src/index.js";
-import { sandboxLibrary } from "../src/sandbox/sandbox-library.js";
-import { sandboxReplace } from "../src/sandbox/sandbox-replace.js";
-import { TRANSPILER_HELPERS, functionSource } from "../src/sandbox/transpiler-helpers.js";
+import { sessionBundleStore } from "../src/index.js";
+import { sandboxProgramsSource } from "../src/sandbox/program-file.js";
 import { demoProfile } from "./demo-profile.js";
 import { localSandbox, type TestSandbox } from "./sandboxes.js";
 
 // A real crash: a node process running the sandbox library is killed with SIGKILL right after a step of a
 // replacement; the next one (in another process, as the next restore would) must find the old or the new
 // session complete, never a mix, and no leftover.
+// The helpers as the sandbox gets them: the built programs' file, which exposes them as outpostSandbox.lib.
 const LIBRARY = `"use strict";
-${TRANSPILER_HELPERS}
-const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}), (${functionSource(sandboxReplace)}));
+${sandboxProgramsSource()}
+const lib = outpostSandbox.lib;
 const input = JSON.parse(process.argv[1]);
 `;
 

@@ -1,8 +1,8 @@
 import type { SessionBundle, SessionBundleEntry } from "./session-bundle.js";
 
 /**
- * Structural checks of an untrusted bundle, shared by the host and the sandbox. Self-contained (serialized
- * into sandbox scripts). Returns a problem description, or undefined when the bundle is sound.
+ * Structural checks of an untrusted bundle, shared by the host and the sandbox. Also bundled into the
+ * sandbox programs (`dist/sandbox-programs.cjs`). Returns a problem description, or undefined when the bundle is sound.
  */
 export function bundleProblem(
   bundle: unknown,

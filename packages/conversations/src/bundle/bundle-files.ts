@@ -2,7 +2,7 @@ import type { SessionBundleFiles } from "@outpost/core";
 
 /**
  * The view of a bundle's texts that a `validate` hook gets: `text(path)`, plus each text as a property named
- * by its path. Self-contained: serialized into sandbox scripts, and also used on the host by `locate`.
+ * by its path. Bundled into the sandbox programs, and also used on the host by `locate`.
  */
 export function bundleFiles(texts: Readonly<Record<string, string>>): SessionBundleFiles {
   const byPath = new Map(Object.entries(texts));

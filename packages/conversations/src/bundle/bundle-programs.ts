@@ -1,19 +1,11 @@
-import type { SessionBundleFiles, SessionBundleHelpers, SessionBundleRelocation } from "@outpost/core";
-import type { SandboxLibrary } from "../sandbox/sandbox-library.js";
-import type { bundleProblem as BundleProblem } from "./bundle-checks.js";
-import type { bundleFiles as BundleFiles } from "./bundle-files.js";
+import type { SessionBundleRelocation } from "@outpost/core";
+import { lib } from "../sandbox/sandbox-lib.js";
+import { bundleProblem } from "./bundle-checks.js";
+import { bundleFiles } from "./bundle-files.js";
+import { callHook, type ProfileHooks } from "./profile-hooks.js";
 import type { SerializedPattern, SessionBundle, SessionBundleEntry } from "./session-bundle.js";
 
-// Provided by the script prelude (see runSandboxScript and hookPrelude); these functions run in the sandbox.
-declare const lib: SandboxLibrary;
-declare const bundleProblem: typeof BundleProblem;
-declare const bundleFiles: typeof BundleFiles;
-declare const hooks: {
-  validate?: (files: SessionBundleFiles, id: string) => string | undefined;
-  bucket?: (cwd: string, helpers: SessionBundleHelpers) => string;
-  relocate?: (path: string, text: string, relocation: SessionBundleRelocation) => string;
-};
-declare const callHook: <T>(name: string, call: () => T) => T;
+// These programs run inside the sandbox (dist/sandbox-programs.cjs); the profile's hooks come with them.
 
 interface BundleLocation {
   readonly format: string;
@@ -34,7 +26,7 @@ export interface CaptureBundleInput extends BundleLocation {
 }
 
 /** Reads one session folder into a bundle file in the sandbox's temporary folder; returns its path. */
-export function captureBundleProgram(input: CaptureBundleInput): { file: string; size: number } {
+export function captureBundleProgram(input: CaptureBundleInput, hooks: ProfileHooks): { file: string; size: number } {
   const { fs, path, fail } = lib;
   const what = `${input.format} session ${input.id}`;
   const cliRoot = lib.cliRoot(input.home, input.root);
@@ -111,7 +103,7 @@ export function captureBundleProgram(input: CaptureBundleInput): { file: string;
     files.push({ path: file.path, mode: file.mode, encoding: utf8 ? "utf8" : "base64", data: utf8 ? text : bytes.toString("base64") });
   }
   if (hooks.validate) {
-    const problem = callHook("validate", () => hooks.validate!(bundleFiles(texts), input.id));
+    const problem = callHook(hooks, "validate", () => hooks.validate!(bundleFiles(texts), input.id));
     if (typeof problem === "string") {
       throw fail(
         "session",
@@ -151,7 +143,7 @@ export interface RestoreBundleInput extends BundleLocation {
 }
 
 /** Builds the session beside its destination from the uploaded bundle, then swaps it in. */
-export function restoreBundleProgram(input: RestoreBundleInput): { destination: string; kept?: true } {
+export function restoreBundleProgram(input: RestoreBundleInput, hooks: ProfileHooks): { destination: string; kept?: true } {
   const { fs, path, fail } = lib;
   const what = `${input.format} session ${input.id}`;
   try {
@@ -174,7 +166,7 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     let bucket: string | undefined;
     let destination = path.join(sessions, input.id);
     if (input.buckets) {
-      bucket = callHook("bucket", () => hooks.bucket!(input.to.workspace, lib.helpers));
+      bucket = callHook(hooks, "bucket", () => hooks.bucket!(input.to.workspace, lib.helpers));
       if (typeof bucket !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(bucket) || bucket.includes("..")) {
         throw fail(
           "configuration",
@@ -220,7 +212,7 @@ export function restoreBundleProgram(input: RestoreBundleInput): { destination: 
     const contents = bundle.files.map((file) => {
       if (!isRelocated(file.path)) return file.encoding === "utf8" ? Buffer.from(file.data, "utf8") : Buffer.from(file.data, "base64");
       const text = file.encoding === "utf8" ? file.data : Buffer.from(file.data, "base64").toString("utf8");
-      const result = hooks.relocate ? callHook("relocate", () => hooks.relocate!(file.path, text, relocation)) : rewrite(text);
+      const result = hooks.relocate ? callHook(hooks, "relocate", () => hooks.relocate!(file.path, text, relocation)) : rewrite(text);
       if (typeof result !== "string")
         throw fail(
           "configuration",

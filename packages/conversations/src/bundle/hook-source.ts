@@ -1,5 +1,5 @@
 import { OutpostError } from "@outpost/core";
-import { withNameHelpers } from "../sandbox/transpiler-helpers.js";
+import { TRANSPILER_HELPERS, withNameHelpers } from "../sandbox/transpiler-helpers.js";
 
 type Hook = (...parameters: never[]) => unknown;
 
@@ -27,28 +27,16 @@ export function hookSource(name: string, hook: Hook | undefined, format: string)
   throw invalid(name, format, "its source is not a standalone function expression");
 }
 
-/** Script prelude that defines `hooks` and `callHook` for bundle programs in the sandbox. */
-export function hookPrelude(format: string, sources: Readonly<Record<string, string | undefined>>): string {
+/**
+ * The profile's hooks as one expression (a `ProfileHooks` object) that the sandbox programs receive. Hooks
+ * are the user's own functions, built by whatever tool: esbuild's name helper is defined beside them.
+ */
+export function profileHooksSource(format: string, sources: Readonly<Record<string, string | undefined>>): string {
   const entries = Object.entries(sources)
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, source]) => `${JSON.stringify(name)}: (${source})`);
   // The format is data: embedded as a JSON string, never spliced into the code (it may hold quotes).
-  return `const hooks = { ${entries.join(", ")} };
-const profileFormat = ${JSON.stringify(format)};
-const callHook = (name, call) => {
-  try {
-    return call();
-  } catch (error) {
-    if (error && typeof error.outpostCode === "string") throw error;
-    const reference = !!error && error.name === "ReferenceError";
-    const message = error && error.message ? error.message : String(error);
-    throw Object.assign(new Error(reference
-      ? "The " + name + " hook of the " + profileFormat + " profile is not self-contained: " + message +
-        ". Hooks run inside the sandbox, so they may use only their arguments and the helpers they are given."
-      : "The " + name + " hook of the " + profileFormat + " profile threw: " + message + ". The existing session was left untouched; fix the hook or the session files."),
-      { outpostCode: reference ? "configuration" : "session", details: { hook: name } });
-  }
-};`;
+  return `(() => { ${TRANSPILER_HELPERS} return { format: ${JSON.stringify(format)}${entries.map((entry) => `, ${entry}`).join("")} }; })()`;
 }
 
 function invalid(name: string, format: string, problem: string): OutpostError {

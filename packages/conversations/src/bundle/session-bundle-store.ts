@@ -9,12 +9,9 @@ import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_BUNDLE_MAX_FILES, type CaptureLimits 
 import { assertRelocatablePath } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
 import { ScriptStandbys } from "../sandbox/script-standbys.js";
-import { functionSource } from "../sandbox/transpiler-helpers.js";
-import { bundleProblem } from "./bundle-checks.js";
 import { bundleFiles } from "./bundle-files.js";
-import { captureBundleProgram, removeCapturedBundleProgram, restoreBundleProgram } from "./bundle-programs.js";
 import { checkProfile } from "./check-profile.js";
-import { hookPrelude, hookSource } from "./hook-source.js";
+import { hookSource, profileHooksSource } from "./hook-source.js";
 import { runHostHook } from "./host-hook.js";
 import { readBundle } from "./read-bundle.js";
 import { serializePattern } from "./session-bundle.js";
@@ -42,7 +39,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     bucket: hookSource("bucket", profile.bucket, format),
     relocate: hookSource("relocate", profile.relocate, format),
   };
-  const prelude = `const bundleProblem = (${functionSource(bundleProblem)});\nconst bundleFiles = (${functionSource(bundleFiles)});\n${hookPrelude(format, sources)}`;
+  const hooks = profileHooksSource(format, sources);
   const limits = { maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_MAX_BYTES, maxFiles: options.maxFiles ?? DEFAULT_BUNDLE_MAX_FILES };
   const patterns = {
     include: serializePattern(profile.include),
@@ -99,9 +96,9 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
   }
 
   // The capturing script may start during the turn (`prepareCapture`): the capture after it hands it its input.
-  const capturing = new ScriptStandbys<{ file: string; size: number }>(captureBundleProgram);
+  const capturing = new ScriptStandbys<{ file: string; size: number }>("captureBundle");
   const prepareCapture = (context: ConversationContext) =>
-    capturing.prepare(context.sandbox, { prelude, ...placement(context), what: `capture a ${format} session` });
+    capturing.prepare(context.sandbox, { hooks, ...placement(context), what: `capture a ${format} session` });
 
   async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
     assertConversationId(id);
@@ -110,7 +107,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     const captured = await capturing.run(
       lease,
       { ...location(id, lease), workspace: lease.root },
-      { prelude, ...placement(context), what: `capture ${format} session ${id}` },
+      { hooks, ...placement(context), what: `capture ${format} session ${id}` },
     );
     const target = directory(context.repository, context.home);
     await mkdir(target, { recursive: true });
@@ -127,7 +124,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     } finally {
       await runSandboxScript(
         lease,
-        removeCapturedBundleProgram,
+        "removeCapturedBundle",
         { file: captured.file },
         { what: "remove the temporary bundle", ...placement(context) },
       ).catch(() => undefined);
@@ -153,9 +150,9 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
       await lease.upload(stage, upload, signal ? { signal } : {});
       const restored = await runSandboxScript<{ destination: string; kept?: true }>(
         lease,
-        restoreBundleProgram,
+        "restoreBundle",
         { ...location(id, lease), upload, relocated: profile.relocated ?? [], to, keepPresent: context.local === true },
-        { prelude, what: `restore ${format} session ${id}`, ...placement(context) },
+        { hooks, what: `restore ${format} session ${id}`, ...placement(context) },
       );
       if (restored.kept)
         context.warn?.(

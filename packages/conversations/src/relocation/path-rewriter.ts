@@ -11,7 +11,7 @@ export interface PathPair {
  * so do git's diff prefixes (`a/repo/x`, `b/repo/x` in `diff --git a/repo/x b/repo/x`).
  *
  * Occurrences are found with `indexOf` (fast on large transcripts) and checked one by one.
- * Self-contained on purpose: its source is also serialized into scripts that run inside a sandbox.
+ * Also bundled into the sandbox programs (`dist/sandbox-programs.cjs`), so it imports nothing.
  */
 export function createPathRewriter(pairs: readonly PathPair[]): (text: string) => string {
   const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);

@@ -1,5 +1,8 @@
-import type { PathPair } from "../relocation/path-rewriter.js";
-import type { sandboxReplace } from "./sandbox-replace.js";
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createPathRewriter } from "../relocation/path-rewriter.js";
+import { sandboxReplace } from "./sandbox-replace.js";
 
 /** A file found by `walk`, relative to the walked directory. */
 export interface WalkedFile {
@@ -19,17 +22,11 @@ export interface WalkOptions {
 }
 
 /**
- * The file-system helpers every sandbox script uses. Self-contained: serialized whole into `node -e`
- * scripts, so it uses only Node built-ins and its argument.
+ * The file-system helpers every sandbox program uses (`sandbox-programs/`). It runs inside the sandbox, in
+ * the self-contained `dist/sandbox-programs.cjs` the build writes, so it may import only Node built-ins and
+ * this package's own modules.
  */
-export function sandboxLibrary(
-  createPathRewriter: (pairs: readonly PathPair[]) => (text: string) => string,
-  replace: typeof sandboxReplace,
-) {
-  const fs = require("node:fs") as typeof import("node:fs");
-  const path = require("node:path") as typeof import("node:path");
-  const crypto = require("node:crypto") as typeof import("node:crypto");
-
+export function sandboxLibrary() {
   function fail(code: string, message: string, details?: Record<string, unknown>): Error {
     return Object.assign(new Error(message), { outpostCode: code, details });
   }
@@ -174,7 +171,7 @@ export function sandboxLibrary(
     stagingName,
     helpers,
     createPathRewriter,
-    ...replace(fs, path, fail, lstat),
+    ...sandboxReplace(fs, path, fail, lstat),
   };
 }
 

@@ -22,7 +22,7 @@ type Fail = (code: string, message: string, details?: Record<string, unknown>) =
 /**
  * Writes in a sandbox folder that the agent controls: no link is followed on the way, and a session made of
  * several entries (a transcript, its sidecar, an index file) is replaced all together or not at all, even
- * across a crash. Self-contained: serialized into sandbox scripts with `sandboxLibrary`.
+ * across a crash. Part of `sandboxLibrary`, which runs in the sandbox.
  */
 export function sandboxReplace(
   fs: typeof import("node:fs"),

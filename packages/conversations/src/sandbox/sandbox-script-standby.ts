@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import type { SandboxProgramName } from "./sandbox-programs.js";
 import type { CommandResult, SandboxLease } from "@outpost/core";
 import {
   hasScriptOutcome,
@@ -7,7 +8,6 @@ import {
   runSandboxScript,
   scriptResult,
   scriptSource,
-  type SandboxMain,
   type SandboxScriptOptions,
 } from "./sandbox-script.js";
 
@@ -25,32 +25,33 @@ export interface ScriptStandby<Result> {
 }
 
 /**
- * Starts `main` as `runSandboxScript` would, except that its input comes later: node's start (most of a
+ * Starts `program` as `runSandboxScript` would, except that its input comes later: node's start (most of a
  * short script's cost) happens while something else runs. Only where a waiting process costs nothing
  * (`lease.idleInput` with `liveInput`) and the script would run in the sandbox; undefined otherwise.
  */
 export function startScriptStandby<Result>(
   lease: SandboxLease,
-  main: SandboxMain,
+  program: SandboxProgramName,
   options: SandboxScriptOptions,
 ): ScriptStandby<Result> | undefined {
   if (options.local || lease.liveInput !== true || lease.idleInput !== true) return undefined;
   const input = new PassThrough();
   const ending = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, ending.signal]) : ending.signal;
-  const finished: Promise<CommandResult | undefined> = invokeScript(lease, scriptSource(main, options), options, { input, signal }).catch(
-    () => undefined,
-  );
+  const finished: Promise<CommandResult | undefined> = invokeScript(lease, scriptSource(program, options), options, {
+    input,
+    signal,
+  }).catch(() => undefined);
   const key = environmentKey(options);
   let used = false;
   return {
-    fits: (wanted) => !used && !wanted.local && environmentKey(wanted) === key && wanted.prelude === options.prelude,
+    fits: (wanted) => !used && !wanted.local && environmentKey(wanted) === key && wanted.hooks === options.hooks,
     async run(value, what) {
       used = true;
       input.end(inputLine(value) ?? "");
       const result = await finished;
       if (result !== undefined && hasScriptOutcome(result)) return scriptResult<Result>(result, { what });
-      return runSandboxScript<Result>(lease, main, value, { ...options, what });
+      return runSandboxScript<Result>(lease, program, value, { ...options, what });
     },
     dispose() {
       used = true;

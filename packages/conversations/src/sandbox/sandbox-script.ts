@@ -1,18 +1,15 @@
 import { createRequire } from "node:module";
 import type { Command, CommandResult, SandboxLease } from "@outpost/core";
 import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
-import { createPathRewriter } from "../relocation/path-rewriter.js";
-import { sandboxLibrary } from "./sandbox-library.js";
-import { sandboxReplace } from "./sandbox-replace.js";
+import type { ProfileHooks } from "../bundle/profile-hooks.js";
+import { lastLines } from "./last-lines.js";
+import { sandboxProgramsSource } from "./program-file.js";
+import type { SandboxProgramName } from "./sandbox-programs.js";
 import { SCRIPT_RESULT_MARKER, ScriptOutcomeWatch } from "./script-outcome.js";
-import { TRANSPILER_HELPERS, functionSource } from "./transpiler-helpers.js";
-
-/** A function that runs inside the sandbox: self-contained, takes the JSON input, returns JSON. */
-export type SandboxMain = (input: never) => unknown;
 
 export interface SandboxScriptOptions {
-  /** Extra source placed before `main` (for example serialized profile hooks). */
-  readonly prelude?: string;
+  /** Source of the session-bundle profile's hooks, an object expression (`profileHooksSource`). */
+  readonly hooks?: string;
   readonly signal?: AbortSignal;
   readonly what: string;
   /**
@@ -26,19 +23,19 @@ export interface SandboxScriptOptions {
 }
 
 /**
- * Runs `main` inside the sandbox with `node -e`: the input goes in on stdin as one line of JSON (inputLine)
- * and the result comes back on stdout after a marker. `main` reaches the shared helpers as the global `lib`
- * (see `sandboxLibrary`). An error thrown there with an `outpostCode` property becomes an `OutpostError`
- * with that code here.
+ * Runs one of the sandbox programs (`sandbox-programs.ts`) inside the sandbox with `node -e`, from the
+ * self-contained file the build wrote: the input goes in on stdin as one line of JSON (inputLine) and the
+ * result comes back on stdout after a marker. An error thrown there with an `outpostCode` property becomes
+ * an `OutpostError` with that code here.
  */
 export async function runSandboxScript<Result>(
   lease: SandboxLease,
-  main: SandboxMain,
+  program: SandboxProgramName,
   input: unknown,
   options: SandboxScriptOptions,
 ): Promise<Result> {
-  if (options.local) return runInProcess<Result>(lease, main, input, options);
-  const result = await invokeScript(lease, scriptSource(main, options), options, { stdin: inputLine(input) });
+  if (options.local) return runInProcess<Result>(lease, program, input, options);
+  const result = await invokeScript(lease, scriptSource(program, options), options, { stdin: inputLine(input) });
   return scriptResult<Result>(result, options);
 }
 
@@ -87,7 +84,7 @@ export function scriptResult<Result>(result: CommandResult, options: Pick<Sandbo
     throw new OutpostError(
       "process",
       `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ` +
-        `${result.stderr.slice(-400).trim() || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
+        `${lastLines(result.stderr, 800) || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
       { details: { status: result.status } },
     );
   }
@@ -117,7 +114,7 @@ const leaseVariables = new WeakMap<SandboxLease, Map<string, string | undefined>
 
 async function runInProcess<Result>(
   lease: SandboxLease,
-  main: SandboxMain,
+  program: SandboxProgramName,
   input: unknown,
   options: SandboxScriptOptions,
 ): Promise<Result> {
@@ -142,14 +139,10 @@ async function runInProcess<Result>(
     const value = known.get(name);
     if (value !== undefined) env[name] = value;
   }
-  const body = `"use strict";
-${TRANSPILER_HELPERS}
-const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}), (${functionSource(sandboxReplace)}));
-${options.prelude ?? ""}
-return (${functionSource(main)})(input);`;
   try {
-    const run = new Function("require", "process", "input", body) as (require: NodeJS.Require, process: unknown, input: unknown) => unknown;
-    const value = await run(nodeRequire, { env, pid: process.pid, kill: process.kill.bind(process) }, JSON.parse(JSON.stringify(input)));
+    // The same file as in a sandbox, evaluated with the lease's variables as its `process.env`.
+    const { sandbox, hooks } = inProcessFactory(options.hooks)(nodeRequire, { env, pid: process.pid, kill: process.kill.bind(process) });
+    const value = await sandbox.run(program, JSON.parse(JSON.stringify(input)), hooks);
     return (value === undefined ? undefined : JSON.parse(JSON.stringify(value))) as Result;
   } catch (error) {
     const fields = (typeof error === "object" && error !== null ? error : {}) as {
@@ -170,41 +163,28 @@ return (${functionSource(main)})(input);`;
   }
 }
 
-export function scriptSource(main: SandboxMain, options: Pick<SandboxScriptOptions, "prelude">): string {
-  // Transpilers that keep function names (esbuild, so tsx) wrap them in `__name(fn, "name")`: the
-  // serialized code gets that helper, so the same functions run whichever tool built this package.
-  return `"use strict";
-${TRANSPILER_HELPERS}
-const lib = (${functionSource(sandboxLibrary)})((${functionSource(createPathRewriter)}), (${functionSource(sandboxReplace)}));
-${options.prelude ?? ""}
-const main = (${functionSource(main)});
-const chunks = [];
-let inputComplete = false;
-// The input is one line of JSON: main starts at its newline, without waiting for stdin's end to travel.
-process.stdin.on("data", (chunk) => {
-  chunks.push(chunk);
-  if (chunk.includes(10)) runMain();
-});
-process.stdin.on("end", runMain);
-async function runMain() {
-  if (inputComplete) return;
-  inputComplete = true;
-  let outcome;
-  try {
-    const text = Buffer.concat(chunks).toString("utf8").split("\\n")[0];
-    outcome = { ok: true, value: await main(text === "" ? null : JSON.parse(text)) };
-  } catch (error) {
-    const known = error && typeof error === "object" && typeof error.outpostCode === "string";
-    outcome = {
-      ok: false,
-      code: known ? error.outpostCode : "session",
-      message: known ? error.message : "Unexpected failure in the sandbox: " + (error && error.stack ? error.stack : String(error)) + ". Report it with the stack.",
-      details: known && error.details ? error.details : undefined,
-    };
-  }
-  process.stdout.write("\\n${SCRIPT_RESULT_MARKER}" + JSON.stringify(outcome) + "\\n");
+/** The `node -e` text that runs `program`: the programs' file, then the call that starts it on stdin. */
+export function scriptSource(program: SandboxProgramName, options: Pick<SandboxScriptOptions, "hooks">): string {
+  return `"use strict";\n${sandboxProgramsSource()}\noutpostSandbox.start(${JSON.stringify(program)}, ${options.hooks ?? "undefined"});\n`;
 }
-`;
+
+interface InProcessPrograms {
+  readonly sandbox: { run(program: SandboxProgramName, input: unknown, hooks?: ProfileHooks): Promise<unknown> };
+  readonly hooks?: ProfileHooks;
+}
+type InProcessFactory = (require: NodeJS.Require, process: unknown) => InProcessPrograms;
+const inProcessFactories = new Map<string, InProcessFactory>();
+
+/** The programs' file compiled once per hooks source; each call runs it afresh with its own `process`. */
+function inProcessFactory(hooks: string | undefined): InProcessFactory {
+  const key = hooks ?? "";
+  let factory = inProcessFactories.get(key);
+  if (factory === undefined) {
+    const body = `"use strict";\n${sandboxProgramsSource()}\nreturn { sandbox: outpostSandbox, hooks: (${hooks ?? "undefined"}) };`;
+    factory = new Function("require", "process", body) as InProcessFactory;
+    inProcessFactories.set(key, factory);
+  }
+  return factory;
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,6 @@
 import type { SandboxLease } from "@outpost/core";
-import { runSandboxScript, type SandboxMain, type SandboxScriptOptions } from "./sandbox-script.js";
+import type { SandboxProgramName } from "./sandbox-programs.js";
+import { runSandboxScript, type SandboxScriptOptions } from "./sandbox-script.js";
 import { startScriptStandby, type ScriptStandby } from "./sandbox-script-standby.js";
 
 /**
@@ -9,14 +10,14 @@ import { startScriptStandby, type ScriptStandby } from "./sandbox-script-standby
 export class ScriptStandbys<Result> {
   private readonly waiting = new WeakMap<SandboxLease, ScriptStandby<Result>>();
 
-  constructor(private readonly main: SandboxMain) {}
+  constructor(private readonly program: SandboxProgramName) {}
 
   /** Starts the script on `lease` (replacing one still waiting there); never throws. */
   prepare(lease: SandboxLease, options: SandboxScriptOptions): void {
     this.waiting.get(lease)?.dispose();
     this.waiting.delete(lease);
     try {
-      const standby = startScriptStandby<Result>(lease, this.main, options);
+      const standby = startScriptStandby<Result>(lease, this.program, options);
       if (standby) this.waiting.set(lease, standby);
     } catch {
       // Only a head start: `run` starts the script itself.
@@ -28,6 +29,6 @@ export class ScriptStandbys<Result> {
     this.waiting.delete(lease);
     if (standby?.fits(options)) return standby.run(input, options.what);
     standby?.dispose();
-    return runSandboxScript<Result>(lease, this.main, input, options);
+    return runSandboxScript<Result>(lease, this.program, input, options);
   }
 }

@@ -1,4 +1,6 @@
 /**
+ * For a session-bundle profile's hooks, the only functions whose source goes to a sandbox (they are the
+ * user's, built by any tool; Outpost's own sandbox code is a file of its own, see program-file.ts).
  * Code built by esbuild (tsx, vite, vitest) with `keepNames` wraps named functions and classes in a helper
  * call, `__name(fn, "fn")`, that lives at the top of the module, outside the function whose source we send
  * to the sandbox. Serialized code gets the helper back from this preamble. It behaves like esbuild's own.
@@ -102,15 +104,3 @@ const KEYWORDS = new Set([
   "throw",
   "yield",
 ]);
-
-const serialized = new WeakMap<object, string>();
-
-/** The source of a self-contained function, with renamed name helpers bound (memoized per function). */
-export function functionSource(fn: (...parameters: never[]) => unknown): string {
-  let source = serialized.get(fn);
-  if (source === undefined) {
-    source = withNameHelpers(fn.toString());
-    serialized.set(fn, source);
-  }
-  return source;
-}

@@ -1,7 +1,7 @@
-import type { SandboxLibrary, WalkedFile } from "../sandbox/sandbox-library.js";
+import type { WalkedFile } from "../sandbox/sandbox-library.js";
+import { lib } from "../sandbox/sandbox-lib.js";
 
-// Provided by the script prelude (see runSandboxScript); these functions run inside the sandbox.
-declare const lib: SandboxLibrary;
+// These programs run inside the sandbox (dist/sandbox-programs.cjs), never in the host's bundle.
 
 export interface CliLocation {
   readonly home: string;

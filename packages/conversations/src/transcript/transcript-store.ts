@@ -18,16 +18,7 @@ import { ScriptStandbys } from "../sandbox/script-standbys.js";
 import type { WalkedFile } from "../sandbox/sandbox-library.js";
 import type { TranscriptFormat } from "./transcript-format.js";
 import { readTranscriptOrigin } from "./transcript-origin.js";
-import {
-  commitTranscriptProgram,
-  locateTranscriptProgram,
-  prepareRestoreProgram,
-  recheckTranscriptProgram,
-  removeCopyProgram,
-  removeProgram,
-  type LocatedTranscript,
-  type PreparedRestore,
-} from "./transcript-programs.js";
+import type { LocatedTranscript, PreparedRestore } from "./transcript-programs.js";
 
 /**
  * A transcript up to this size (and without a sidecar folder) comes back with the script that locates it:
@@ -80,7 +71,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
   }
 
   // The locating script may start during the turn (`prepareCapture`): the capture after it hands it its input.
-  const locating = new ScriptStandbys<LocatedTranscript>(locateTranscriptProgram);
+  const locating = new ScriptStandbys<LocatedTranscript>("locateTranscript");
   const prepareCapture = (context: ConversationContext) => locating.prepare(context.sandbox, run(context, "find the conversation"));
 
   async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
@@ -128,7 +119,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         if (located.inline === undefined)
           await runSandboxScript(
             lease,
-            recheckTranscriptProgram,
+            "recheckTranscript",
             { directory: located.sessionsDirectory, files: expected, what },
             run(context, `recheck ${what}`),
           );
@@ -148,8 +139,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       });
     } finally {
       const copy = located.sidecar?.copy;
-      if (copy)
-        await runSandboxScript(lease, removeCopyProgram, { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
+      if (copy) await runSandboxScript(lease, "removeCopy", { path: copy }, run(context, "remove the sidecar copy")).catch(() => undefined);
     }
     return { id, file: join(target, id, "files", located.relative), format: format.format };
   }
@@ -164,7 +154,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     const to = relocation.to;
     const prepared = await runSandboxScript<PreparedRestore>(
       lease,
-      prepareRestoreProgram,
+      "prepareRestore",
       { ...location(lease), id, probes: format.probes ?? [] },
       run(context, `prepare the restore of conversation ${id}`),
     );
@@ -181,7 +171,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         context.warn?.(
           `Conversation ${id} is already in the sandbox home (${present}); the agent continues from it and the captured copy was not restored over it.`,
         );
-        await runSandboxScript(lease, removeProgram, { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(
+        await runSandboxScript(lease, "remove", { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(
           () => undefined,
         );
         return;
@@ -199,7 +189,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       if (!local) await lease.upload(stage, prepared.staging, signal ? { signal } : {});
       await runSandboxScript(
         lease,
-        commitTranscriptProgram,
+        "commitTranscript",
         {
           id,
           base: prepared.base,
@@ -212,7 +202,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         run(context, `put conversation ${id} in place`),
       );
     } catch (error) {
-      await runSandboxScript(lease, removeProgram, { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(
+      await runSandboxScript(lease, "remove", { path: prepared.staging }, run(context, "remove the restore staging folder")).catch(
         () => undefined,
       );
       throw error;
