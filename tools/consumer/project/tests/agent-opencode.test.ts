@@ -1,0 +1,3 @@
+import { describeAgentChain } from "./support/agent-chain.js";
+
+describeAgentChain("opencode");

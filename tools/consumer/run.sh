@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The consumer suite: what a user installs is what is tested. Packs every publishable package, installs the
+# tarballs into a scratch project outside the repository (no workspace links, no `outpost-source` condition,
+# none of the monorepo's devDependencies), and runs tools/consumer/project/tests there through what was installed.
+#   --no-build      skip `npm run build` (the packages are already built)
+#   --reuse <dir>   keep an installed scratch project: repack and reinstall the @outpost tarballs only
+#   --no-tests      stop once the project is installed and checked
+# Extra arguments after `--` go to vitest (e.g. a test file name).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+here="$repo/tools/consumer"
+build=1
+tests=1
+work=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-build) build=0 ;;
+    --no-tests) tests=0 ;;
+    --reuse) work=$2; shift ;;
+    --) shift; break ;;
+    *) echo "consumer: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -n "$work" ] || work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/outpost-consumer-XXXXXX")
+case "$work" in "$repo"/*) echo "consumer: $work is inside the repository" >&2; exit 2 ;; esac
+started=$(date +%s)
+say() { printf 'consumer: %s (+%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
+
+if [ "$build" = 1 ]; then say "build"; (cd "$repo" && npm run build >/dev/null); fi
+
+say "pack into $work/tarballs"
+rm -rf "$work/tarballs" && mkdir -p "$work/tarballs" "$work/project"
+for manifest in "$repo"/packages/*/package.json; do
+  [ "$(node -p "require('$manifest').private === true")" = true ] && continue
+  (cd "$(dirname "$manifest")" && npm pack --silent --pack-destination "$work/tarballs" >/dev/null)
+done
+
+say "scratch project $work/project"
+project="$work/project"
+rm -rf "$project/tests" "$project/fixtures"
+cp -R "$here/project/." "$project/"
+cp -R "$here/fixtures" "$project/fixtures"
+node "$here/write-manifest.mjs" "$repo" "$work/tarballs" "$project"
+cd "$project"
+# A changed tarball keeps its file name: forget the previous install of ours so npm takes the new one.
+rm -rf node_modules/@outpost package-lock.json
+# Plugins in folders are packed and copied like any tarball (--install-links), not linked.
+npm install --prefer-offline --install-links --no-audit --no-fund --loglevel=error
+say "installed"
+node check-installed.mjs
+[ "$tests" = 1 ] || exit 0
+say "tests"
+npx --no-install vitest run "$@"
+say "done"
