@@ -231,11 +231,12 @@ describe("sessionBundleStore through the local provider", () => {
       await expectCode(leakyValidate.locate(ID, source.workspace), "configuration", /not self-contained/);
     });
 
-    it("a g- or y-flagged include, and other broken profiles", () => {
+    it("a g-, y- or m-flagged include, and other broken profiles", () => {
       const broken: Partial<SessionBundleProfile>[] = [
         { include: /state/g },
         { include: /state/y },
         { exclude: /lock/g },
+        { exclude: /^logs$/m },
         { required: [] },
         { required: ["../state.json"] },
         { buckets: true, bucket: undefined },

@@ -16,6 +16,7 @@ export type {
   SessionBundleProfile,
   SessionBundleRelocation,
 } from "./conversation/session-bundle-profile.js";
+export { sessionPathPattern } from "./conversation/session-path-pattern.js";
 
 export { addUsage } from "./agent/usage.js";
 export type { Usage } from "./agent/usage.js";

@@ -24,6 +24,8 @@ export interface BundleStoreFlaws {
   readonly restoresThroughLinks?: boolean;
   /** Restore drops leading dashes from names, as a careless shell-out would have to. */
   readonly stripsLeadingDashes?: boolean;
+  /** Applies include and exclude as written, without `s`: `.` skips names that hold a line break. */
+  readonly dropsLineBreakNames?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { OutpostError, type SessionBundleProfile } from "@outpost/core";
+import { OutpostError, sessionPathPattern, type SessionBundleProfile } from "@outpost/core";
 import type { BundleStoreFlaws } from "./reference-bundle-store.js";
 
 /** A captured file: bundle-relative path and bytes in base64. */
@@ -21,8 +21,10 @@ export function walkSession(
 ): ReferenceEntry[] {
   const files: ReferenceEntry[] = [];
   let bytes = 0;
+  const applied = (pattern: RegExp) => (flaws.dropsLineBreakNames ? pattern : sessionPathPattern(pattern));
   const accepted = (path: string) =>
-    flaws.capturesEverything === true || (profile.include.test(path) && !(profile.exclude?.test(path) ?? false));
+    flaws.capturesEverything === true ||
+    (applied(profile.include).test(path) && !(profile.exclude ? applied(profile.exclude).test(path) : false));
   const visit = (absolute: string, relative: string) => {
     for (const name of readdirSync(absolute).sort()) {
       const path = relative === "" ? name : `${relative}/${name}`;

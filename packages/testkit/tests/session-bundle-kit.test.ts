@@ -55,6 +55,7 @@ describe("describeSessionBundleProfile on a reference session-bundle store", () 
     ["noLimits", "limits", /succeeded; it must be refused with code limit/],
     ["restoresThroughLinks", "restore never writes through", /wrote through the link/],
     ["stripsLeadingDashes", "odd file names", /"notes\/-rf" is captured by the profile but was not restored/],
+    ["dropsLineBreakNames", "odd file names", /"notes\/line\\nbreak\.md" is captured by the profile but was not restored/],
   ];
   it.each(flawed)(
     "fails a store with the flaw %s",

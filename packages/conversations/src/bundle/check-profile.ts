@@ -29,6 +29,9 @@ export function checkProfile(profile: SessionBundleProfile): void {
     if (!(pattern instanceof RegExp)) throw fail(`${name} must be a RegExp`);
     // A g or y RegExp keeps lastIndex between tests and would skip every other file.
     if (pattern.global || pattern.sticky) throw fail(`${name} has the g or y flag, which makes test() stateful`);
+    // A path is one name, never lines: with m, ^ and $ would match at a line break inside a file name.
+    if (pattern.multiline)
+      throw fail(`${name} has the m flag: a path is matched whole, so ^ and $ must not match at a line break in a name`);
   }
   if (!Array.isArray(profile.required) || profile.required.length === 0) throw fail("required must list at least one file");
   for (const path of [...profile.required, ...(profile.relocated ?? [])]) {

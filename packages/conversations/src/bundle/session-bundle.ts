@@ -1,3 +1,5 @@
+import { sessionPathPattern } from "@outpost/core";
+
 /** One file of a session bundle. */
 export interface SessionBundleEntry {
   /** Bundle-relative, `/`-separated. */
@@ -26,6 +28,8 @@ export interface SerializedPattern {
   readonly flags: string;
 }
 
+/** The pattern as every engine applies it (`sessionPathPattern`: `.` matches line breaks too), ready to send. */
 export function serializePattern(pattern: RegExp): SerializedPattern {
-  return { source: pattern.source, flags: pattern.flags };
+  const applied = sessionPathPattern(pattern);
+  return { source: applied.source, flags: applied.flags };
 }

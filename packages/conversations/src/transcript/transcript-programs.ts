@@ -1,4 +1,5 @@
 import type { WalkedFile } from "../sandbox/sandbox-library.js";
+import type { SerializedPattern } from "../bundle/session-bundle.js";
 import { lib } from "../sandbox/sandbox-lib.js";
 
 // These programs run inside the sandbox (dist/sandbox-programs.cjs), never in the host's bundle.
@@ -18,8 +19,8 @@ export interface LocateTranscriptInput extends CliLocation {
   /** Several matches: refuse them, or take the one modified last (a strict winner only). */
   readonly severalMatches?: "refuse" | "newest";
   readonly sidecar: boolean;
-  /** Source of a RegExp of sidecar-relative paths never captured (credential files). */
-  readonly sidecarExclude?: string;
+  /** Sidecar-relative paths never captured (credential files), as sessionPathPattern applies them. */
+  readonly sidecarExclude?: SerializedPattern;
   readonly maxBytes: number;
   readonly maxFiles: number;
   /** A transcript up to this size with no sidecar comes back in the result itself: no download, no recheck. */
@@ -141,7 +142,7 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
       { path: sidecarRelative },
     );
   }
-  const exclude = input.sidecarExclude ? new RegExp(input.sidecarExclude) : undefined;
+  const exclude = input.sidecarExclude ? new RegExp(input.sidecarExclude.source, input.sidecarExclude.flags) : undefined;
   let skipped = 0;
   const files = lib.walk(sidecarAbsolute, {
     ...(exclude ? { accept: (file: string) => !exclude.test(file) || (skipped++, false) } : {}),

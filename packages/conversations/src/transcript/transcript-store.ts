@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import type { ConversationContext, ConversationRecord, SandboxLease } from "@outpost/core";
 import { OutpostError } from "@outpost/core";
+import { serializePattern } from "../bundle/session-bundle.js";
 import { assertConversationId } from "../conversation-id.js";
 import { conversationDirectory } from "../host/conversation-directory.js";
 import { recoverDirectory } from "../host/replace-directory.js";
@@ -88,7 +89,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
         ...(format.severalMatches ? { severalMatches: format.severalMatches } : {}),
         sidecar: format.sidecar === true,
-        ...(format.sidecarExclude ? { sidecarExclude: format.sidecarExclude.source } : {}),
+        ...(format.sidecarExclude ? { sidecarExclude: serializePattern(format.sidecarExclude) } : {}),
         maxBytes,
         maxFiles,
         inlineBytes: INLINE_TRANSCRIPT_BYTES,

@@ -50,7 +50,10 @@ export interface SessionBundleProfile {
   readonly sessions: string;
   /** Sessions are grouped in `<sessions>/<bucket>/<id>` instead of `<sessions>/<id>`. */
   readonly buckets?: boolean;
-  /** Bundle-relative paths to capture; a directory is tested by its own path. No `g`/`y` flags. */
+  /**
+   * Bundle-relative paths to capture; a directory is tested by its own path. No `g`, `y` or `m` flags; applied
+   * with `s` (`sessionPathPattern`), so names holding line breaks match like any other.
+   */
   readonly include: RegExp;
   readonly exclude?: RegExp;
   /** Files whose absence makes the session unusable (at least one). */

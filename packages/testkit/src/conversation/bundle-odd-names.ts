@@ -4,8 +4,8 @@ import { capturedPlaces, inFolder, profileCaptures } from "./bundle-paths.js";
 import { changeSandboxFiles, listSandboxTree } from "./sandbox-files.js";
 import { withBundleCase, type DescribeSessionBundleProfileOptions } from "./bundle-suite-context.js";
 
-/** Names a session folder may hold that a careless engine turns into options, shell code or other paths. */
-export const ODD_FILE_NAMES = [
+/** Names a session folder may hold that a careless engine turns into options, shell code, other paths, or drops. */
+export const ODD_FILE_NAMES: readonly string[] = [
   "-rf",
   "--output=kit",
   "line\nbreak.md",
@@ -16,7 +16,12 @@ export const ODD_FILE_NAMES = [
   "quote'\"mark.md",
   "$(touch kit-pwned).md",
   "*.md",
-] as const;
+  // Every C0 control character, DEL, NEL and the Unicode line and paragraph separators: one rule for all.
+  ...Array.from({ length: 32 }, (_, code) => code)
+    .filter((code) => code !== 0)
+    .concat(0x7f, 0x85, 0x2028, 0x2029)
+    .map((code) => `ctl-${code.toString(16).padStart(2, "0")}-${String.fromCharCode(code)}-end.md`),
+];
 
 /**
  * Odd names in every place the profile captures new files: capture is refused with an OutpostError, or

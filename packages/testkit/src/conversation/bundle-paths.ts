@@ -1,11 +1,13 @@
-import type { SessionBundleProfile } from "@outpost/core";
+import { sessionPathPattern, type SessionBundleProfile } from "@outpost/core";
 
 /** Whether the profile captures a bundle-relative path: every prefix, folders included, passes include and not exclude. */
 export function profileCaptures(profile: SessionBundleProfile, path: string): boolean {
   const segments = path.split("/");
   for (let depth = 1; depth <= segments.length; depth += 1) {
     const prefix = segments.slice(0, depth).join("/");
-    if (!profile.include.test(prefix) || profile.exclude?.test(prefix)) return false;
+    // The engines' one rule (sessionPathPattern): a name with a line break matches like any other.
+    if (!sessionPathPattern(profile.include).test(prefix) || (profile.exclude && sessionPathPattern(profile.exclude).test(prefix)))
+      return false;
   }
   return true;
 }
