@@ -55,13 +55,16 @@ const result = await build({
   logLevel: "warning",
 });
 
-// tsc's per-file output that is not part of the bundle goes; declarations stay.
+// tsc's per-file output that is not part of the bundle goes; declarations stay, unless their source is gone:
+// tsc never deletes the declarations of a removed file, and they would ship with a map pointing nowhere.
 const kept = new Set([...Object.keys(result.metafile.outputs).map((output) => resolve(output)), ...start.outputs]);
+const DECLARATION = /\.d\.ts(\.map)?$/;
 function prune(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const path = join(directory, entry.name);
     if (entry.isDirectory()) prune(path);
     else if ((entry.name.endsWith(".js") || entry.name.endsWith(".js.map")) && !kept.has(path)) rmSync(path);
+    else if (DECLARATION.test(entry.name) && !existsSync(join(root, "src", relative(dist, path).replace(DECLARATION, ".ts")))) rmSync(path);
   }
 }
 prune(dist);

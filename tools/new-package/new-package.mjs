@@ -49,7 +49,8 @@ const directory = join(root, "packages", folder);
 if (existsSync(directory)) fail(`${directory} exists already: choose another name or remove it first.`);
 const factory = kind.factory(name);
 const description = parsed.values.description ?? `Outpost ${kind.summary} for ${name}.`;
-const coreVersion = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8")).version;
+const core = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"));
+const coreVersion = core.version;
 const range = `^${coreVersion}`;
 const peers = Object.fromEntries(kind.peers.map((peer) => [peer, range]));
 
@@ -59,13 +60,18 @@ const manifest = {
   description,
   type: "module",
   license: "MIT",
+  // What every published package states (tools/tests/published-packages.test.ts): the same repository and Node as core.
+  repository: { ...core.repository, directory: `packages/${folder}` },
+  engines: core.engines,
+  sideEffects: false,
   exports: {
     ".": { "outpost-source": "./src/index.ts", types: "./dist/index.d.ts", import: "./dist/index.js" },
     "./package.json": "./package.json",
   },
   // How the outpost CLI finds the plugin when it is installed beside it (read without importing anything).
   ...(kind.plugin ? { outpost: { kind: kind.plugin, descriptor: "." } } : {}),
-  files: ["dist", "README.md"],
+  // src/ ships too: the outpost-source condition and the declaration maps point at it.
+  files: ["dist", "src", "README.md"],
   scripts: { build: "tsc -p tsconfig.lib.json && node ../../tools/bundle-dist.mjs", test: "vitest run" },
   peerDependencies: peers,
   devDependencies: { ...peers, "@outpost/testkit": range },
@@ -96,6 +102,7 @@ const files = {
   "tsconfig.json": `${JSON.stringify({ extends: "../../tsconfig.base.json", compilerOptions: { noEmit: true }, include: ["src", "tests", "bench"] }, null, 2)}\n`,
   "vitest.config.ts": `import { outpostProject } from "../../vitest.shared.js";\n\nexport default outpostProject(${JSON.stringify(folder)});\n`,
   "README.md": readme,
+  LICENSE: readFileSync(join(root, "LICENSE"), "utf8"),
   "src/index.ts": kind.source(name, factory),
   [`tests/${kindName}.conformance.test.ts`]: kind.test(name, factory, folder),
 };

@@ -16,7 +16,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function scratchRepository(): string {
   mkdirSync(join(scratch, "tools"), { recursive: true });
-  for (const file of ["tsconfig.base.json", "vitest.shared.ts", "tools/test-private-tmpdir.ts", "package.json"])
+  for (const file of ["tsconfig.base.json", "vitest.shared.ts", "tools/test-private-tmpdir.ts", "package.json", "LICENSE"])
     copyFileSync(join(repository, file), join(scratch, file));
   mkdirSync(join(scratch, "packages/core"), { recursive: true });
   copyFileSync(join(repository, "packages/core/package.json"), join(scratch, "packages/core/package.json"));
@@ -49,8 +49,14 @@ describe("npm run new", () => {
       const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
         name: string;
         peerDependencies: Record<string, string>;
+        repository: { directory: string };
+        engines: { node: string };
       };
       expect(manifest.name).toBe(`@outpost/${folder}`);
+      // Published as every package is: LICENSE, repository folder, Node versions.
+      expect(readFileSync(join(directory, "LICENSE"), "utf8")).toBe(readFileSync(join(repository, "LICENSE"), "utf8"));
+      expect(manifest.repository.directory).toBe(`packages/${folder}`);
+      expect(manifest.engines.node).toMatch(/^>=\d/);
       expect(manifest.peerDependencies["@outpost/core"]).toMatch(/^\^\d/);
       expect(readFileSync(join(directory, "README.md"), "utf8")).toContain(factory);
 
