@@ -22,7 +22,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ -n "$work" ] || work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/outpost-consumer-XXXXXX")
+if [ -z "$work" ]; then
+  # A fresh project (~1.7 GB of CLIs) goes when the run ends; --reuse keeps one for the next run.
+  work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/outpost-consumer-XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
 case "$work" in "$repo"/*) echo "consumer: $work is inside the repository" >&2; exit 2 ;; esac
 started=$(date +%s)
 say() { printf 'consumer: %s (+%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
