@@ -26,12 +26,14 @@ export type {
   RecordedCommit,
   RecordedIdentity,
   ReplayAgent,
-  ReplayDivergence,
-  ReplayDivergenceKind,
   ReplayDivergencePolicy,
   ReplayEvent,
+  ReplayFallback,
+  ReplayInjection,
   ReplayTurn,
 } from "./agent/replay-agent.js";
+export { ReplayDivergence } from "./errors/replay-divergence.js";
+export type { ReplayDivergenceInit, ReplayDivergenceKind } from "./errors/replay-divergence.js";
 export type {
   AgentAdapter,
   AgentCommand,

@@ -32,7 +32,8 @@ export interface DispatchOptions {
    * `"stdout"` for JSON lines on stdout; `{ transport, verbose, replayable }` to choose.
    */
   readonly logging?: Logging;
-  readonly brief: Brief;
+  /** Required, except with a replay agent: left out, the replay takes the brief its journal recorded. */
+  readonly brief?: Brief;
   /** Name shown for this dispatch in progress reports. */
   readonly label?: string;
   /** Model passed to the agent, when it takes one. */

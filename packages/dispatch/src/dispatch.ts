@@ -18,6 +18,8 @@ import { integrateStage } from "./stages/integrate-stage.js";
 import { closeStage } from "./stages/close-stage.js";
 import { abandonSandbox } from "./stages/abandon-sandbox.js";
 import { attachDispatchSteering } from "./steering/attach-dispatch-steering.js";
+import { holdSteering, type HeldSteering } from "./steering/held-steering.js";
+import { withReplayBrief } from "./replay/replay-brief.js";
 
 /** The stages after `prepare`, in order; each has one job and reads and extends the shared state. */
 const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<void>])[] = [
@@ -42,17 +44,21 @@ export async function dispatch<T>(
 ): Promise<DispatchResult<T> & { readonly value: T }>;
 export async function dispatch(options: DispatchOptions): Promise<DispatchResult>;
 export async function dispatch(options: DispatchOptions): Promise<DispatchResult> {
+  let held: HeldSteering | undefined;
   try {
-    return await runStages(await prepare(options));
+    // Taken now: instructions sent from this moment wait for the first turn that can take them.
+    held = holdSteering((options as DispatchOptions | undefined)?.steering);
+    return await runStages(await prepare(withReplayBrief(options)), held);
   } catch (error) {
+    held?.release("the dispatch failed before the instruction was delivered");
     // A cancelled dispatch rejects with the signal's reason; dispatchAbortError(reason) keeps the details.
     throw rejectionFor(error, (options as DispatchOptions | undefined)?.signal);
   }
 }
 
-async function runStages(state: DispatchState): Promise<DispatchResult> {
+async function runStages(state: DispatchState, held: HeldSteering | undefined): Promise<DispatchResult> {
   try {
-    attachDispatchSteering(state);
+    attachDispatchSteering(state, held);
     for (const [name, stage] of STAGES) {
       enter(state, name);
       await stage(state);

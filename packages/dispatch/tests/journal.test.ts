@@ -3,7 +3,7 @@ import { isOutpostError, type Transport } from "@outpost/core";
 import { memoryTransport } from "@outpost/testkit";
 import { createJournalWriter, type JournalWriterOptions } from "../src/journal/journal-writer.js";
 import { readJournal } from "../src/journal/read-journal.js";
-import type { JournalRecord } from "../src/journal/journal-format.js";
+import { JOURNAL_VERSION, type JournalRecord } from "../src/journal/journal-format.js";
 
 const SECRET = "sk-ant-journal-secret-0123456789";
 
@@ -127,11 +127,13 @@ describe("journal: immutable segments and a versioned index through any transpor
     journal.append(turn[0]!);
     await journal.close("complete");
     const index = (await transport.read("journals/j1/index.json"))!;
-    const newer = { ...JSON.parse(new TextDecoder().decode(index.bytes)), version: 2 };
+    const newer = { ...JSON.parse(new TextDecoder().decode(index.bytes)), version: JOURNAL_VERSION + 1 };
     await transport.write("journals/j1/index.json", new TextEncoder().encode(JSON.stringify(newer)), { ifRevision: index.revision });
     const error = await readJournal({ transport, reference: "j1" }).catch((caught: unknown) => caught);
     expect(isOutpostError(error, "replay")).toBe(true);
-    expect((error as Error).message).toContain("newer Outpost (index version 2; this one reads up to version 1)");
+    expect((error as Error).message).toContain(
+      `newer Outpost (index version ${JOURNAL_VERSION + 1}; this one reads up to version ${JOURNAL_VERSION})`,
+    );
   });
 
   it("a reference whose revision was replaced, a missing journal and hostile records are refused", async () => {

@@ -12,8 +12,26 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
 }
 
 describe("createSteering", () => {
-  it("refuses a send with code steering while no dispatch is attached, and says what to do", async () => {
-    const error = await refusal(createSteering().send("go"));
+  it("is pending until a dispatch takes it: an instruction sent before waits and reaches the dispatch that attaches it", async () => {
+    const steering = createSteering();
+    expect(steering.state).toBe("pending");
+    const early = steering.send("go");
+    let arrived = 0;
+    const attachment = attachSteering(steering, { dispatchId: "d1", arrived: () => void (arrived += 1) });
+    expect(steering.state).toBe("pending");
+    expect(attachment.waiting).toBe(1);
+    attachment.mark("attached");
+    expect(steering.state).toBe("attached");
+    attachment.take()[0]!.deliver({ delivery: "injected", dispatchId: "d1", pass: 1 });
+    await expect(early).resolves.toEqual({ delivery: "injected", dispatchId: "d1", pass: 1 });
+    attachment.detach("the dispatch ended");
+    expect(steering.state).toBe("ended");
+  });
+
+  it("refuses a send with code steering once its dispatch ended, and says what to do", async () => {
+    const steering = createSteering();
+    attachSteering(steering, { dispatchId: "d1", arrived: () => undefined }).detach("done");
+    const error = await refusal(steering.send("go"));
     expect(error.code).toBe("steering");
     expect(error.message).toMatch(/no dispatch is running with this steering; pass it as dispatch\(\{ steering \}\)/);
   });
@@ -70,7 +88,7 @@ describe("createSteering", () => {
   });
 
   it("refuses an object that did not come from createSteering()", () => {
-    const forged = { send: () => Promise.reject(new Error("x")), close: () => undefined, closed: false };
+    const forged = { send: () => Promise.reject(new Error("x")), close: () => undefined, closed: false, state: "pending" as const };
     expect(() => attachSteering(forged, { dispatchId: "d1", arrived: () => undefined })).toThrow(/must come from createSteering/);
   });
 });

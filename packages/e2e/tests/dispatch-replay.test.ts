@@ -6,7 +6,15 @@ import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { claudeAgent } from "@outpost/agent-claude";
 import { isOutpostError, type AgentEvent, type Transport } from "@outpost/core";
-import { createReplayAgent, dispatch, localJournalTransport, readJournal, type DispatchResult, type Journal } from "@outpost/dispatch";
+import {
+  createReplayAgent,
+  dispatch,
+  JOURNAL_VERSION,
+  localJournalTransport,
+  readJournal,
+  type DispatchResult,
+  type Journal,
+} from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { memoryTransport } from "@outpost/testkit";
 import { startModelServer, writeFileStep } from "@outpost/testkit/model-server";
@@ -258,10 +266,12 @@ describe("a damaged journal, read and replayed through dispatch()", () => {
     const error = await replayDamaged(async (transport) => {
       const key = recording.journal.reference.key;
       const index = (await transport.read(key))!;
-      const newer = { ...(JSON.parse(new TextDecoder().decode(index.bytes)) as object), version: 2 };
+      const newer = { ...(JSON.parse(new TextDecoder().decode(index.bytes)) as object), version: JOURNAL_VERSION + 1 };
       await transport.write(key, new TextEncoder().encode(JSON.stringify(newer)), { ifRevision: index.revision });
     });
     expect(isOutpostError(error, "replay")).toBe(true);
-    expect(error.message).toContain("newer Outpost (index version 2; this one reads up to version 1)");
+    expect(error.message).toContain(
+      `newer Outpost (index version ${JOURNAL_VERSION + 1}; this one reads up to version ${JOURNAL_VERSION})`,
+    );
   });
 });

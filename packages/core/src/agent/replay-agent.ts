@@ -1,23 +1,10 @@
 import type { AgentEvent } from "./agent-event.js";
 import type { AgentFeatures } from "./agent-features.js";
 import type { Usage } from "./usage.js";
+import type { FailureClassification } from "./agent-event.js";
 
 /** What a replay does when the world differs from the journal: `fail` throws (code `replay`), `warn` reports and continues. */
 export type ReplayDivergencePolicy = "fail" | "warn";
-
-/** Where a replay left the recorded path. */
-export type ReplayDivergenceKind = "prompt" | "baseline" | "tree" | "exhausted" | "unrecorded";
-
-/** One divergence between a journal and the dispatch replaying it. */
-export interface ReplayDivergence {
-  readonly kind: ReplayDivergenceKind;
-  /** What was recorded and what the replay found (a prompt, a commit id, a tree id…), when it applies. */
-  readonly recorded?: string;
-  readonly found?: string;
-  /** 1-based pass the divergence belongs to. */
-  readonly pass?: number;
-  readonly message: string;
-}
 
 /** Who, where and when of one side of a commit, exactly as git stored it. */
 export interface RecordedIdentity {
@@ -45,12 +32,38 @@ export interface ReplayEvent {
   readonly event: AgentEvent;
 }
 
+/** A steering instruction written into a running turn, and where in its event stream it arrived. */
+export interface ReplayInjection {
+  readonly text: string;
+  /** How many of the turn's events had been seen when it was delivered. */
+  readonly afterEvents: number;
+}
+
+/** A recorded switch of a fallback chain: this turn's agent failed, `to` ran the brief next. */
+export interface ReplayFallback {
+  readonly from: string;
+  readonly to: string;
+  readonly classification: FailureClassification;
+  readonly rule?: string;
+  readonly message: string;
+  /** What the failed candidate consumed; counted in the answering turn's usage. */
+  readonly usage?: Usage;
+}
+
 /** One recorded turn of a journal, in execution order. */
 export interface ReplayTurn {
   readonly pass: number;
   readonly prompt: string;
   /** Instructions that resumed this turn, when it was a steering resumption. */
   readonly steering?: readonly string[];
+  /** The agent that ran the turn (a fallback chain's candidate), when the journal names it. */
+  readonly agent?: string;
+  /** The correction attempt of a typed response this turn was (1-based), when it was one. */
+  readonly repair?: number;
+  /** Instructions injected into the running turn, each after the number of this turn's events seen before it. */
+  readonly injections?: readonly ReplayInjection[];
+  /** The turn failed and the fallback chain moved on to its next candidate. */
+  readonly fallback?: ReplayFallback;
   readonly events: readonly ReplayEvent[];
   readonly text: string;
   readonly usage: Usage;

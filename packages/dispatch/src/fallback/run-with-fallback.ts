@@ -20,8 +20,8 @@ export interface FallbackRunInput<R> {
   readonly on: readonly FailureClassification[];
   /** Runs the brief with one candidate; prepares it first (lazily: a candidate never reached is never prepared). */
   readonly run: (agent: AgentAdapter, index: number) => Promise<R>;
-  /** Called before the next candidate starts. */
-  readonly onFallback?: (skip: FallbackSkip, next: AgentAdapter) => void;
+  /** Called before the next candidate starts; `usage`: what the skipped candidate consumed. */
+  readonly onFallback?: (skip: FallbackSkip, next: AgentAdapter, usage: Usage) => void;
 }
 
 export interface FallbackRun<R> {
@@ -49,7 +49,8 @@ export async function runWithFallback<R>(input: FallbackRunInput<R>): Promise<Fa
       const next = input.candidates[index + 1];
       if (!classification || !next) throw skipped.length > 0 ? withSkipped(error, skipped) : error;
       const details = (error as OutpostError).details;
-      if (isUsage(details["usage"])) skippedUsage = addUsage(skippedUsage, details["usage"]);
+      const spent = isUsage(details["usage"]) ? details["usage"] : {};
+      skippedUsage = addUsage(skippedUsage, spent);
       const skip: FallbackSkip = {
         agent: agent.name,
         classification,
@@ -57,7 +58,7 @@ export async function runWithFallback<R>(input: FallbackRunInput<R>): Promise<Fa
         message: (error as OutpostError).message,
       };
       skipped.push(skip);
-      input.onFallback?.(skip, next);
+      input.onFallback?.(skip, next, spent);
     }
   }
   // Unreachable: the loop returns or throws for the last candidate.

@@ -28,6 +28,24 @@ export function checkRecord(value: unknown, where: string): JournalRecord {
       if (typeof record.prompt !== "string") fail("no prompt");
       if (record.steering !== undefined && !(Array.isArray(record.steering) && record.steering.every((line) => typeof line === "string")))
         fail("steering is not a list of strings");
+      if (record.agent !== undefined && typeof record.agent !== "string") fail("agent is not a string");
+      if (record.repair !== undefined && !(typeof record.repair === "number" && Number.isInteger(record.repair) && record.repair > 0))
+        fail("repair is not a positive integer");
+      break;
+    case "steer":
+      if (record.delivery !== "injected" || typeof record.text !== "string" || typeof record.atMs !== "number")
+        fail("not an injected instruction");
+      break;
+    case "fallback":
+      if (
+        typeof record.from !== "string" ||
+        typeof record.to !== "string" ||
+        (record.classification !== "quota" && record.classification !== "unavailable") ||
+        typeof record.message !== "string" ||
+        (record.rule !== undefined && typeof record.rule !== "string") ||
+        (record.usage !== undefined && (!record.usage || typeof record.usage !== "object"))
+      )
+        fail("not a fallback switch");
       break;
     case "event": {
       const event = record.event as { type?: unknown } | null;

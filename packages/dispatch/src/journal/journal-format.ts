@@ -1,7 +1,8 @@
-import type { AgentEvent, RecordedCommit, Usage } from "@outpost/core";
+import type { AgentEvent, FailureClassification, RecordedCommit, Usage } from "@outpost/core";
+import type { JournalSignature } from "./journal-seal.js";
 
 /** The index version this code writes and reads; a newer index is refused with a clear error. */
-export const JOURNAL_VERSION = 1;
+export const JOURNAL_VERSION = 2;
 export const JOURNAL_INDEX_FORMAT = "outpost-journal";
 export const JOURNAL_SEGMENT_FORMAT = "outpost-journal-segment";
 
@@ -12,6 +13,10 @@ export type JournalRecord =
       readonly pass: number;
       readonly prompt: string;
       readonly steering?: readonly string[];
+      /** The agent that ran the turn (a fallback chain's candidate). */
+      readonly agent?: string;
+      /** The typed-response correction this turn was, 1-based. */
+      readonly repair?: number;
     }
   | { readonly kind: "event"; readonly pass: number; readonly atMs: number; readonly event: AgentEvent }
   | {
@@ -26,7 +31,20 @@ export type JournalRecord =
       /** The turn was stopped for steering; the next turn resumed it with the instructions. */
       readonly interrupted?: "steering";
     }
-  | { readonly kind: "commit"; readonly pass: number; readonly commit: RecordedCommit };
+  | { readonly kind: "commit"; readonly pass: number; readonly commit: RecordedCommit }
+  /** A steering instruction written into the running turn; its place among the turn's event records is where it arrived. */
+  | { readonly kind: "steer"; readonly pass: number; readonly delivery: "injected"; readonly text: string; readonly atMs: number }
+  /** The turn's agent failed with a listed classification and the fallback chain moved on to `to`. */
+  | {
+      readonly kind: "fallback";
+      readonly pass: number;
+      readonly from: string;
+      readonly to: string;
+      readonly classification: FailureClassification;
+      readonly rule?: string;
+      readonly message: string;
+      readonly usage?: Usage;
+    };
 
 /** One immutable segment: written once (create-only), never rewritten. */
 export interface JournalSegment {
@@ -43,6 +61,8 @@ export interface JournalSegmentEntry {
   readonly records: number;
   readonly bytes: number;
   readonly sha256: string;
+  /** The digest chain up to and including this segment (version 2 on). */
+  readonly chain?: string;
 }
 
 /** `recording` while the dispatch runs (and forever after a crash); `complete` or `failed` once it ended. */
@@ -66,6 +86,10 @@ export interface JournalIndex {
   /** Commits were recorded with verified patches, so a replay rebuilds them. */
   readonly replayable: boolean;
   readonly segments: readonly JournalSegmentEntry[];
+  /** The digest chain's head: the last segment's `chain`, or its seed when there is none (version 2 on). */
+  readonly chain?: string;
+  /** HMAC-SHA-256 of the index without this field, when the recording had a signing key. */
+  readonly signature?: JournalSignature;
 }
 
 /** Where a journal's objects live in its transport. */

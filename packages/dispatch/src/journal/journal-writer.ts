@@ -14,6 +14,7 @@ import {
 import { DEFAULT_JOURNAL_LIMITS, type JournalLimits } from "./journal-limits.js";
 import { secretRedactor } from "./redact-secrets.js";
 import { boundEventRecord } from "./bound-event.js";
+import { chainNext, chainSeed, signIndex } from "./journal-seal.js";
 
 export interface JournalWriterOptions {
   readonly transport: Transport;
@@ -29,6 +30,8 @@ export interface JournalWriterOptions {
   readonly segmentRecords?: number;
   /** …or this long after the first buffered record, default 1,000 ms. */
   readonly segmentMs?: number;
+  /** Signs the index (HMAC-SHA-256) so that a reader holding the key detects any edit. Never written anywhere. */
+  readonly signingKey?: string;
 }
 
 /** Appends records to a journal as a dispatch runs; writes are serialized and never block the caller. */
@@ -64,6 +67,7 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown;
+  let digests = chainSeed(options.journalId);
 
   const index = (state: JournalState): JournalIndex => ({
     format: JOURNAL_INDEX_FORMAT,
@@ -78,10 +82,12 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
     verbose: options.verbose,
     replayable: options.replayable,
     segments,
+    chain: digests,
   });
 
   const writeIndex = async (state: JournalState): Promise<void> => {
-    const bytes = encoder.encode(redact(JSON.stringify(index(state))));
+    const unsigned = redact(JSON.stringify(index(state)));
+    const bytes = encoder.encode(options.signingKey ? signIndex(unsigned, options.signingKey) : unsigned);
     const entry = await options.transport.write(indexKey, bytes, { ifRevision: revision });
     revision = entry.revision;
     reference = { key: indexKey, revision: entry.revision };
@@ -94,13 +100,9 @@ export function createJournalWriter(options: JournalWriterOptions): JournalWrite
     const head = JSON.stringify({ format: JOURNAL_SEGMENT_FORMAT, journalId: options.journalId, sequence }).slice(0, -1);
     const bytes = encoder.encode(redact(`${head},"records":[${lines.join(",")}]}`));
     await options.transport.write(key, bytes, { ifRevision: null });
-    segments.push({
-      key,
-      sequence,
-      records: lines.length,
-      bytes: bytes.length,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-    });
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    digests = chainNext(digests, sha256);
+    segments.push({ key, sequence, records: lines.length, bytes: bytes.length, sha256, chain: digests });
   };
 
   // Splits the buffer so that no segment grows past the limit (one record always fits: events are bounded,

@@ -4,6 +4,7 @@ import { createJournalWriter } from "./journal-writer.js";
 import { DEFAULT_JOURNAL_LIMITS } from "./journal-limits.js";
 import { localJournalTransport } from "./local-transport.js";
 import { secretRedactor } from "./redact-secrets.js";
+import { journalKey } from "./journal-seal.js";
 
 /** The `logging` option of dispatch: a journal (default, local), none, or JSON lines on stdout. */
 export type Logging =
@@ -18,6 +19,8 @@ export type Logging =
       readonly replayable?: boolean;
       /** Largest patch of one recorded commit, default 16 MiB; a larger commit fails with code `limit`. */
       readonly maxPatchBytes?: number;
+      /** Signs the journal (HMAC-SHA-256); default the `OUTPOST_JOURNAL_KEY` variable. Readers given the key refuse any edit. */
+      readonly signingKey?: string;
     };
 
 /** Where a dispatch's records go while it runs. */
@@ -56,6 +59,8 @@ export function checkLogging(logging: unknown): void {
   for (const flag of ["verbose", "replayable"] as const)
     if (value[flag] !== undefined && typeof value[flag] !== "boolean")
       throw new OutpostError("configuration", `logging.${flag} must be a boolean, got ${JSON.stringify(value[flag])}.`);
+  if (value.signingKey !== undefined && (typeof value.signingKey !== "string" || value.signingKey === ""))
+    throw new OutpostError("configuration", "logging.signingKey must be a non-empty string (or leave it out to use OUTPOST_JOURNAL_KEY).");
   const limit = value.maxPatchBytes;
   if (
     limit !== undefined &&
@@ -95,14 +100,17 @@ export function openJournal(options: OpenJournalOptions): JournalSink | undefine
   }
   const settings = logging ?? {};
   const maxPatchBytes = settings.maxPatchBytes ?? DEFAULT_JOURNAL_LIMITS.maxPatchBytes;
+  const signingKey = journalKey(settings.signingKey);
   const writer = createJournalWriter({
+    ...(signingKey ? { signingKey } : {}),
     transport: settings.transport ?? localJournalTransport(options.root),
     journalId: options.journalId,
     agent: options.agent,
     source: options.source,
     verbose: settings.verbose === true,
     replayable: settings.replayable === true,
-    secrets: options.secrets,
+    // The key never reaches the journal, even where an agent printed it.
+    secrets: signingKey ? [...options.secrets, signingKey] : options.secrets,
     limits: { maxPatchBytes },
   });
   // A dispatch that failed before its first turn leaves nothing behind, no journal either.

@@ -11,6 +11,7 @@ import {
 } from "./journal-format.js";
 import { DEFAULT_JOURNAL_LIMITS, type JournalLimits } from "./journal-limits.js";
 import { checkRecord } from "./check-record.js";
+import { chainNext, chainSeed, JOURNAL_KEY_VARIABLE, journalKey, signatureMatches } from "./journal-seal.js";
 
 export interface ReadJournalOptions {
   readonly transport: Transport;
@@ -18,6 +19,11 @@ export interface ReadJournalOptions {
   readonly reference: string | TransportReference;
   readonly signal?: AbortSignal;
   readonly limits?: Partial<JournalLimits>;
+  /**
+   * The key the journal was signed with (HMAC); default the `OUTPOST_JOURNAL_KEY` variable. With a key, an unsigned
+   * journal or one whose signature does not match is refused (code `replay`).
+   */
+  readonly key?: string;
 }
 
 /** A journal read back: its index, its records in order, and the reference it was read from. */
@@ -48,7 +54,9 @@ export async function readJournal(options: ReadJournalOptions): Promise<Journal>
       wanted.key,
     );
   const index = parseIndex(object.bytes, wanted.key, limits);
+  checkSignature(index, wanted.key, journalKey(options.key));
   const records: JournalRecord[] = [];
+  let chain = chainSeed(index.journalId);
   for (const entry of index.segments) {
     const segment = await transport.read(entry.key, { signal, maxBytes: limits.maxSegmentBytes });
     if (!segment)
@@ -62,10 +70,34 @@ export async function readJournal(options: ReadJournalOptions): Promise<Journal>
         `The journal ${wanted.key} is damaged: segment ${entry.sequence} (${entry.key}) does not match the digest its index recorded. Record the run again.`,
         wanted.key,
       );
+    chain = chainNext(chain, digest);
+    if (index.version >= 2 && entry.chain !== chain)
+      throw tampered(wanted.key, `segment ${entry.sequence}'s digest chain does not follow from the segments before it`);
     records.push(...parseSegment(segment.bytes, entry.key, index.journalId, entry.sequence));
   }
-  const { segments: _segments, format: _format, ...header } = index;
+  if (index.version >= 2 && index.chain !== chain) throw tampered(wanted.key, "the index's digest chain does not end at its last segment");
+  const { segments: _segments, format: _format, chain: _chain, signature: _signature, ...header } = index;
   return { ...header, reference: { key: wanted.key, revision: object.revision }, records, complete: index.state !== "recording" };
+}
+
+/** With a key, the index must carry a signature made with it over everything else it says. */
+function checkSignature(index: JournalIndex, key: string, signingKey: string | undefined): void {
+  if (!signingKey) return;
+  if (!index.signature)
+    throw replayError(
+      `The journal ${key} is not signed, but a signing key was given (option key or ${JOURNAL_KEY_VARIABLE}): it cannot be trusted. Record the run again with the key set, or read it without a key.`,
+      key,
+    );
+  const { signature, ...unsigned } = index;
+  if (!signatureMatches(JSON.stringify(unsigned), signature, signingKey))
+    throw tampered(
+      key,
+      "its signature does not match its content with the key given (it was edited after it was recorded, or signed with another key)",
+    );
+}
+
+function tampered(key: string, why: string): OutpostError {
+  return replayError(`The journal ${key} was altered: ${why}. Do not replay it; record the run again.`, key, { tampered: true });
 }
 
 /** A bare journal id stands for its index key. */

@@ -33,6 +33,8 @@ export interface ObservationContext {
   readonly at: number;
   /** 1-based order of the observation within its dispatch. */
   readonly seq: number;
+  /** On replayed events only: the observation source of the recording, `harness` or `agent` (the replay agent's `source`). */
+  readonly source?: "agent" | "harness";
 }
 
 /** One normalized agent event (or a fallback or steer): its own fields, plus the pass it belongs to, `at`, `seq` and `timestamp`. */

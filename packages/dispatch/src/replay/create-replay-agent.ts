@@ -4,6 +4,8 @@ import {
   type ReplayAgent,
   type ReplayDivergencePolicy,
   type ReplayEvent,
+  type ReplayFallback,
+  type ReplayInjection,
   type ReplayTurn,
 } from "@outpost/core";
 import type { Journal } from "../journal/read-journal.js";
@@ -70,47 +72,54 @@ export function createReplayAgent(options: CreateReplayAgentOptions): ReplayAgen
 
 /** Groups the records into turns; a turn whose end was never journaled is kept, marked incomplete. */
 function turnsOf(journal: Journal): ReplayTurn[] {
+  type Record = Journal["records"][number];
   interface Building {
-    pass: number;
-    prompt: string;
-    steering?: readonly string[];
+    start: Extract<Record, { kind: "turn-start" }>;
     events: ReplayEvent[];
+    injections: ReplayInjection[];
     commits: RecordedCommit[];
-    end?: Extract<Journal["records"][number], { kind: "turn-end" }>;
+    end?: Extract<Record, { kind: "turn-end" }>;
+    fallback?: Extract<Record, { kind: "fallback" }>;
   }
   const building: Building[] = [];
   for (const record of journal.records) {
     if (record.kind === "turn-start") {
-      building.push({
-        pass: record.pass,
-        prompt: record.prompt,
-        ...(record.steering ? { steering: record.steering } : {}),
-        events: [],
-        commits: [],
-      });
+      building.push({ start: record, events: [], injections: [], commits: [] });
       continue;
     }
-    const current = [...building].reverse().find((turn) => turn.pass === record.pass);
+    const current = [...building].reverse().find((turn) => turn.start.pass === record.pass);
     if (!current) continue;
     if (record.kind === "event") current.events.push({ atMs: record.atMs, event: record.event });
+    else if (record.kind === "steer") current.injections.push({ text: record.text, afterEvents: current.events.length });
     else if (record.kind === "commit") current.commits.push(record.commit);
+    else if (record.kind === "fallback") current.fallback = record;
     else current.end = record;
   }
-  return building.map((turn) =>
+  return building.map(({ start, events, injections, commits, end, fallback }) =>
     Object.freeze({
-      pass: turn.pass,
-      prompt: turn.prompt,
-      ...(turn.steering ? { steering: turn.steering } : {}),
-      events: turn.events,
-      text: turn.end?.text ?? "",
-      usage: turn.end?.usage ?? { incomplete: true as const },
-      ...(turn.end?.conversationId ? { conversationId: turn.end.conversationId } : {}),
-      ...(turn.end?.marker ? { marker: turn.end.marker } : {}),
-      settled: turn.end?.settled ?? false,
-      durationMs: turn.end?.durationMs ?? 0,
-      ...(turn.end?.interrupted === "steering" ? { interrupted: "steering" as const } : {}),
-      commits: turn.commits,
-      complete: turn.end !== undefined,
+      pass: start.pass,
+      prompt: start.prompt,
+      ...(start.steering ? { steering: start.steering } : {}),
+      ...(start.agent ? { agent: start.agent } : {}),
+      ...(start.repair ? { repair: start.repair } : {}),
+      ...(injections.length > 0 ? { injections } : {}),
+      ...(fallback ? { fallback: fallbackOf(fallback) } : {}),
+      events,
+      text: end?.text ?? "",
+      usage: end?.usage ?? fallback?.usage ?? { incomplete: true as const },
+      ...(end?.conversationId ? { conversationId: end.conversationId } : {}),
+      ...(end?.marker ? { marker: end.marker } : {}),
+      settled: end?.settled ?? false,
+      durationMs: end?.durationMs ?? 0,
+      ...(end?.interrupted === "steering" ? { interrupted: "steering" as const } : {}),
+      commits,
+      // A turn that failed over to the next candidate ended there: its failure is its end.
+      complete: end !== undefined || fallback !== undefined,
     }),
   );
+}
+
+function fallbackOf(record: Extract<Journal["records"][number], { kind: "fallback" }>): ReplayFallback {
+  const { from, to, classification, rule, message, usage } = record;
+  return { from, to, classification, ...(rule ? { rule } : {}), message, ...(usage ? { usage } : {}) };
 }

@@ -7,12 +7,15 @@ import { diverge } from "./replay-divergence.js";
 export function checkReplayBaseline(state: DispatchState, agent: ReplayAgent, baseline: string): void {
   const recorded = replayOrigin(agent)?.baseline;
   if (!recorded || recorded === baseline) return;
-  const divergence = {
-    kind: "baseline" as const,
-    recorded,
-    found: baseline,
-    message: `The repository starts at ${baseline}, but the run was recorded from ${recorded}: rebuilt commits will not keep their ids. Replay on a checkout of ${recorded}.`,
-  };
-  state.divergences.push(divergence);
-  diverge(agent.divergence, divergence, (message) => state.observers.warn(message));
+  diverge(
+    agent.divergence,
+    {
+      kind: "baseline",
+      recorded,
+      actual: baseline,
+      message: `The repository starts at ${baseline}, but the run was recorded from ${recorded}: rebuilt commits will not keep their ids. Replay on a checkout of ${recorded}.`,
+    },
+    (divergence) => state.divergences.push(divergence),
+    (message) => state.observers.warn(message),
+  );
 }

@@ -1,30 +1,39 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import {
-  isOutpostError,
   throwIfAborted,
   type AgentEvent,
   type RecordedCommit,
   type ReplayAgent,
   type ReplayDivergence,
+  type ReplayDivergenceInit,
   type ReplayEvent,
-  type SandboxLease,
+  type ReplayTurn,
 } from "@outpost/core";
 import type { TurnOutcome } from "../turn/run-turn.js";
 import { findMarker } from "../turn/markers.js";
 import { diverge } from "./replay-divergence.js";
-import { rebuildCommit, type RebuiltCommit } from "./rebuild-commit.js";
+import { RebuildFailure, type ReplayBuild } from "./replay-build.js";
 
 export interface ReplayTurnInput {
   readonly agent: ReplayAgent;
-  readonly lease: SandboxLease;
+  readonly build: ReplayBuild;
   readonly pass: number;
   readonly prompt: string;
   readonly markers: readonly string[];
   readonly signal?: AbortSignal;
   readonly onEvent: (event: AgentEvent) => void;
-  /** Receives each divergence the policy let through (and the one it throws for). */
+  /** A recorded steering instruction injected into the turn, at its point in the event stream. */
+  readonly onInjection: (text: string) => void;
+  /** Receives each divergence (the one the policy throws for included). */
   readonly onDivergence: (divergence: ReplayDivergence) => void;
   readonly warn: (message: string) => void;
+}
+
+/** A recorded turn that failed and made the fallback chain move on: thrown after its events were played. */
+export class RecordedFallback extends Error {
+  constructor(readonly turn: ReplayTurn) {
+    super(`The recorded turn of ${turn.agent ?? "the agent"} failed over to ${turn.fallback?.to ?? "the next candidate"}.`);
+  }
 }
 
 // Recorded gaps are replayed a hundred times faster, and never longer than this.
@@ -33,31 +42,29 @@ const LONGEST_GAP_MS = 50;
 
 /**
  * Plays one recorded turn in place of an agent process: checks the brief against the recording, re-emits
- * the recorded events with their timing compressed, and rebuilds the turn's commits in the sandbox.
+ * the recorded events (and injected instructions) with their timing compressed, and rebuilds the turn's
+ * commits into the replay's scratch ref, each checked (tree and id) before it is kept.
  */
 export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
   const { agent, pass } = input;
   const started = Date.now();
-  const report = (divergence: ReplayDivergence): void => {
-    input.onDivergence(divergence);
-    diverge(agent.divergence, divergence, input.warn);
+  const report = (init: ReplayDivergenceInit): void => {
+    diverge(agent.divergence, init, input.onDivergence, input.warn);
   };
-  const turn = agent.nextTurn();
-  if (!turn) {
+  if (agent.remainingTurns === 0)
     report({
       kind: "exhausted",
       pass,
       message: `The dispatch asked for turn ${pass}, but the journal holds only ${agent.turns.length} turn(s). Replay with the passes and markers the run was recorded with.`,
     });
-    throw new Error("unreachable: an exhausted replay always fails");
-  }
+  const turn = agent.nextTurn()!;
   if (turn.prompt !== input.prompt)
     report({
       kind: "prompt",
       pass,
       recorded: turn.prompt,
-      found: input.prompt,
-      message: `The brief of turn ${pass} differs from the recorded one (${describeDifference(turn.prompt, input.prompt)}). Replay with the brief the run was recorded with.`,
+      actual: input.prompt,
+      message: `The brief of turn ${pass} differs from the recorded one (${describeDifference(turn.prompt, input.prompt)}). Replay with the brief the run was recorded with, or leave the brief out: the replay takes it from the journal.`,
     });
   if (!turn.complete)
     report({
@@ -69,25 +76,14 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
   // divergences are reported after the events, in order, as the recording saw them.
   const rebuilding = rebuildCommits(input, turn.commits);
   try {
-    await playEvents(input, turn.events);
+    await playEvents(input, turn);
   } finally {
     // Settles before the turn ends either way: no git runs on after an abort, no rejection is left unhandled.
     await rebuilding.catch(() => undefined);
   }
-  for (const outcome of await rebuilding) {
-    const { commit } = outcome;
-    if ("error" in outcome) {
-      if (!isOutpostError(outcome.error, "replay")) throw outcome.error;
-      report({ kind: "tree", pass, recorded: commit.tree, message: `${outcome.error.message} Its commit is left out of the replay.` });
-    } else if (outcome.rebuilt.tree !== commit.tree)
-      report({
-        kind: "tree",
-        pass,
-        recorded: commit.tree,
-        found: outcome.rebuilt.tree,
-        message: `Rebuilding commit ${commit.id} gave tree ${outcome.rebuilt.tree}, not the recorded ${commit.tree}: the replay's files differ from the recording's.`,
-      });
-  }
+  for (const divergence of await rebuilding) report(divergence);
+  await input.build.keep(input.signal);
+  if (turn.fallback) throw new RecordedFallback(turn);
   const marker = turn.marker && input.markers.includes(turn.marker) ? turn.marker : findMarker(turn.text, input.markers);
   return {
     text: turn.text,
@@ -101,11 +97,17 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
   };
 }
 
-/** Re-emits the recorded events, each gap between them compressed. */
-async function playEvents(input: ReplayTurnInput, events: readonly ReplayEvent[]): Promise<void> {
+/** Re-emits the recorded events, each gap between them compressed, and each injection after the events it followed. */
+async function playEvents(input: ReplayTurnInput, turn: ReplayTurn): Promise<void> {
+  const injections = turn.injections ?? [];
+  let injected = 0;
+  const inject = (seen: number): void => {
+    while (injected < injections.length && injections[injected]!.afterEvents <= seen) input.onInjection(injections[injected++]!.text);
+  };
   let previous = 0;
   let owed = 0;
-  for (const { atMs, event } of events) {
+  inject(0);
+  for (const [position, { atMs, event }] of turn.events.entries() as IterableIterator<[number, ReplayEvent]>) {
     throwIfAborted(input.signal, "The replay");
     owed += Math.min(Math.max(0, atMs - previous) / COMPRESSION, LONGEST_GAP_MS);
     previous = atMs;
@@ -114,24 +116,52 @@ async function playEvents(input: ReplayTurnInput, events: readonly ReplayEvent[]
       owed = 0;
     }
     input.onEvent(event);
+    inject(position + 1);
   }
+  inject(Number.POSITIVE_INFINITY);
 }
 
-type Rebuilt = { readonly commit: RecordedCommit } & ({ readonly rebuilt: RebuiltCommit } | { readonly error: unknown });
-
-/** Rebuilds the commits in order; a commit that fails stops the ones after it only when its failure is no divergence. */
-async function rebuildCommits(input: ReplayTurnInput, commits: readonly RecordedCommit[]): Promise<Rebuilt[]> {
-  const outcomes: Rebuilt[] = [];
+/**
+ * Rebuilds the commits in order into the scratch ref and checks each: its tree, then (where it stands on its
+ * recorded parent) its id. Under `fail` it stops at the first divergence, so nothing after it is kept; under
+ * `warn` a commit whose patch does not apply is left out and the others are kept as rebuilt.
+ */
+async function rebuildCommits(input: ReplayTurnInput, commits: readonly RecordedCommit[]): Promise<ReplayDivergenceInit[]> {
+  const divergences: ReplayDivergenceInit[] = [];
+  const { build, pass, signal } = input;
+  const stop = (): boolean => input.agent.divergence === "fail" && divergences.length > 0;
   for (const commit of commits) {
-    throwIfAborted(input.signal, "The replay");
+    throwIfAborted(signal, "The replay");
+    let rebuilt;
     try {
-      outcomes.push({ commit, rebuilt: await rebuildCommit(input.lease, commit, input.signal) });
+      rebuilt = await build.rebuild(commit, signal);
     } catch (error) {
-      outcomes.push({ commit, error });
-      if (!isOutpostError(error, "replay")) break;
+      if (!(error instanceof RebuildFailure)) throw error;
+      divergences.push({ kind: "tree", pass, recorded: commit.tree, message: `${error.message} Its commit is left out of the replay.` });
+      if (stop()) break;
+      await build.reject(signal);
+      continue;
     }
+    if (rebuilt.tree !== commit.tree)
+      divergences.push({
+        kind: "tree",
+        pass,
+        recorded: commit.tree,
+        actual: rebuilt.tree,
+        message: `Rebuilding commit ${commit.id} gave tree ${rebuilt.tree}, not the recorded ${commit.tree}: the replay's files differ from the recording's.`,
+      });
+    else if (rebuilt.parent === commit.parents[0] && rebuilt.id !== commit.id)
+      divergences.push({
+        kind: "commit",
+        pass,
+        recorded: commit.id,
+        actual: rebuilt.id,
+        message: `Rebuilding commit ${commit.id} from its recorded parent gave commit ${rebuilt.id}: the journal's commit fields (message, identities or dates) do not match the commit it names, so the journal was edited. Record the run again.`,
+      });
+    if (stop()) break;
+    build.accept(rebuilt);
   }
-  return outcomes;
+  return divergences;
 }
 
 function describeDifference(recorded: string, found: string): string {

@@ -60,7 +60,8 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
   const root = repository.root;
   const [brief, continued, envFile] = await Promise.all([
     resolveBrief({
-      brief: options.brief,
+      // Left out only with a replay agent whose journal holds no turn; resolveBrief refuses it (code configuration).
+      brief: options.brief ?? "",
       root,
       expansionMs: resolved.expansionMs,
       signal,

@@ -9,11 +9,13 @@ import { runWithFallback } from "../fallback/run-with-fallback.js";
 import { isFallbackAgent } from "../fallback/fallback-agent.js";
 import { settleResponse } from "../response/settle-response.js";
 import { replayTurn } from "../replay/replay-turn.js";
-import { checkReplayBaseline } from "../replay/replay-baseline.js";
+import { replayBuildOf, replayTurns } from "../replay/replay-stage.js";
+import { replayPass, replayRepairs } from "../replay/replay-pass.js";
+import { reportFallback } from "../fallback/report-fallback.js";
 import { runSteered } from "../steering/steered-turn.js";
 import { reportSteer } from "../steering/attach-dispatch-steering.js";
 import type { TurnSteering } from "../steering/dispatch-steering.js";
-import { note, sandboxOf, workspaceOf, type DispatchState } from "./dispatch-state.js";
+import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
 
 /**
  * When the capture may start preparing (see `prepareCapture`): once the agent's command is on its way. A
@@ -41,10 +43,15 @@ interface TurnRequest {
  * Each turn is journaled; a replay agent plays its recorded turns instead of running a CLI.
  */
 export async function turnsStage(state: DispatchState): Promise<void> {
+  const agent = state.options.agent;
+  if (agent.kind === "replay") return replayTurns(state, agent, sandboxOf(state).lease, () => runTurns(state));
+  return runTurns(state);
+}
+
+async function runTurns(state: DispatchState): Promise<void> {
   const { options, resolved } = state;
   const { lease } = sandboxOf(state);
   const continuation = options.continuation ? { id: options.continuation.id, fork: options.continuation.fork } : undefined;
-  if (options.agent.kind === "replay") checkReplayBaseline(state, options.agent, workspaceOf(state).baseline);
   for (let pass = 1; pass <= resolved.passes; pass += 1) {
     throwIfAborted(options.signal, "The dispatch");
     const request: TurnRequest = { pass, prompt: state.prompt, ...(continuation ? { resume: continuation } : {}) };
@@ -54,6 +61,9 @@ export async function turnsStage(state: DispatchState): Promise<void> {
     if (outcome.marker) break;
   }
   await settleTypedResponse(state, lease);
+  // A replay given no `response` still plays the corrections its recording made.
+  if (options.agent.kind === "replay" && !resolved.response)
+    await replayRepairs(state, options.agent, (agent, request) => recordTurn(state, lease, agent, request));
   state.steering?.turnsOver("the agent's turns had ended, nothing is left to steer; send while a turn runs");
 }
 
@@ -68,8 +78,7 @@ async function settleTypedResponse(state: DispatchState, lease: SandboxLease): P
     repair: async (prompt, attempt) => {
       throwIfAborted(options.signal, "The dispatch");
       if (!state.conversationId) throw new Error("unreachable: a correction turn needs the conversation id");
-      if (options.agent.kind === "replay") throw new Error("unreachable: a replay agent has no typed response to repair");
-      const outcome = await runRecorded(state, lease, state.agent, {
+      const outcome = await runRecorded(state, lease, options.agent.kind === "replay" ? options.agent : state.agent, {
         pass: 1,
         prompt,
         resume: { id: state.conversationId },
@@ -93,34 +102,7 @@ async function runChain(state: DispatchState, lease: SandboxLease, request: Turn
       state.agent = agent;
       return runRecorded(state, lease, agent, request);
     },
-    onFallback: (skip, next) => {
-      const message = `${skip.agent} failed (${skip.classification}${skip.rule ? `, rule ${skip.rule}` : ""}); ${next.name} runs the brief instead.`;
-      state.observers.warn(message);
-      state.spans.event("outpost.fallback", {
-        "outpost.fallback.from": skip.agent,
-        "outpost.fallback.to": next.name,
-        "outpost.fallback.classification": skip.classification,
-      });
-      state.observers.control(request.pass, {
-        type: "fallback",
-        from: skip.agent,
-        to: next.name,
-        classification: skip.classification,
-        ...(skip.rule ? { rule: skip.rule } : {}),
-        message: skip.message,
-      });
-      state.observers.emit({
-        type: "fallback",
-        dispatchId: state.dispatchId,
-        label: state.options.label,
-        from: skip.agent,
-        to: next.name,
-        classification: skip.classification,
-        ...(skip.rule ? { rule: skip.rule } : {}),
-        message: skip.message,
-        timestamp: new Date().toISOString(),
-      });
-    },
+    onFallback: (skip, next, usage) => reportFallback(state, request.pass, skip, next.name, usage),
   });
   state.fallback = run.report;
   // What the skipped candidates consumed counts in the dispatch's usage: it is added to the answering turn.
@@ -138,7 +120,7 @@ function runRecorded(
   agent: AgentAdapter | ReplayAgent,
   request: TurnRequest,
 ): Promise<TurnOutcome> {
-  if (agent.kind === "replay") return replaySteered(state, lease, agent, request);
+  if (agent.kind === "replay") return replayPass(state, agent, request, (replayed, next) => recordTurn(state, lease, replayed, next));
   if (!state.steering) return recordTurn(state, lease, agent, request);
   return runSteered(
     state.steering,
@@ -158,30 +140,6 @@ function runRecorded(
   );
 }
 
-/**
- * A replay plays the steering of its recording: while the next recorded turn is a steering resumption
- * (`pendingSteering()`), it is replayed within the same pass with the recorded instructions.
- */
-async function replaySteered(state: DispatchState, lease: SandboxLease, agent: ReplayAgent, request: TurnRequest): Promise<TurnOutcome> {
-  let outcome = await recordTurn(state, lease, agent, request);
-  let prompt = request.prompt;
-  for (let steering = agent.pendingSteering(); steering; steering = agent.pendingSteering()) {
-    const resume = outcome.conversationId ?? state.conversationId;
-    for (const text of steering) reportSteer(state, "resumed", request.pass, text);
-    // A run whose agent was stopped before it saved anything started over with the brief and the instructions.
-    const restarted = [prompt, ...steering].join("\n\n");
-    const recorded = agent.turns[agent.turns.length - agent.remainingTurns]?.prompt;
-    prompt = recorded === restarted ? restarted : steering.join("\n\n");
-    outcome = await recordTurn(state, lease, agent, {
-      pass: request.pass,
-      prompt,
-      ...(resume && recorded !== restarted ? { resume: { id: resume } } : {}),
-      steering,
-    });
-  }
-  return outcome;
-}
-
 /** Runs (or replays) one turn with one agent, captures its conversation and records and journals the turn. */
 async function recordTurn(
   state: DispatchState,
@@ -198,7 +156,14 @@ async function recordTurn(
     ...(request.repair ? { "outpost.repair": request.repair } : {}),
   });
   const steering = agent.kind === "replay" ? agent.pendingSteering() : request.steering;
-  journal?.append({ kind: "turn-start", pass: request.pass, prompt: request.prompt, ...(steering ? { steering } : {}) });
+  journal?.append({
+    kind: "turn-start",
+    pass: request.pass,
+    prompt: request.prompt,
+    agent: agent.name,
+    ...(steering ? { steering } : {}),
+    ...(request.repair ? { repair: request.repair } : {}),
+  });
   const started = Date.now();
   const context = { ...sandboxOf(state).context, variables: state.variables.get(agent) ?? {} };
   // The capture's sandbox work starts beside the turn, right after the agent's command.
@@ -214,6 +179,8 @@ async function recordTurn(
       pass: request.pass,
       timestamp: new Date().toISOString(),
       event,
+      // Replayed events say where the recording's came from.
+      ...(agent.kind === "replay" ? { source: agent.source } : {}),
     });
   };
   let outcome: TurnOutcome;
@@ -222,12 +189,13 @@ async function recordTurn(
       agent.kind === "replay"
         ? await replayTurn({
             agent,
-            lease,
+            build: replayBuildOf(state),
             pass: request.pass,
             prompt: request.prompt,
             markers: state.resolved.markers,
             signal: options.signal,
             onEvent,
+            onInjection: (text) => reportSteer(state, "injected", request.pass, text),
             onDivergence: (divergence) => state.divergences.push(divergence),
             warn: (message) => observers.warn(message),
           })

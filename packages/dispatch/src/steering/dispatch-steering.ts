@@ -1,7 +1,8 @@
 import { PassThrough } from "node:stream";
 import { OutpostError, type AgentAdapter, type AgentEvent, type AgentLiveSession, type AgentTurn, type SandboxLease } from "@outpost/core";
 import type { LiveTurnInput } from "../turn/live-turn-input.js";
-import { attachSteering, type PendingInstruction, type Steering, type SteeringAttachment, type SteeringDelivery } from "./steering.js";
+import type { PendingInstruction, SteeringAttachment, SteeringDelivery } from "./steering.js";
+import type { HeldSteering } from "./held-steering.js";
 
 /** What the engine is told for each delivered instruction (the `steer` event, a span event). */
 export type SteerReport = (delivery: SteeringDelivery, pass: number, text: string) => void;
@@ -29,17 +30,19 @@ export class DispatchSteering {
   private over: string | undefined;
 
   constructor(
-    steering: Steering,
+    held: HeldSteering,
     readonly dispatchId: string,
     private readonly report: SteerReport,
   ) {
-    this.attachment = attachSteering(steering, { dispatchId, arrived: () => this.route() });
+    this.attachment = held.attachment;
+    held.bind(dispatchId, () => this.route());
   }
 
   /** Starts routing instructions into one turn. `conversationId`: known already when the turn resumes one. */
   open(agent: AgentAdapter, lease: SandboxLease, pass: number, conversationId?: string): TurnSteering {
     const turn = new ActiveTurn(agent, lease, pass, conversationId, () => this.route());
     this.turn = turn;
+    this.attachment.mark("attached");
     queueMicrotask(() => this.route());
     return {
       ...(turn.input ? { live: turn.liveInput(turn.input) } : {}),
@@ -47,14 +50,18 @@ export class DispatchSteering {
       onEvent: (event) => turn.onEvent(event),
       close: () => {
         turn.close();
-        if (this.turn === turn) this.turn = undefined;
+        if (this.turn === turn) {
+          this.turn = undefined;
+          this.attachment.mark("pending");
+        }
       },
     };
   }
 
   /** Instructions that arrived during the last turn and were not injected: they resume its conversation. */
   takeForResume(agent: AgentAdapter): PendingInstruction[] {
-    return agent.resumable === true ? this.attachment.take() : [];
+    // As continuation and repairs do, an agent that does not say it cannot resume is tried.
+    return agent.resumable !== false ? this.attachment.take() : [];
   }
 
   /** No turn follows: waiting and later instructions are refused with `reason`. */
@@ -133,7 +140,7 @@ class ActiveTurn {
     public conversationId: string | undefined,
     private readonly changed: () => void,
   ) {
-    this.mode = agent.liveInput && lease.liveInput === true ? "injected" : agent.resumable === true ? "resumed" : "none";
+    this.mode = agent.liveInput && lease.liveInput === true ? "injected" : agent.resumable !== false ? "resumed" : "none";
     this.input = this.mode === "injected" ? new PassThrough() : undefined;
   }
 
@@ -192,6 +199,6 @@ class ActiveTurn {
     const input = this.agent.liveInput
       ? `the sandbox provider gives no live input (lease.liveInput is not true)`
       : `${this.agent.name} takes no instructions during a turn`;
-    return `${input}, and ${this.agent.name} cannot resume its conversation (resumable is not true), so it can be neither injected nor resumed`;
+    return `${input}, and ${this.agent.name} cannot resume its conversation (resumable is false), so it can be neither injected nor resumed`;
   }
 }

@@ -1,0 +1,52 @@
+import { OutpostError } from "./outpost-error.js";
+
+/** Where a replay left the recorded path. */
+export type ReplayDivergenceKind = "prompt" | "baseline" | "tree" | "commit" | "exhausted" | "unrecorded";
+
+/** What a divergence is made of, before it becomes an error. */
+export interface ReplayDivergenceInit {
+  readonly kind: ReplayDivergenceKind;
+  /** What the journal recorded (a prompt, a commit id, a tree id…), when it applies. */
+  readonly recorded?: string;
+  /** What the replay found instead, when it applies. */
+  readonly actual?: string;
+  /** 1-based pass the divergence belongs to. */
+  readonly pass?: number;
+  readonly message: string;
+}
+
+/**
+ * One divergence between a journal and the dispatch replaying it. Under `divergence: "fail"` it is thrown
+ * (code `replay`); under `warn` it is collected in `result.divergences`. Its fields are also in `details.divergence`.
+ */
+export class ReplayDivergence extends OutpostError {
+  readonly kind: ReplayDivergenceKind;
+  readonly recorded?: string;
+  readonly actual?: string;
+  /** The same value as `actual` (the name earlier releases used). */
+  readonly found?: string;
+  readonly pass?: number;
+
+  constructor(init: ReplayDivergenceInit) {
+    const divergence = {
+      kind: init.kind,
+      ...(init.recorded !== undefined ? { recorded: init.recorded } : {}),
+      ...(init.actual !== undefined ? { actual: init.actual, found: init.actual } : {}),
+      ...(init.pass !== undefined ? { pass: init.pass } : {}),
+      message: init.message,
+    };
+    super("replay", init.message, { details: { divergence } });
+    this.kind = init.kind;
+    if (init.recorded !== undefined) this.recorded = init.recorded;
+    if (init.actual !== undefined) {
+      this.actual = init.actual;
+      this.found = init.actual;
+    }
+    if (init.pass !== undefined) this.pass = init.pass;
+  }
+
+  /** True for a ReplayDivergence, also one from another copy of this package. */
+  static isDivergence(value: unknown): value is ReplayDivergence {
+    return OutpostError.isInstance(value) && value.code === "replay" && typeof (value as { kind?: unknown }).kind === "string";
+  }
+}

@@ -1,0 +1,131 @@
+import { OutpostError, type RecordedCommit, type SandboxLease } from "@outpost/core";
+import { commitObject } from "../journal/commit-object.js";
+import { objectId, sandboxGitConfigArguments } from "../remote/sandbox-git-command.js";
+
+/** What rebuilding one recorded commit gave: the object is written, nothing checked out yet. */
+export interface RebuiltCommit {
+  readonly id: string;
+  readonly tree: string;
+  /** Where the rebuilt commit stands: its first parent as rebuilt. */
+  readonly parent: string;
+}
+
+/** A git command of the rebuild failed: the patch does not apply, or the repository is not as recorded. */
+export class RebuildFailure extends OutpostError {}
+
+/**
+ * Rebuilds recorded commits into a scratch ref, never touching the work tree, the index or the branch: each
+ * patch is applied to a private index (`GIT_INDEX_FILE`), its tree and commit objects written and checked by
+ * the caller, and only `land()` moves the branch, by fast-forward, once every commit was verified. So a
+ * divergence under `fail` leaves the branch and the work tree exactly as they were.
+ */
+export class ReplayBuild {
+  private started: Promise<void> | undefined;
+  private start = "";
+  private head = "";
+  private index = "";
+
+  constructor(
+    private readonly lease: SandboxLease,
+    private readonly dispatchId: string,
+  ) {}
+
+  /** The scratch ref the rebuilt commits are kept under until they land. */
+  get ref(): string {
+    return `refs/outpost/replay/${this.dispatchId}`;
+  }
+
+  /** Rebuilds one commit on top of the last rebuilt one (the branch's HEAD at first). */
+  async rebuild(commit: RecordedCommit, signal?: AbortSignal): Promise<RebuiltCommit> {
+    await this.open(signal);
+    if (commit.patch.length > 0)
+      await this.git(["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], commit, { stdin: commit.patch, index: true, signal });
+    const tree = await this.git(["write-tree"], commit, { index: true, signal });
+    // The recorded first parent is replaced by where the replay stands; when it starts where the recording did, they are the same.
+    const object = commitObject({ ...commit, tree, parents: [this.head, ...commit.parents.slice(1)] });
+    const id = await this.git(["hash-object", "-t", "commit", "-w", "--stdin"], commit, { stdin: object, signal });
+    return { id, tree, parent: this.head };
+  }
+
+  /** Keeps a verified commit: the next one is rebuilt on it, and the scratch ref names it. */
+  accept(rebuilt: RebuiltCommit): void {
+    this.head = rebuilt.id;
+  }
+
+  /** Drops a commit that was not kept: the private index goes back to the last kept commit. */
+  async reject(signal?: AbortSignal): Promise<void> {
+    if (this.started) await this.git(["read-tree", this.head], undefined, { index: true, signal });
+  }
+
+  /** Points the scratch ref at the last kept commit, so the rebuilt objects are reachable until they land. */
+  async keep(signal?: AbortSignal): Promise<void> {
+    if (this.started && this.head !== this.start) await this.git(["update-ref", this.ref, this.head], undefined, { signal });
+  }
+
+  /**
+   * Moves the branch and the work tree to the last kept commit by fast-forward; git refuses before writing
+   * anything when a local change or untracked file would be overwritten. Returns why it refused.
+   */
+  async land(signal?: AbortSignal): Promise<string | undefined> {
+    if (!this.started || this.head === this.start) return undefined;
+    try {
+      await this.git(["merge", "--ff-only", "--quiet", this.head], undefined, { signal });
+      return undefined;
+    } catch (error) {
+      if (error instanceof RebuildFailure) return error.message;
+      throw error;
+    }
+  }
+
+  /** Removes the scratch ref and the private index; the branch keeps what landed. */
+  async close(): Promise<void> {
+    if (!this.started) return;
+    await this.started.catch(() => undefined);
+    if (!this.index) return;
+    await Promise.allSettled([
+      this.git(["update-ref", "-d", this.ref], undefined, {}),
+      this.lease.invoke({ executable: "rm", arguments: ["-f", this.index], directory: this.lease.root, deadlineMs: 60_000 }),
+    ]);
+  }
+
+  private open(signal?: AbortSignal): Promise<void> {
+    this.started ??= (async () => {
+      const [gitDirectory, head] = (await this.git(["rev-parse", "--absolute-git-dir", "HEAD^{commit}"], undefined, { signal })).split(
+        "\n",
+      );
+      if (!gitDirectory || !head || !objectId(head))
+        throw new RebuildFailure(
+          "replay",
+          "The sandbox's repository has no commit to replay onto. Replay on a checkout of the recorded baseline.",
+        );
+      this.start = this.head = head;
+      this.index = `${gitDirectory}/outpost-replay-${this.dispatchId}.index`;
+      await this.git(["read-tree", head], undefined, { index: true, signal });
+    })();
+    return this.started;
+  }
+
+  private async git(
+    args: readonly string[],
+    commit: RecordedCommit | undefined,
+    options: { readonly stdin?: string; readonly index?: boolean; readonly signal?: AbortSignal },
+  ): Promise<string> {
+    const result = await this.lease.invoke({
+      executable: "git",
+      arguments: [...sandboxGitConfigArguments(), ...args],
+      ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+      ...(options.index ? { variables: { GIT_INDEX_FILE: this.index } } : {}),
+      directory: this.lease.root,
+      ...(options.signal ? { signal: options.signal } : {}),
+      deadlineMs: 600_000,
+      retain: 64 * 1024,
+    });
+    if (result.status === 0) return result.stdout.trim();
+    const what = commit ? `Rebuilding commit ${commit.id} failed at git ${args[0]}` : `The replay's git ${args[0]} failed`;
+    throw new RebuildFailure(
+      "replay",
+      `${what}: ${(result.stderr || result.stdout).trim().slice(-500)}. The repository the replay runs in differs from the recording's; replay on a clean checkout of the recorded baseline.`,
+      { details: { ...(commit ? { commit: commit.id } : {}), status: result.status } },
+    );
+  }
+}
