@@ -36,11 +36,12 @@ describe("outpost run (the installed bin, real Claude Code)", () => {
     });
     expect(run.status, run.stderr).toBe(0);
     expect(git(repository, "log", "-1", "--format=%s", "main")).toBe("Add cli.txt");
+    // The journal first: the replay needs no captured conversation.
+    journal = /journal: (journals\/\S+\/index\.json) \(replay with: outpost replay \1\)/.exec(run.stdout)?.[1] ?? "";
+    expect(journal, run.stdout).not.toBe("");
     const hint = /conversation: (\S+) \(continue with: outpost run --agent claude --continue \1/.exec(run.stdout);
     expect(hint, `${run.stdout}\n${run.stderr}`).not.toBeNull();
     conversationId = hint![1]!;
-    journal = /journal: (journals\/\S+\/index\.json) \(replay with: outpost replay \1\)/.exec(run.stdout)?.[1] ?? "";
-    expect(journal, run.stdout).not.toBe("");
   });
 
   it("run --continue continues the captured conversation", async () => {
