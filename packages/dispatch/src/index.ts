@@ -1,5 +1,6 @@
 export { dispatch } from "./dispatch.js";
 export type { DispatchOptions, DispatchResult, DispatchTurn, DispatchRecovery } from "./dispatch-options.js";
+export type { ConversationError } from "./conversation/conversation-error.js";
 export { dispatchAbortError, dispatchRecovery } from "./errors/abort-reason.js";
 export { DISPATCH_DEFAULTS } from "./options/resolve-options.js";
 

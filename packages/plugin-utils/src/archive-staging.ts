@@ -26,6 +26,12 @@ export interface ArchiveHeader {
   readonly linkname?: string | null;
 }
 
+/** Counts what an archive writes: `add` throws to refuse the archive once a budget is spent. */
+export interface StagingMeter {
+  /** One more file or link of `size` bytes (a file's size as its header declares it, which is what is written). */
+  add(size: number): void;
+}
+
 /** A file entry whose bytes the reader writes next (`writeChunk`, then `finishFile`). */
 export interface FileWrite {
   readonly path: string;
@@ -50,6 +56,7 @@ export class ArchiveStaging {
   constructor(
     staging: string,
     private readonly rename: (name: string) => string = (name) => name,
+    private readonly meter?: StagingMeter,
   ) {
     this.tree = new StagingTree(staging);
   }
@@ -65,11 +72,13 @@ export class ArchiveStaging {
       this.tree.directory(path);
       this.staged.set(path, { path, kind: "directory", mode, mtime, size: 0, sha256: "" });
     } else if (header.type === "file" || header.type === "contiguous-file") {
+      this.meter?.add(header.size ?? 0);
       const descriptor = this.tree.openFile(path);
       return { path, mode, mtime, size: header.size ?? 0, descriptor, hash: createHash("sha256") };
     } else if (header.type === "symlink") {
       const target = header.linkname ?? "";
       assertLinkStaysInside(path, target);
+      this.meter?.add(Buffer.byteLength(target));
       this.tree.link(path, target);
       this.staged.set(path, {
         path,
@@ -83,6 +92,7 @@ export class ArchiveStaging {
       // A hard link repeats an earlier file of the same archive (tar writes one for shared inodes).
       const original = this.staged.get(normalizeTreePath(this.rename(archiveName(header.linkname ?? "")), "hard link target"));
       if (original?.kind !== "file") throw stagingRefusal(path, "it is a hard link to something that is not a file of the archive");
+      this.meter?.add(original.size);
       this.tree.copy(original.path, path, mode, original.mtime);
       this.staged.set(path, { ...original, path, mode });
     } else {

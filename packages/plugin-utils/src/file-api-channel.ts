@@ -98,7 +98,7 @@ export class FileApiChannel implements SandboxChannel {
       });
       if (content === null) throw sandboxRefusal(92, `the archive ${archive} vanished before it was read`, request.action);
       const stream = Buffer.isBuffer(content) ? Readable.from([content]) : content;
-      const entries = await unpackToStaging(stream, request.staging, guard.check).catch((error: unknown) => {
+      const entries = await unpackToStaging(stream, request.staging, guard.check, undefined, request.meter).catch((error: unknown) => {
         stream.destroy();
         throw guard.error ?? mapArchiveError(error, request.action, this.connection);
       });

@@ -22,7 +22,7 @@ export { hostTarCanPack, packsWithHostTar, packWithHostTar } from "./host-tar-pa
 export type { HostTarPackOptions } from "./host-tar-pack.js";
 export type { PackOptions } from "./tar-pack.js";
 export { unpackBufferToStaging, unpackToStaging } from "./tar-unpack.js";
-export type { StagedEntry } from "./tar-unpack.js";
+export type { StagedEntry, StagingMeter } from "./tar-unpack.js";
 export { parseManifestOutput } from "./manifest-output.js";
 export { commitStagedDirectory, commitStagedFile, commitStagingAsDirectory, createStaging } from "./host-commit.js";
 export { CREATE_TAR, CREATE_TAR_OF_LIST, EXTRACT_TAR, KILL_TREE, MANIFEST } from "./transfer-scripts.js";

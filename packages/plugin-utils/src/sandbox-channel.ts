@@ -1,7 +1,7 @@
 import type { Writable } from "node:stream";
 import type { SandboxAnchors } from "@outpost/core";
 import type { OperationGuard } from "./operation-guard.js";
-import type { StagedEntry } from "./tar-unpack.js";
+import type { StagedEntry, StagingMeter } from "./tar-unpack.js";
 
 /** One run of a shared transfer script (see transfer-scripts.ts). */
 export interface ScriptRequest {
@@ -27,6 +27,8 @@ export interface ArchiveRequest {
   readonly staging: string;
   readonly guard: OperationGuard;
   readonly action: string;
+  /** Counts each file and link before it is staged, refusing the archive by throwing (see `unpackToStaging`). */
+  readonly meter?: StagingMeter;
 }
 
 /**

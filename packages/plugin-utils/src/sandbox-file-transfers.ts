@@ -4,6 +4,7 @@ import { lstat, readlink, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { normalizeTreePath } from "./archive-path.js";
+import { declaredMeter } from "./declared-meter.js";
 import type { FileManifestEntry, FileTransfers, TransferOptions } from "@outpost/core";
 import { commitStagedDirectory, createStaging } from "./host-commit.js";
 import type { HostTreeEntry } from "./host-tree.js";
@@ -82,6 +83,7 @@ export class SandboxFileTransfers implements FileTransfers {
       const origin = resolveTransferPath(this.sandbox, source, "download source");
       staging = await createStaging(destination);
       const staged = [];
+      const meter = declaredMeter(entries);
       // Paths travel as arguments; large batches are split to stay far below the kernel's ARG_MAX.
       for (const chunk of argumentChunks(paths.map((path) => `./${path}`))) {
         const part = await this.sandbox.archive({
@@ -90,6 +92,7 @@ export class SandboxFileTransfers implements FileTransfers {
           prefixBytes: 0,
           staging,
           guard,
+          meter,
           action: `download ${entries.length} entries from ${JSON.stringify(source)}`,
         });
         staged.push(...part.entries);

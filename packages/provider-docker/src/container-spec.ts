@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type Docker from "dockerode";
 import type { SandboxContext } from "@outpost/core";
 import { DEFAULT_LIMITS, type DockerProviderConfig } from "./docker-provider-config.js";
@@ -34,9 +35,12 @@ export function containerSpec(config: DockerProviderConfig, context: SandboxCont
     }
     binds.push(...plan.gitBinds);
   }
+  const masks = plan.mounted ? protectedMasks(context, plan.root) : [];
   const homeOptions = `rw,exec,nosuid,nodev,size=${config.homeSizeMb ?? 1024}m,mode=0700,uid=${plan.uid},gid=${plan.gid}`;
   const readOnly = config.readOnlyRootFilesystem ?? plan.mounted;
   const tmpfs: Record<string, string> = { [plan.home]: homeOptions };
+  // Empty and read-only: the agent can neither read what the host keeps there nor plant what it reads later.
+  for (const mask of masks) tmpfs[mask] = `ro,nosuid,nodev,noexec,size=4k,mode=0555`;
   if (readOnly && plan.home !== "/tmp")
     tmpfs["/tmp"] = `rw,exec,nosuid,nodev,size=${config.tmpSizeMb ?? DEFAULT_LIMITS.tmpSizeMb}m,mode=1777`;
   const memory = Math.round((config.memoryMb ?? DEFAULT_LIMITS.memoryMb) * 1024 * 1024);
@@ -70,6 +74,13 @@ export function containerSpec(config: DockerProviderConfig, context: SandboxCont
       PidsLimit: config.pidsLimit ?? DEFAULT_LIMITS.pidsLimit,
     },
   };
+}
+
+/** Where, in the container, each protected host path inside the mounted worktree appears. */
+function protectedMasks(context: SandboxContext, root: string): string[] {
+  return (context.protectedPaths ?? [])
+    .filter((path) => path !== context.directory && isWithin(context.directory, path))
+    .map((path) => posix.join(root, path.slice(context.directory.length)));
 }
 
 function isWithin(parent: string, child: string): boolean {

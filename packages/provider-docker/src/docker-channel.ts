@@ -63,7 +63,7 @@ export async function archiveFromSandbox(
   const archive = new PassThrough();
   const stderr = new TailBuffer(STDERR_TAIL);
   let prefix = Buffer.alloc(0);
-  const unpacked = unpackToStaging(archive, request.staging, request.guard.check);
+  const unpacked = unpackToStaging(archive, request.staging, request.guard.check, undefined, request.meter);
   const staged = unpacked.catch((error: unknown) => {
     const mapped = mapArchiveError(error, request.action, CONNECTION);
     request.guard.fail(mapped);

@@ -41,6 +41,7 @@ export function dockerProvider(config: DockerProviderConfig = {}): SandboxProvid
       liveInput: DOCKER_CAPABILITIES.liveInput,
       fileTransfers: DOCKER_CAPABILITIES.fileTransfers,
       homeFiles: DOCKER_CAPABILITIES.homeFiles,
+      protectedPaths: true,
     },
     ...(config.variables === undefined ? {} : { variables: config.variables }),
     acquire: async (context) => acquire(docker, config, context, await cpus()),
@@ -53,6 +54,7 @@ async function acquire(docker: Docker, config: DockerProviderConfig, context: Sa
     context.directory,
     ...context.gitDirectories,
     ...(context.git ? [context.git.directory, ...context.git.objects] : []),
+    ...(context.protectedPaths ?? []),
   ]) {
     if (typeof path !== "string" || !isAbsolute(path)) {
       throw new OutpostError(

@@ -24,6 +24,13 @@ export interface SandboxContext {
    * alternates) read-only at its host path. The engine imports the commits back after verification.
    */
   readonly git?: SandboxGit;
+  /**
+   * Host paths inside `directory` that the host reads or runs later (the checkout's `.outpost`: its `.env`,
+   * storage, journals, locks, recovery). A provider that exposes `directory` to the sandbox must make each
+   * unwritable there (e.g. an empty read-only mount over it) and declare `capabilities.protectedPaths`;
+   * the engine refuses to hand such a path to a `mounted` provider that does not.
+   */
+  readonly protectedPaths?: readonly string[];
   readonly variables: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
 }
@@ -39,6 +46,8 @@ export interface SandboxCapabilities {
   readonly fileTransfers: boolean;
   /** Every lease's `invoke` writes `Command.homeFiles` while starting the process. Absent: false. */
   readonly homeFiles?: boolean;
+  /** Every lease keeps `SandboxContext.protectedPaths` unwritable from the sandbox. Absent: false. */
+  readonly protectedPaths?: boolean;
 }
 
 export interface SandboxProvider {

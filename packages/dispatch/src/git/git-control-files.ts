@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
+import { ENV_FILE } from "../turn/env-file.js";
 import { gitStatus } from "./run-git.js";
 
 /** The bytes and mode of each file that decides what git executes, by path; null where there was none. */
@@ -21,6 +22,9 @@ async function controlPaths(workspace: Workspace): Promise<string[]> {
     ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)),
   );
   if (workspace.directory !== workspace.root) paths.push(join(workspace.directory, ".git"));
+  // Not git's, but as much code: its PATH and variables reach every later agent command. A host agent can
+  // write it; a mounted one never sees it (protectedPaths), so this matters for the host placement.
+  paths.push(join(workspace.root, ENV_FILE));
   return [...paths, ...nested, ...hooks];
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { link, lstat, mkdir, open, readdir, readFile, rename, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import {
   assertTransportKey,
@@ -11,6 +11,7 @@ import {
   type TransportObject,
 } from "@outpost/core";
 import { ensureOutpostDirectory, outpostDirectory } from "../workspace/outpost-directory.js";
+import { assertHostWritten } from "../workspace/host-written.js";
 
 /**
  * The default journal transport: files under `<root>/.outpost/storage`. The revision of an object names its
@@ -59,7 +60,9 @@ export function localJournalTransport(root: string): Transport {
     return next;
   };
   const entryOf = async (key: string, path: string): Promise<TransportEntry | undefined> => {
-    const info = await stat(path, { bigint: true }).catch(() => undefined);
+    const info = await lstat(path, { bigint: true }).catch(() => undefined);
+    // A journal object another user could have written (or a link) is refused: replay re-emits what it holds.
+    if (info) assertHostWritten(path, info, { what: "a journal object", code: "transport" });
     if (!info?.isFile()) return undefined;
     return {
       key,

@@ -1,7 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { isAbsolute, join, normalize } from "node:path";
 import type { ActivityRecord } from "../activity/activity-record.js";
 import { outpostDirectory } from "../workspace/outpost-directory.js";
+import { readHostFile } from "../workspace/host-written.js";
 import { parseIdentity } from "@outpost/plugin-utils";
 
 const DISPATCH_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -23,9 +24,9 @@ export async function readActivityRecords(root: string): Promise<ActivityRecord[
   for (const name of names.sort()) {
     const id = name.replace(/\.json$/, "");
     if (!name.endsWith(".json") || !DISPATCH_ID.test(id)) continue;
-    const raw = await readFile(join(directory, name), "utf8")
-      .then((text) => JSON.parse(text) as Record<string, unknown>)
-      .catch(() => undefined);
+    // A record another user could have written is refused by name: clean acts on what records say.
+    const bytes = await readHostFile(join(directory, name), { what: "an activity record", code: "workspace", root });
+    const raw = parseRecord(bytes);
     const record = raw && checked(raw, id, root);
     if (record) records.push(record);
   }
@@ -89,4 +90,13 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function parseRecord(bytes: Buffer | undefined): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = bytes === undefined ? undefined : JSON.parse(bytes.toString("utf8"));
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

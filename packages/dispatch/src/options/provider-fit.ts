@@ -37,6 +37,17 @@ export function assertProviderHonours(options: ProvidedOptions): void {
       "configuration",
       `recoveryTransport is for remote providers only: ${provider.name} works on the host's worktree itself, so no work is brought back to archive. Drop recoveryTransport.`,
     );
+  if (
+    provider.placement === "mounted" &&
+    (options.branch?.mode ?? "current") === "current" &&
+    provider.capabilities?.protectedPaths !== true
+  )
+    throw new OutpostError(
+      "configuration",
+      `Provider ${provider.name} mounts the checkout itself in branch mode "current" but does not declare capabilities.protectedPaths, ` +
+        `so the agent could write .outpost/ (its .env, storage, journals), which the host reads and runs later. ` +
+        `Use { mode: "integrate" } or { mode: "named", name }, or a provider that keeps SandboxContext.protectedPaths unwritable.`,
+    );
   if (options.includeUncommitted === true && provider.placement !== "remote")
     throw new OutpostError(
       "configuration",

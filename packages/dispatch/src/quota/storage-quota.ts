@@ -1,9 +1,10 @@
-import { lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { withFileLock } from "../workspace/file-lock.js";
 import { currentProcess, liveness, parseIdentity } from "@outpost/plugin-utils";
 import { ensureOutpostDirectory, lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
+import { readHostFile } from "../workspace/host-written.js";
 
 /** Storage admission (the reference's StorageReservationOptions): what to reserve and the limits it must fit. */
 export interface StorageReservationOptions {
@@ -91,9 +92,9 @@ async function activeReservations(directory: string): Promise<Measure> {
   const total = { bytes: 0, entries: 0 };
   for (const name of await readdir(directory)) {
     const path = join(directory, name);
-    const record = await readFile(path, "utf8")
-      .then((text) => JSON.parse(text) as { owner?: unknown; bytes?: unknown })
-      .catch(() => undefined);
+    // Another user's reservation is refused, not trusted (nor removed): it could hold the quota up or down.
+    const bytes = await readHostFile(path, { what: "a storage reservation", code: "quota" });
+    const record = parseJson(bytes) as { owner?: unknown; bytes?: unknown } | undefined;
     // Older reservations hold a pid alone.
     const owner = parseIdentity(
       record?.owner ??
@@ -154,4 +155,12 @@ function checkedQuota(options: StorageReservationOptions): CheckedQuota {
       );
   }
   return quota;
+}
+
+function parseJson(bytes: Buffer | undefined): unknown {
+  try {
+    return bytes === undefined ? undefined : JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,10 @@
 import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { posix } from "node:path";
-import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { createStaging, normalizeTreePath, unpackBufferToStaging, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
 import type { SandboxStatus } from "./sandbox-work.js";
+import { BudgetMeter, UNBOUNDED, type SyncBackBudget } from "./sync-back-budget.js";
 
 /** What the agent left uncommitted in a remote sandbox, downloaded into a host staging directory. */
 export interface ChangedFiles {
@@ -31,9 +32,12 @@ export async function fetchChangedFiles(
   worktree: string,
   listed: ChangedPaths,
   signal?: AbortSignal,
+  budget: SyncBackBudget = UNBOUNDED,
 ): Promise<ChangedFiles | undefined> {
   const { changed, deleted, manifest, archive } = listed;
   if (changed.length === 0 && deleted.length === 0) return undefined;
+  // Counted again here, whatever the sandbox's own count said: by declared sizes before a batch, as staged otherwise.
+  const meter = new BudgetMeter(budget);
   const staging = await createStaging(worktree);
   try {
     const via = archive ? "inline archive" : lease.fileTransfers ? "fileTransfers" : "tar stream";
@@ -41,8 +45,8 @@ export async function fetchChangedFiles(
       changed.length === 0
         ? []
         : archive
-          ? unpackListed(archive, changed, staging, signal)
-          : await download(lease, changed, staging, manifest, signal);
+          ? unpackListed(archive, changed, staging, meter, signal)
+          : await download(lease, changed, staging, manifest, meter, signal);
     const wanted = new Set(changed);
     for (const entry of entries)
       if (!wanted.has(entry.path) || (entry.kind !== "file" && entry.kind !== "link"))
@@ -78,8 +82,8 @@ export function listChangedPaths({ records, manifest, archive }: SandboxStatus):
  * The inline tar, unpacked by the shared checked reader: it must hold every listed path (the check after
  * it refuses anything else), else the sandbox lied about its files (code `workspace`).
  */
-function unpackListed(archive: Buffer, paths: readonly string[], staging: string, signal?: AbortSignal): StagedEntry[] {
-  const staged = unpackBufferToStaging(archive, staging, () => signal?.throwIfAborted());
+function unpackListed(archive: Buffer, paths: readonly string[], staging: string, meter: BudgetMeter, signal?: AbortSignal): StagedEntry[] {
+  const staged = unpackBufferToStaging(archive, staging, () => signal?.throwIfAborted(), meter);
   const found = new Set(staged.map((entry) => entry.path));
   const missing = paths.find((path) => !found.has(path));
   if (missing !== undefined) throw refused(missing, "the archive the sandbox sent of its files does not hold it");
@@ -91,13 +95,17 @@ async function download(
   paths: readonly string[],
   staging: string,
   listed: FileManifestEntry[] | undefined,
+  meter: BudgetMeter,
   signal?: AbortSignal,
 ): Promise<StagedEntry[]> {
   const transfers = lease.fileTransfers;
   if (transfers) {
     // The manifest made with the listing counts only when it names exactly the listed paths.
     const manifest = listed && sameEntries(listed, paths) ? listed : await transfers.manifest(lease.root, paths, { signal });
-    for (const entry of manifest) checkedPath(entry.path);
+    for (const entry of manifest) {
+      checkedPath(entry.path);
+      meter.add(entry.size);
+    }
     await transfers.downloadBatch(lease.root, manifest, staging, { signal });
     return manifest;
   }
@@ -114,12 +122,12 @@ async function download(
   if (packed.status !== 0)
     throw new OutpostError(
       "workspace",
-      `Could not pack the sandbox's uncommitted files (tar exit ${packed.status}): ${packed.stderr.trim().slice(-300)}.`,
+      `Could not pack the sandbox's uncommitted files (tar exit ${packed.status}): ${tailLines(packed.stderr, 300)}.`,
     );
   const local = `${staging}.tar`;
   try {
     await lease.download(archive, local, { signal });
-    return await unpackToStaging(createReadStream(local), staging, () => signal?.throwIfAborted());
+    return await unpackToStaging(createReadStream(local), staging, () => signal?.throwIfAborted(), undefined, meter);
   } finally {
     await rm(local, { force: true });
   }

@@ -1,10 +1,11 @@
 import { lstat, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { MANIFEST, parseManifestOutput } from "@outpost/plugin-utils";
 import type { Workspace } from "../workspace/workspace.js";
 import { objectId, sandboxGitConfigArguments } from "./sandbox-git-command.js";
+import { BUDGET_FUNCTION, budgetFound, OVER_BUDGET, overBudget, UNBOUNDED, type SyncBackBudget } from "./sync-back-budget.js";
 
 /** What the sandbox says it left uncommitted; everything in it is hostile until checked. */
 export interface SandboxStatus {
@@ -46,9 +47,10 @@ const RESULT_FILES = ["status", "manifest", "work.bundle", "changed.tar", "chang
  * SHA-256; one that the script refused is left out, and `manifest()` then reports the refusal). When all of
  * it is small, it follows in the output after INLINE_MARKER, as `@@<name>` lines each followed by the file in
  * base64; otherwise the archive is dropped and the host downloads the directory. Prints `<tip>` and
- * `<bundle bytes>` first. Exit 200: no work branch; 201: no bundle; 202: no listing.
+ * `<bundle bytes>` first. Exit 200: no work branch; 201: no bundle; 202: no listing; OVER_BUDGET: the
+ * uncommitted files are over the sync-back budget (BUDGET_FUNCTION), checked before anything is packed.
  */
-const SYNC_BACK = `out=$1; root=$2; with=$3; manifest=$4; ref=$5; baseline=$6; inline=$7; shift 7
+const SYNC_BACK = `out=$1; root=$2; with=$3; manifest=$4; ref=$5; baseline=$6; inline=$7; maxbytes=$8; maxfiles=$9; shift 9
 mkdir -p "$out" && rm -f "$out/status" "$out/manifest" "$out/work.bundle" "$out/changed.tar" "$out/changed.tar.gz" "$out/pack.failed" ||
   exit 202
 tip=$(git "$@" rev-parse --verify --quiet "$ref^{commit}") || exit 200
@@ -59,6 +61,8 @@ if [ "$tip" != "$baseline" ]; then
   wc -c < "$out/work.bundle"
 fi
 git "$@" status --porcelain=v1 -z --untracked-files=all --no-renames > "$out/status" || exit 202
+${BUDGET_FUNCTION}
+budget
 command -v base64 >/dev/null 2>&1 && encode=1 || encode=
 listing() {
   [ -s "$out/status" ] && [ "$(wc -c < "$out/status")" -le ${INLINE_MANIFEST_BYTES} ] || return 0
@@ -117,6 +121,7 @@ export async function collectSandboxWork(
   staging: string,
   maxBytes: number,
   signal?: AbortSignal,
+  budget: SyncBackBudget = UNBOUNDED,
 ): Promise<SandboxWork> {
   const inside = posix.join(lease.home, ".outpost", "sync-back");
   const made = await lease.invoke({
@@ -132,6 +137,8 @@ export async function collectSandboxWork(
       `refs/heads/${workspace.branch!}`,
       workspace.baseline,
       String(Math.min(INLINE_BYTES, maxBytes)),
+      String(budget.bytes),
+      String(budget.files),
       ...sandboxGitConfigArguments(),
     ],
     directory: lease.root,
@@ -140,11 +147,12 @@ export async function collectSandboxWork(
     // Room for the inline files (base64: 4 bytes per 3) and the lines before them.
     retain: Math.ceil((INLINE_BYTES * 4) / 3) + 64 * 1024,
   });
+  if (made.status === OVER_BUDGET) throw overBudget(budget, budgetFound(made.stderr), "in the sandbox, before anything was sent");
   if (made.status !== 0)
     throw new OutpostError(
       "workspace",
       `Could not ${FAILED[made.status] ?? "collect the agent's work"} in the sandbox (exit ${made.status}): ` +
-        `${made.stderr.trim().slice(-500)}. Check that git is installed in the sandbox image.`,
+        `${tailLines(made.stderr, 500)}. Check that git is installed in the sandbox image.`,
       { details: { status: made.status } },
     );
   const [printed, inline] = splitInline(made.stdout);

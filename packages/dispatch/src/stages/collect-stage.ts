@@ -1,5 +1,6 @@
 import { OutpostError } from "@outpost/core";
 import { commitsSince } from "../git/repository.js";
+import { assertCommitsLeaveOutpostAlone } from "../workspace/host-read-commits.js";
 import { withinLimit } from "./stage-limit.js";
 import { recordCommits } from "../journal/record-commits.js";
 import { workspaceOf, type DispatchState } from "./dispatch-state.js";
@@ -11,6 +12,7 @@ import { workspaceOf, type DispatchState } from "./dispatch-state.js";
 export async function collectStage(state: DispatchState): Promise<void> {
   const workspace = workspaceOf(state);
   const journal = state.journal;
+  await withinLimit(state, "collectMs", (signal) => assertCommitsLeaveOutpostAlone(workspace, signal));
   if (!journal?.replayable || state.options.agent.kind === "replay") {
     state.commits = await withinLimit(state, "collectMs", (signal) => commitsSince(workspace.directory, workspace.baseline, signal));
     return;

@@ -4,6 +4,7 @@ import { assertSpecificationVersion, throwIfAborted, type ConversationContext } 
 import { openGitBoundary } from "../git/git-boundary.js";
 import { runHostHooks, runSandboxHooks } from "../hooks/run-hooks.js";
 import { isPrivateHostHome } from "../turn/shared-home.js";
+import { ensureOutpostDirectory } from "../workspace/outpost-directory.js";
 import { note, workspaceOf, type DispatchState } from "./dispatch-state.js";
 
 /**
@@ -21,8 +22,10 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
     provider.placement === "remote"
       ? await mkdir(join(state.staging, "remote-root"), { recursive: true }).then(() => join(state.staging, "remote-root"))
       : workspace.directory;
+  // What the host reads later from the checkout's `.outpost` stays out of the sandbox's reach (see host-read-paths.ts).
+  const protectedPaths = provider.placement === "remote" ? [] : [await ensureOutpostDirectory(workspace.root)];
   const lease = await provider
-    .acquire({ repository: state.repository.root, directory, ...boundary.context, variables: {}, signal })
+    .acquire({ repository: state.repository.root, directory, ...boundary.context, protectedPaths, variables: {}, signal })
     .catch(async (error: unknown) => {
       await boundary.dispose();
       throw error;

@@ -8,6 +8,7 @@ import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
 import { fetchChangedFiles, listChangedPaths } from "../remote/fetch-changed-files.js";
 import { assertChangedFilesMayLand, bringBackFiles } from "../remote/bring-back-files.js";
+import { stripSpecialBits } from "../workspace/strip-special-bits.js";
 import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
 
@@ -26,8 +27,22 @@ export async function syncBackStage(state: DispatchState): Promise<void> {
   state.cleanupFailed = false;
 }
 
-/** Restores changed git control files (with a warning) and imports the sandbox's commits. */
+/** The sandbox wrote the host worktree itself: no setuid or setgid bit it set stays there. */
+async function stripWorktree(state: DispatchState): Promise<void> {
+  const stripped = await stripSpecialBits(workspaceOf(state).directory, state.options.signal);
+  if (stripped.length > 0)
+    state.observers.warn(
+      `The agent left setuid or setgid bits in the worktree; they were removed (git keeps no such bit): ${stripped.slice(0, 20).join(", ")}` +
+        `${stripped.length > 20 ? ` and ${stripped.length - 20} more` : ""}.`,
+    );
+}
+
+/**
+ * Restores changed git control files (with a warning) and imports the sandbox's commits; where the sandbox
+ * wrote the host worktree itself, removes the setuid and setgid bits it left there.
+ */
 export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
+  if (state.options.sandboxProvider.placement !== "remote") await stripWorktree(state);
   const { restored } = await sandbox.boundary.close(state.dispatchId);
   if (restored.length > 0)
     state.observers.warn(
@@ -42,14 +57,16 @@ export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox):
  */
 async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
   const workspace = workspaceOf(state);
+  const { limits } = state.resolved;
+  const budget = { bytes: limits.syncBackBytes, files: limits.syncBackFiles };
   const { bundle, status } = await withinLimit(state, "gitMs", (signal) =>
-    collectSandboxWork(workspace, sandbox.lease, state.staging, state.resolved.limits.bundleBytes, signal),
+    collectSandboxWork(workspace, sandbox.lease, state.staging, limits.bundleBytes, signal, budget),
   );
   const listed = listChangedPaths(status);
   const paths = [...listed.changed, ...listed.deleted];
   // Whether the files may land reads only the host worktree, so it is checked while they download.
   const [fetching, checking] = await Promise.allSettled([
-    withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, listed, signal)),
+    withinLimit(state, "copyMs", (signal) => fetchChangedFiles(sandbox.lease, workspace.directory, listed, signal, budget)),
     paths.length === 0 ? undefined : assertChangedFilesMayLand(workspace, paths, state.pending, state.options.includeUncommitted === true),
   ]);
   if (fetching.status === "rejected") throw fetching.reason;

@@ -1,7 +1,6 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
+import { readHostFile } from "../workspace/host-written.js";
 
 /** The repository's variables file for every agent command, under the root of the host checkout. */
 export const ENV_FILE = join(".outpost", ".env");
@@ -11,29 +10,13 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * Reads `.outpost/.env` of the repository root: `NAME=value` lines, `#` comments, an optional `export `,
  * values bare (an inline ` #` starts a comment), 'literal' or "with \n escapes". Absent: no variables.
- * A link is refused: a sandbox that can write the checkout must not point it at host secrets.
+ * A link, or a file someone other than the host user could have written, is refused (`configuration`).
  */
 export async function readEnvFile(root: string): Promise<Record<string, string>> {
   const path = join(root, ENV_FILE);
-  let text: string;
-  try {
-    const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      const stats = await file.stat();
-      if (!stats.isFile()) throw invalid(path, "it is not a regular file");
-      if (stats.size > MAX_ENV_FILE_BYTES) throw invalid(path, `it is larger than ${MAX_ENV_FILE_BYTES} bytes`);
-      text = await file.readFile("utf8");
-    } finally {
-      await file.close();
-    }
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === "ENOENT") return {};
-    if (OutpostError.isInstance(error)) throw error;
-    if (code === "ELOOP") throw invalid(path, "it is a symbolic link");
-    throw invalid(path, error instanceof Error ? error.message : String(error));
-  }
-  return parseEnv(text, path);
+  // No link, the host user's alone: a sandbox that could write it would choose the next agent's PATH.
+  const bytes = await readHostFile(path, { what: "the variables file of every agent command", maxBytes: MAX_ENV_FILE_BYTES, root });
+  return bytes === undefined ? {} : parseEnv(bytes.toString("utf8"), path);
 }
 
 /** Parses the text of an env file; a malformed line fails with `configuration` naming its number. */

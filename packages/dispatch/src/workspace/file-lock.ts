@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { link, mkdir, readdir, readFile, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, rm, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { OutpostError } from "@outpost/core";
+import { readHostFile } from "./host-written.js";
 import { currentProcess, describeProcess, liveness, parseIdentity, type ProcessIdentity } from "@outpost/plugin-utils";
 
 export interface FileLockOptions {
@@ -125,7 +126,12 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
 }
 
 async function readLock(path: string): Promise<FoundLock | undefined> {
-  const [text, info] = await Promise.all([readFile(path, "utf8").catch(() => undefined), stat(path).catch(() => undefined)]);
+  // Whoever could write a lock file could make a live holder look dead: only the host user's own are read.
+  const [bytes, info] = await Promise.all([
+    readHostFile(path, { what: "a lock file", code: "workspace" }),
+    lstat(path).catch(() => undefined),
+  ]);
+  const text = bytes?.toString("utf8");
   if (text === undefined || !info) return undefined;
   const ageMs = Date.now() - info.mtimeMs;
   const legacy = /^(\d+)\n?$/.exec(text);

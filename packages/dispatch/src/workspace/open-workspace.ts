@@ -44,6 +44,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
     const existing = await reusableWorktree(directory, policy.name);
     // One process checks the name and finds the branch; a reused worktree only needs the name checked.
     const exists = existing ? (await assertBranchName(root, policy.name), true) : (await checkNewBranchName(root, policy.name)).exists;
+    if (!exists && policy.base !== undefined) await assertBase(root, policy.base);
     const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
     const added = existing ? undefined : await addWorktree(root, args, input.signal, directory);
     return {
@@ -154,6 +155,19 @@ async function reusableWorktree(directory: string, branch: string): Promise<bool
     "workspace",
     `${directory} exists but is not a worktree on branch ${branch}. Remove it (git worktree remove) or choose another branch name.`,
     { details: { directory, branch } },
+  );
+}
+
+/** A named branch's `base` must name a commit: a typo is the caller's to fix, not a stale worktree. */
+async function assertBase(root: string, base: string): Promise<void> {
+  const found = base.startsWith("-")
+    ? undefined
+    : await gitStatus(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${base}^{commit}`]);
+  if (found?.status === 0) return;
+  throw new OutpostError(
+    "configuration",
+    `The base ${JSON.stringify(base)} of the named branch is not a commit, branch or tag of ${root}. Pass an existing ref as branch.base, or leave it out to start from HEAD.`,
+    { details: { base } },
   );
 }
 
