@@ -106,7 +106,6 @@ const failure = (run: Promise<unknown>) =>
         () => undefined,
         (error: { code: string; message: string }) => error,
       );
-      console.log("gitlink outcome:", outcome?.message ?? "came back");
       if (outcome === undefined) expect(gitIn(repository, "ls-tree", "HEAD", "vendor/lib")).toMatch(/^160000 commit /);
       else expect(outcome.message).toContain("vendor/lib");
     }, 120_000);
