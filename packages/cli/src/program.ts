@@ -25,12 +25,16 @@ export interface RunFlags {
   readonly model?: string;
   readonly baseUrl?: string;
   readonly executable?: string;
+  /** The agent CLI's release, when known without asking it (skips `--version` in the sandbox). */
+  readonly agentVersion?: string;
   readonly passes: number;
   readonly until?: string[];
   readonly idleMs?: number;
   readonly deadlineMs?: number;
   readonly repository?: string;
   readonly conversationHome?: string;
+  /** Fail the run (code session, work kept) when the conversation cannot be captured for --continue. */
+  readonly requireConversation?: boolean;
   readonly inheritEnvironment?: boolean;
   readonly image?: string;
   readonly network?: string;
@@ -82,6 +86,7 @@ export function buildProgram(io: ProgramIo): Command {
       "model endpoint instead of the vendor API (or OUTPOST_<AGENT>_BASE_URL); key from OUTPOST_API_KEY or the vendor variable",
     )
     .option("--executable <path>", "agent CLI to run instead of the one on PATH (or OUTPOST_<AGENT>_EXECUTABLE)")
+    .option("--agent-version <version>", "the agent CLI's release (major.minor.patch) instead of asking it with --version")
     .option("--passes <n>", "maximum passes, each a new conversation", positiveInteger, 1)
     .option("--until <marker>", "end marker (repeatable; default <outpost>done</outpost>)", collect)
     .option("--idle-ms <ms>", "longest accepted silence of the agent", positiveInteger)
@@ -95,6 +100,10 @@ export function buildProgram(io: ProgramIo): Command {
     .option(
       "--conversation-home <dir>",
       "where captured conversations are stored, under <dir>/.outpost/conversations (default: where the agent's plugin keeps them, your home or the repository)",
+    )
+    .option(
+      "--require-conversation",
+      "fail the run (exit status of code session, work kept) when the agent's conversation cannot be captured for --continue",
     )
     .option(
       "--inherit-environment",

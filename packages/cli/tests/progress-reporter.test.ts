@@ -24,8 +24,22 @@ const result: DispatchResult = {
   directory: "/repo",
   workspaceKept: false,
   conversationId: "c0ffee00-0000-4000-8000-000000000000",
+  conversation: { id: "c0ffee00-0000-4000-8000-000000000000", file: "/home/me/c0ffee00.jsonl", format: "claude" },
   observerErrors: [],
   durationMs: 1234,
+};
+
+// The same run when its conversation could not be captured.
+const uncaptured: DispatchResult = {
+  ...result,
+  conversation: undefined,
+  conversationError: {
+    code: "process",
+    message:
+      "Could not capture claude conversation c0ffee00: ReferenceError: __require is not defined. Check that node is on the sandbox PATH.",
+    conversationId: "c0ffee00-0000-4000-8000-000000000000",
+    pass: 1,
+  },
 };
 
 // An observation as dispatch() delivers it: the event's fields, plus where and when it was seen.
@@ -86,6 +100,27 @@ describe("progressReporter", () => {
   });
 });
 
+describe("the conversation line", () => {
+  it("gives the continue hint only for a captured conversation", () => {
+    const printed = (value: DispatchResult): string => {
+      const out = capture();
+      const reporter = progressReporter(out.stream, capture().stream, false);
+      reporter.result(value, "--agent claude");
+      return out.text();
+    };
+    expect(printed(result)).toContain("continue with: outpost run --agent claude --continue c0ffee00-0000-4000-8000-000000000000");
+    const failed = printed(uncaptured);
+    expect(failed).not.toContain("continue with");
+    expect(failed).toContain(
+      "conversation: not captured, so it cannot be continued (process): Could not capture claude conversation c0ffee00: ReferenceError: __require is not defined.",
+    );
+    // An id without a captured conversation (an agent without storage) is named, with no hint.
+    const named = printed({ ...result, conversation: undefined });
+    expect(named).toContain("conversation: c0ffee00-0000-4000-8000-000000000000\n");
+    expect(named).not.toContain("continue with");
+  });
+});
+
 describe("jsonReporter", () => {
   it("writes one JSON object per line", () => {
     const out = capture();
@@ -103,5 +138,13 @@ describe("jsonReporter", () => {
     expect(lines.map((line) => line.type)).toEqual(["start", "event", "warning", "result", "error"]);
     expect(lines[1]).toMatchObject({ pass: 2, event: { type: "text", text: "line\nbreak" } });
     expect(lines[4]).toMatchObject({ code: "conflict", details: { branch: "b" } });
+    expect(lines[3]).toMatchObject({ conversationError: null, conversation: { id: result.conversationId } });
+  });
+
+  it("says in the result why the conversation was not captured", () => {
+    const out = capture();
+    jsonReporter(out.stream).result(uncaptured, "--agent claude");
+    const line = JSON.parse(out.text().trim()) as Record<string, unknown>;
+    expect(line).toMatchObject({ type: "result", conversation: null, conversationError: { code: "process", pass: 1 } });
   });
 });

@@ -52,6 +52,7 @@ export { cliReleaseResolver, learnCliVersion } from "./agent/cli-version-probe.j
 export type { CliVersionProbe, CliVersionSource } from "./agent/cli-version-probe.js";
 export { UnknownKinds } from "./agent/unknown-kinds.js";
 export { errorLines } from "./agent/error-lines.js";
+export { tailLines } from "./text/tail-lines.js";
 export { LineSplitter } from "./agent/line-splitter.js";
 export { classifyFailure } from "./agent/classify-failure.js";
 export {

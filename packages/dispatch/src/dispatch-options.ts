@@ -22,6 +22,7 @@ import type { ObservationHub } from "./observe/observation-hub.js";
 import type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
 import type { Steering } from "./steering/steering.js";
 import type { Workspace } from "./workspace/shared-workspace.js";
+import type { ConversationError } from "./conversation/conversation-error.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
@@ -105,6 +106,12 @@ export interface DispatchOptions {
    */
   readonly conversationHome?: string;
   /**
+   * The result must name a conversation that can be continued: when the last turn's conversation cannot be
+   * captured, the dispatch fails with code `session` (`details.conversationError`), its work kept as for any
+   * failure. Default false: a failed capture is a warning and `result.conversationError`. Needs an agent with storage.
+   */
+  readonly requireConversation?: boolean;
+  /**
    * Remote providers only: before work brought back is applied, the host's recovery backup is also archived
    * here (one tar object at `recovery/<dispatchId>/backup.tar`), surviving the sandbox and `.outpost`.
    */
@@ -169,6 +176,8 @@ export interface DispatchResult<T = unknown> {
   /** The last captured conversation, when the agent has storage. */
   readonly conversation?: ConversationRecord;
   readonly conversationId?: string;
+  /** Why the last turn's conversation was not captured (then it cannot be continued); absent when it was. */
+  readonly conversationError?: ConversationError;
   readonly observerErrors: readonly ObserverError[];
   readonly durationMs: number;
   /** The validated value, with `response` (typed from its schema). */

@@ -166,6 +166,7 @@ function result(state: DispatchState, journal: TransportReference | undefined): 
     workspaceKept: state.closed?.kept ?? true,
     conversation: state.conversation,
     conversationId: state.conversationId,
+    ...(state.conversationError ? { conversationError: state.conversationError } : {}),
     observerErrors: state.observers.errors,
     durationMs: Date.now() - state.started,
     ...(state.resolved.response ? { value: state.value, responseAttempts: state.responseAttempts ?? [] } : {}),

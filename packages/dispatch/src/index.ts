@@ -1,5 +1,6 @@
 export { dispatch } from "./dispatch.js";
 export type { DispatchOptions, DispatchResult, DispatchTurn, DispatchRecovery } from "./dispatch-options.js";
+export type { ConversationError } from "./conversation/conversation-error.js";
 export { dispatchAbortError, dispatchRecovery } from "./errors/abort-reason.js";
 export { DISPATCH_DEFAULTS } from "./options/resolve-options.js";
 
@@ -9,9 +10,9 @@ export type { BranchPolicy, BranchMode } from "./workspace/branch-policy.js";
 export { openWorkspace } from "./workspace/shared-workspace.js";
 export type { OpenWorkspaceOptions, Workspace } from "./workspace/shared-workspace.js";
 export type { ClosedWorkspace } from "./workspace/close-workspace.js";
-export type { LifecycleHooks, HookCommand } from "./hooks/lifecycle-hooks.js";
 export { HOST_READ_PATHS } from "./workspace/host-read-paths.js";
 export type { HostReadPath } from "./workspace/host-read-paths.js";
+export type { LifecycleHooks, HookCommand } from "./hooks/lifecycle-hooks.js";
 export { DEFAULT_HOOK_DEADLINE_MS } from "./hooks/lifecycle-hooks.js";
 export type { StorageQuota, StorageReservationOptions } from "./quota/storage-quota.js";
 export type { StageLimits } from "./options/stage-limits.js";

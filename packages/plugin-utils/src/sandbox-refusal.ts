@@ -1,11 +1,12 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, tailLines } from "@outpost/core";
 
 // GNU tar's words when a file changes size or contents while it is archived (it exits 1 or 2).
 const CHANGED_WHILE_READ = /file changed as we read it|file shrank by|file removed before we read it/i;
 
 /** Turns a non-zero status of a sandbox script into an error carrying the script's own reason. */
 export function sandboxRefusal(status: number, stderr: string, action: string): OutpostError {
-  const reason = stderr.trim().split("\n").slice(-3).join(" ") || `exit status ${status}`;
+  // Whole lines, and a bounded message even when one of them is a megabyte long.
+  const reason = tailLines(stderr, 600).split("\n").slice(-3).join(" ") || `exit status ${status}`;
   if (status >= 90 && status <= 99) {
     return new OutpostError("workspace", `Refused to ${action}: ${reason}. Use a path that exists and stays inside the tree.`, {
       details: { status, reason },

@@ -26,6 +26,8 @@ export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
         workspaceKept: result.workspaceKept,
         conversationId: result.conversationId ?? null,
         conversation: result.conversation ?? null,
+        // Why nothing can be continued: the conversation could not be captured.
+        conversationError: result.conversationError ?? null,
         journal: result.journal?.key ?? null,
         usage: result.usage,
         turns: result.turns.length,

@@ -1,6 +1,7 @@
 import type { OutpostError } from "@outpost/core";
 import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
 import type { Reporter } from "./reporter.js";
+import { conversationLine } from "./conversation-line.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -47,6 +48,7 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
     diagnostic: (message) => print(color(2, `  · ${message}`)),
     result(result: DispatchResult, agentOption: string | undefined) {
       clearStatus();
+      const conversation = conversationLine(result, agentOption);
       const lines = [
         color(
           result.completed ? 32 : 33,
@@ -61,11 +63,7 @@ export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.W
           ? `commits: ${result.commits.map((commit) => commit.slice(0, 12)).join(", ")} on ${result.branch ?? "a detached HEAD"}`
           : "commits: none",
         result.workspaceKept && result.directory ? `worktree: ${result.directory}` : "",
-        result.conversationId && agentOption
-          ? `conversation: ${result.conversationId} (continue with: outpost run ${agentOption} --continue ${result.conversationId} "<brief>")`
-          : result.conversationId
-            ? `conversation: ${result.conversationId}`
-            : "",
+        conversation ? (conversation.failed ? color(33, conversation.text) : conversation.text) : "",
         ...result.observerErrors.map((entry) => color(33, `observer error: ${entry.message}`)),
       ];
       stdout.write(`${lines.filter(Boolean).join("\n")}\n`);

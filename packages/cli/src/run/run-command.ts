@@ -18,6 +18,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
         module: flags.agentModule,
         baseUrl: flags.baseUrl,
         executable: flags.executable,
+        version: flags.agentVersion,
       }),
       chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
       flags.response === undefined ? undefined : responseFromSchemaFile(flags.response),
@@ -44,6 +45,7 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       branch: parseBranch(flags.branch),
       copies: flags.copy,
       conversationHome: flags.conversationHome,
+      ...(flags.requireConversation ? { requireConversation: assertCapturing(agent) } : {}),
       continuation: flags.continue ? { id: flags.continue, fork: flags.fork === true } : undefined,
       // --record keeps each commit with a verified patch, so `outpost replay` rebuilds it.
       ...(flags.record ? { logging: { replayable: true } } : {}),
@@ -57,6 +59,16 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       ...(journal ? { footer: [`journal: ${journal} (replay with: outpost replay ${journal})`] } : {}),
     };
   });
+}
+
+/** --require-conversation with an agent that keeps no conversation is refused in the command line's words. */
+function assertCapturing(agent: { readonly name: string; readonly storage?: unknown; readonly capture?: boolean }): true {
+  if (!agent.storage || agent.capture === false)
+    throw new OutpostError(
+      "configuration",
+      `--require-conversation: ${agent.name} keeps no conversation that could be captured. Drop --require-conversation for this agent.`,
+    );
+  return true;
 }
 
 /** The provider flags, by the option names provider descriptors declare (each provider refuses what it does not read). */

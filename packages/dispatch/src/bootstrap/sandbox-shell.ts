@@ -1,4 +1,4 @@
-import { OutpostError, type CommandResult, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type CommandResult, type SandboxLease } from "@outpost/core";
 
 /** Runs a fixed POSIX shell script in the sandbox; values travel as positional arguments, never in the script text. */
 export function sandboxShell(
@@ -20,7 +20,7 @@ export function sandboxShell(
 
 /** The sandbox's error output (hostile text: only shown, trimmed), for messages. */
 export function tail(result: CommandResult): string {
-  return (result.stderr || result.stdout).trim().slice(-800) || "no output";
+  return tailLines(result.stderr || result.stdout, 800) || "no output";
 }
 
 export function bootstrapFailure(code: "process" | "provider" | "configuration", message: string, status?: number): OutpostError {

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { OutpostError } from "@outpost/core";
+import { OutpostError, tailLines } from "@outpost/core";
 import { MAX_BRIEF_BYTES, type Brief } from "./brief.js";
 import { briefValues } from "./brief-values.js";
 import { parseBriefTemplate } from "./brief-template.js";
@@ -75,7 +75,7 @@ async function expandCommand(
   if (result.status !== 0) {
     throw new OutpostError(
       "prompt",
-      `Brief command $(${command}) in ${file} exited with ${result.status}: ${result.stderr.trim().slice(-500)}. Fix the command or the brief file.`,
+      `Brief command $(${command}) in ${file} exited with ${result.status}: ${tailLines(result.stderr, 500)}. Fix the command or the brief file.`,
       { details: { file, command, status: result.status } },
     );
   }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isOutpostError } from "@outpost/core";
-import type { AgentAdapter, AgentFeatures, ConversationContext, ConversationRecord, Usage } from "@outpost/core";
+import type { AgentAdapter, AgentFeatures, ConversationContext, ConversationRecord, OutpostErrorCode, Usage } from "@outpost/core";
 
 /** An agent adapter, or a replay agent (which captures nothing and reads no transcript). */
 type CapturingAgent = AgentFeatures & Partial<Pick<AgentAdapter, "transcriptUsage">>;
@@ -11,6 +11,8 @@ export interface CapturedConversation {
   readonly usage?: Usage;
   /** The agent saved no conversation under its id (the store said so: code `session`, `details.absent`). */
   readonly missing?: true;
+  /** Why nothing was captured although the agent keeps conversations: the result reports it. */
+  readonly failure?: { readonly code: OutpostErrorCode; readonly message: string };
 }
 
 /**
@@ -26,7 +28,10 @@ export function prepareCapture(agent: CapturingAgent, context: ConversationConte
   }
 }
 
-/** Saves the turn's conversation to the host; a storage problem is a warning, never a failed turn. */
+/**
+ * Saves the turn's conversation to the host. A storage problem is a warning and a `failure` the result
+ * reports, never a failed turn (only `requireConversation` turns it into a failed dispatch, after the turns).
+ */
 export async function captureConversation(
   agent: CapturingAgent,
   id: string | undefined,
@@ -35,17 +40,19 @@ export async function captureConversation(
 ): Promise<CapturedConversation> {
   if (!agent.storage || agent.capture === false) return {};
   if (!id) {
-    warn(`${agent.name} reported no conversation id, so its conversation was not captured and cannot be continued.`);
-    return {};
+    const text = `${agent.name} reported no conversation id, so its conversation was not captured and cannot be continued.`;
+    warn(text);
+    return { failure: { code: "session", message: `${text} Check that its CLI version prints its session id.` } };
   }
   let record: ConversationRecord;
   try {
     record = await agent.storage.capture(id, context);
   } catch (error) {
-    warn(
-      `Could not capture ${agent.name} conversation ${id}: ${message(error)}. The turn's work is kept, but it cannot be continued elsewhere.`,
-    );
-    return isOutpostError(error, "session") && error.details?.["absent"] === true ? { missing: true } : {};
+    const text = `Could not capture ${agent.name} conversation ${id}: ${message(error)}`;
+    warn(`${text}${/[.!?]$/.test(text) ? "" : "."} The turn's work is kept, but it cannot be continued elsewhere.`);
+    // A plugin that throws something other than an OutpostError still fails the capture as a session problem.
+    const failure = { code: isOutpostError(error) ? error.code : ("session" as const), message: text };
+    return isOutpostError(error, "session") && error.details?.["absent"] === true ? { missing: true, failure } : { failure };
   }
   return { record, usage: await transcriptUsage(agent, record, warn) };
 }

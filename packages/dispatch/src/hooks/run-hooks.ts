@@ -1,4 +1,4 @@
-import { OutpostError, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type SandboxLease } from "@outpost/core";
 import { hookInvocation, type HookCommand } from "./lifecycle-hooks.js";
 import { runHostProcess } from "../process/run-host-process.js";
 
@@ -47,7 +47,7 @@ export async function runSandboxHooks(hooks: readonly HookCommand[], lease: Sand
 function hookFailed(phase: HookPhase, text: string, status: number, output: string): OutpostError {
   return new OutpostError(
     "process",
-    `The ${phase} hook \`${text}\` exited with ${status}: ${output.trim().slice(-500)}. Fix the hook so it exits 0, or remove it.`,
+    `The ${phase} hook \`${text}\` exited with ${status}: ${tailLines(output, 500)}. Fix the hook so it exits 0, or remove it.`,
     { details: { phase, hook: text, status } },
   );
 }

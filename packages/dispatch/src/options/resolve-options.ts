@@ -7,6 +7,7 @@ import { assertBranchPolicy, type BranchPolicy } from "../workspace/branch-polic
 import { validateCopies } from "../workspace/copies.js";
 import { assertProviderHonours, branchPolicyFor } from "./provider-fit.js";
 import { resolveMarkers } from "../turn/markers.js";
+import { assertCanRequireConversation } from "./require-conversation.js";
 import type { TurnTimerSettings } from "../timers/turn-timers.js";
 import { checkMilliseconds } from "../timers/timer-limit.js";
 import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
@@ -100,6 +101,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
       if (typeof hook === "object" && deadline !== undefined) checkMilliseconds(`hooks.${phase} deadlineMs`, deadline, 1);
     }
   }
+  assertCanRequireConversation(options.requireConversation, candidates);
   const markers = resolveMarkers(options.until);
   const continuation = options.continuation;
   if (continuation) {

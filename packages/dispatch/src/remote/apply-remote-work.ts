@@ -1,4 +1,4 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, tailLines } from "@outpost/core";
 import { gitStatus } from "../git/run-git.js";
 import type { SandboxGitDirectory } from "../git/sandbox-git.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -36,7 +36,7 @@ export async function applyRemoteWork(
     `+${VERIFIED_REFERENCE}:${temporary}`,
   ]);
   if (fetched.status !== 0) {
-    const why = fetched.stderr.trim().slice(-300);
+    const why = tailLines(fetched.stderr, 300);
     // Objects fsck rejects are the sandbox's doing, refused like a bad bundle (the backup goes with them).
     if (/fsck|index-pack failed|unpack-objects/i.test(why))
       throw new OutpostError(
@@ -89,7 +89,7 @@ export async function applyRemoteWork(
     const files = await gitStatus(directory, ["read-tree", "-m", "-u", baseline, verified.tip]);
     if (files.status !== 0) {
       await rollBack();
-      throw conflict(`files of the host worktree changed and would be overwritten (${files.stderr.trim().slice(-300)})`);
+      throw conflict(`files of the host worktree changed and would be overwritten (${tailLines(files.stderr, 300)})`);
     }
   } finally {
     await (dropped ?? gitStatus(root, ["update-ref", "-d", temporary]));

@@ -1,4 +1,4 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, tailLines } from "@outpost/core";
 import { gitStatus } from "../git/run-git.js";
 import { createSandboxGit, type SandboxGitDirectory } from "../git/sandbox-git.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -24,7 +24,7 @@ export async function checkWorkObjects(workspace: Workspace, verified: { readonl
     if (fetched.status !== 0)
       throw new OutpostError(
         "workspace",
-        `The sandbox's work was refused: its objects fail git's checks (${fetched.stderr.trim().slice(-300)}). Nothing of it was kept.`,
+        `The sandbox's work was refused: its objects fail git's checks (${tailLines(fetched.stderr, 300)}). Nothing of it was kept.`,
         { details: { branch: workspace.branch, refused: true } },
       );
   } finally {

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { posix } from "node:path";
-import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { createStaging, normalizeTreePath, unpackBufferToStaging, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
 import type { SandboxStatus } from "./sandbox-work.js";
 import { BudgetMeter, UNBOUNDED, type SyncBackBudget } from "./sync-back-budget.js";
@@ -122,7 +122,7 @@ async function download(
   if (packed.status !== 0)
     throw new OutpostError(
       "workspace",
-      `Could not pack the sandbox's uncommitted files (tar exit ${packed.status}): ${packed.stderr.trim().slice(-300)}.`,
+      `Could not pack the sandbox's uncommitted files (tar exit ${packed.status}): ${tailLines(packed.stderr, 300)}.`,
     );
   const local = `${staging}.tar`;
   try {

@@ -1,4 +1,4 @@
-import { OutpostError, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type SandboxLease } from "@outpost/core";
 
 /** Configuration every engine git command in a sandbox gets: no hook or fsmonitor the sandbox set runs. */
 const SANDBOX_GIT_CONFIG: Readonly<Record<string, string>> = Object.freeze({
@@ -35,7 +35,7 @@ export async function sandboxGit(
   if (result.status !== 0)
     throw new OutpostError(
       "workspace",
-      `Could not ${what} in the sandbox (git exit ${result.status}): ${(result.stderr || result.stdout).trim().slice(-500)}. Check that git is installed in the sandbox image.`,
+      `Could not ${what} in the sandbox (git exit ${result.status}): ${tailLines(result.stderr || result.stdout, 500)}. Check that git is installed in the sandbox image.`,
       { details: { status: result.status } },
     );
   return result.stdout.trim();

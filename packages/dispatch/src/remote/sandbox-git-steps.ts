@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { OutpostError, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type SandboxLease } from "@outpost/core";
 import { shellQuote } from "../process/shell-quote.js";
 import { sandboxGitConfigArguments } from "./sandbox-git-command.js";
 
@@ -51,7 +51,7 @@ export async function sandboxGitSteps(
   throw new OutpostError(
     "workspace",
     `Could not ${failed?.what ?? "run git"} in the sandbox (${failed ? "git failed" : `exit ${result.status}`}): ` +
-      `${(result.stderr || result.stdout).trim().slice(-500)}. Check that git is installed in the sandbox image.`,
+      `${tailLines(result.stderr || result.stdout, 500)}. Check that git is installed in the sandbox image.`,
     { details: { status: result.status, ...(failed ? { failedStep: index } : {}) } },
   );
 }

@@ -1,7 +1,7 @@
 import { lstat, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
+import { OutpostError, tailLines, type FileManifestEntry, type SandboxLease } from "@outpost/core";
 import { MANIFEST, parseManifestOutput } from "@outpost/plugin-utils";
 import type { Workspace } from "../workspace/workspace.js";
 import { objectId, sandboxGitConfigArguments } from "./sandbox-git-command.js";
@@ -152,7 +152,7 @@ export async function collectSandboxWork(
     throw new OutpostError(
       "workspace",
       `Could not ${FAILED[made.status] ?? "collect the agent's work"} in the sandbox (exit ${made.status}): ` +
-        `${made.stderr.trim().slice(-500)}. Check that git is installed in the sandbox image.`,
+        `${tailLines(made.stderr, 500)}. Check that git is installed in the sandbox image.`,
       { details: { status: made.status } },
     );
   const [printed, inline] = splitInline(made.stdout);

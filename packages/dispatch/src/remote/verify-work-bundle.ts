@@ -1,4 +1,4 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, tailLines } from "@outpost/core";
 import { gitStatus } from "../git/run-git.js";
 import { createSandboxGit, type SandboxGitDirectory } from "../git/sandbox-git.js";
 import type { Workspace } from "../workspace/workspace.js";
@@ -41,7 +41,7 @@ export async function verifyWorkBundle(
     `+${reference}:${VERIFIED_REFERENCE}`,
   ]);
   if (fetched.status !== 0) {
-    const why = fetched.stderr.trim().slice(-300);
+    const why = tailLines(fetched.stderr, 300);
     return refuse(
       /couldn't find remote ref/i.test(why)
         ? `the bundle is unreadable or does not hold ${reference} (${why})`

@@ -19,6 +19,7 @@ import type { FileLock } from "../workspace/file-lock.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { ClosedWorkspace } from "../workspace/close-workspace.js";
 import type { locateContinuation } from "../conversation/continuation.js";
+import type { ConversationError } from "../conversation/conversation-error.js";
 import type { FallbackReport } from "../fallback/run-with-fallback.js";
 import type { ResponseAttempt } from "../response/response-spec.js";
 import type { PendingChanges } from "../remote/pending-changes.js";
@@ -73,6 +74,8 @@ export interface DispatchState {
   readonly recorded: Promise<void>[];
   conversation?: ConversationRecord;
   conversationId?: string;
+  /** Why the last turn's conversation was not captured (reported by the result). */
+  conversationError?: ConversationError;
   readonly turns: DispatchTurn[];
   commits: readonly string[];
   /** Remote placement: bytes of the git bundle the seed stage sent. */

@@ -1,6 +1,7 @@
 import { addUsage, throwIfAborted, type AgentAdapter, type AgentEvent, type ReplayAgent, type SandboxLease } from "@outpost/core";
 import { turnUsage } from "../turn/turn-usage.js";
 import { captureConversation, prepareCapture } from "../conversation/capture-conversation.js";
+import { conversationErrorAfter, requiredConversationError } from "../conversation/conversation-error.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
 import { commandHomeFiles, writeHomeFiles } from "../turn/home-files.js";
 import { isSharedHome } from "../turn/shared-home.js";
@@ -65,6 +66,8 @@ async function runTurns(state: DispatchState): Promise<void> {
   if (options.agent.kind === "replay" && !resolved.response)
     await replayRepairs(state, options.agent, (agent, request) => recordTurn(state, lease, agent, request));
   state.steering?.turnsOver("the agent's turns had ended, nothing is left to steer; send while a turn runs");
+  // After every turn, so steering restarts and later passes may still capture the conversation the result names.
+  if (options.requireConversation && state.conversationError) throw requiredConversationError(state.conversationError);
 }
 
 /** With `response`: validates the last answer, with correction turns in the same conversation while it is invalid. */
@@ -212,6 +215,7 @@ async function recordTurn(
   const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
   capture.end();
   state.conversation = captured.record ?? state.conversation;
+  state.conversationError = conversationErrorAfter(state.conversationError, captured, request.pass, outcome.conversationId);
   const turn = {
     pass: request.pass,
     text: outcome.text,

@@ -4,6 +4,8 @@ import {
   errorLines,
   LineSplitter,
   OutpostError,
+  addUsage,
+  tailLines,
   type AgentAdapter,
   type AgentEvent,
   type AgentTurn,
@@ -11,7 +13,6 @@ import {
   type CommandHomeFile,
   type SandboxLease,
   type Usage,
-  addUsage,
 } from "@outpost/core";
 import { TurnTimers, type TimerStop, type TurnTimerSettings } from "../timers/turn-timers.js";
 import { findMarker } from "./markers.js";
@@ -212,7 +213,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     throw new OutpostError(
       "process",
       `${agent.name} failed (exit ${status})${errorText ? `: ${errorText.slice(0, 500)}` : ""}${ownError ? ` — ${ownError}` : ""}` +
-        `${stderr.trim() ? ` — stderr: ${stderr.trim().slice(-500)}` : ""}. Check the agent's configuration and the sandbox.`,
+        `${stderr.trim() ? ` — stderr: ${tailLines(stderr, 500)}` : ""}. Check the agent's configuration and the sandbox.`,
       {
         details: {
           ...details,
