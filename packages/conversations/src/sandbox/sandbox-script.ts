@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
 import type { Command, CommandResult, SandboxLease } from "@outpost/core";
-import { OutpostError, isOutpostError, type OutpostErrorCode } from "@outpost/core";
+import { OutpostError, isOutpostError, tailLines, type OutpostErrorCode } from "@outpost/core";
 import type { ProfileHooks } from "../bundle/profile-hooks.js";
-import { lastLines } from "./last-lines.js";
 import { sandboxProgramsSource } from "./program-file.js";
 import type { SandboxProgramName } from "./sandbox-programs.js";
 import { SCRIPT_RESULT_MARKER, ScriptOutcomeWatch } from "./script-outcome.js";
@@ -84,7 +83,7 @@ export function scriptResult<Result>(result: CommandResult, options: Pick<Sandbo
     throw new OutpostError(
       "process",
       `The sandbox script that should ${options.what} exited with status ${result.status} and no result: ` +
-        `${lastLines(result.stderr, 800) || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
+        `${tailLines(result.stderr, 800) || "no output"}. Check that node (18 or later) is on the sandbox PATH.`,
       { details: { status: result.status } },
     );
   }
