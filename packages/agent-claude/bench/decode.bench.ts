@@ -2,7 +2,7 @@
 //   npm run bench -w @outpost/agent-claude          (OUTPOST_BENCH_BYTES=1073741824 for a 1 GiB memory pass)
 import { join } from "node:path";
 import { fixtureReader, runDecodeBench } from "@outpost/testkit/bench";
-import { ClaudeDecoder } from "../src/index.js";
+import { ClaudeDecoder } from "@outpost/agent-claude";
 
 const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", "fixtures"));
 

@@ -2,7 +2,7 @@
 //   npm run bench -w @outpost/agent-copilot          (OUTPOST_BENCH_BYTES=1073741824 for a 1 GiB memory pass)
 import { join } from "node:path";
 import { fixtureReader, runDecodeBench } from "@outpost/testkit/bench";
-import { copilotAgent } from "../src/index.js";
+import { copilotAgent } from "@outpost/agent-copilot";
 
 const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", "fixtures"));
 

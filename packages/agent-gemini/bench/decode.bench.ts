@@ -2,7 +2,7 @@
 //   npm run bench -w @outpost/agent-gemini          (OUTPOST_BENCH_BYTES=1073741824 for a 1 GiB memory pass)
 import { join } from "node:path";
 import { fixtureReader, runDecodeBench } from "@outpost/testkit/bench";
-import { GeminiDecoder } from "../src/index.js";
+import { GeminiDecoder } from "@outpost/agent-gemini";
 
 const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", "fixtures"));
 

@@ -2,7 +2,7 @@
 //   npm run bench -w @outpost/agent-kimi          (OUTPOST_BENCH_BYTES=1073741824 for a 1 GiB memory pass)
 import { join } from "node:path";
 import { fixtureReader, runDecodeBench } from "@outpost/testkit/bench";
-import { kimiAgent } from "../src/index.js";
+import { kimiAgent } from "@outpost/agent-kimi";
 
 const { fixtureLines } = fixtureReader(join(import.meta.dirname, "..", "tests", "fixtures"));
 

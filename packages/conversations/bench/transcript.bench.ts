@@ -4,7 +4,7 @@
 // copies write new files; one variant also measures capture + restore over the previous ones. Then peak
 // RSS of the whole operation for 10 MB and 50 MB transcripts, each in
 // its own process: it must stay flat. Prints medians and ratios; asserts nothing.
-//   npx tsx packages/conversations/bench/transcript.bench.ts
+//   npm run bench -w @outpost/conversations   (builds first; the bench measures dist/)
 import { spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream } from "node:fs";
 import { copyFile, mkdir, mkdtemp, open, readFile, rm, stat } from "node:fs/promises";
@@ -23,17 +23,9 @@ const RECORDED = fileURLToPath(
   ),
 );
 
-// Sibling packages are loaded from their sources: re-run under the `outpost-source` condition if needed.
-if (process.env.OUTPOST_BENCH_SOURCE !== "1") {
-  const result = spawnSync(process.execPath, ["--conditions=outpost-source", "--import", "tsx", SELF, ...process.argv.slice(2)], {
-    stdio: "inherit",
-    env: { ...process.env, OUTPOST_BENCH_SOURCE: "1" },
-  });
-  process.exit(result.status ?? 1);
-}
-
+// The packages are loaded as they ship, from their built dist/ (the bench script builds them first).
 const { localProvider } = await import("@outpost/provider-local");
-const { transcriptStore } = await import("../src/index.js");
+const { transcriptStore } = await import("@outpost/conversations");
 const { demoTranscript, transcriptLine } = await import("../tests/demo-transcript.js");
 
 async function generate(file: string, megabytes: number, root: string, home: string): Promise<void> {

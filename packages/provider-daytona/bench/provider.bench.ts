@@ -5,8 +5,8 @@
 import { execFileSync } from "node:child_process";
 import { Daytona } from "@daytonaio/sdk";
 import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
-import { daytonaProvider } from "../src/index.js";
-import { startDaytonaDouble } from "../src/double/index.js";
+import { daytonaProvider } from "@outpost/provider-daytona";
+import { startDaytonaDouble } from "@outpost/provider-daytona/double";
 
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
 // decide the upload row otherwise.

@@ -6,7 +6,7 @@ import { chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Docker from "dockerode";
-import { dockerProvider } from "../src/index.js";
+import { dockerProvider } from "@outpost/provider-docker";
 
 const IMAGE = process.env.OUTPOST_BENCH_IMAGE ?? "outpost-busybox:latest";
 const ROUNDS = Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5);

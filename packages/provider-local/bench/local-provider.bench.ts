@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { localProvider } from "../src/index.js";
+import { localProvider } from "@outpost/provider-local";
 
 const ROUNDS = 40;
 const FILES = 400;

@@ -4,8 +4,8 @@
 // Run: npm run bench -w @outpost/provider-vercel   (OUTPOST_BENCH_ROUNDS, default 5)
 import { Sandbox } from "@vercel/sandbox";
 import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
-import { vercelProvider } from "../src/index.js";
-import { startVercelDouble } from "../src/double/index.js";
+import { vercelProvider } from "@outpost/provider-vercel";
+import { startVercelDouble } from "@outpost/provider-vercel/double";
 
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
 // decide the upload row otherwise.

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { usePrivateTmpdir } from "@outpost/testkit/bench";
 import { startRedisServer } from "@outpost/testkit/gates";
-import { enqueueDispatch, openDispatchQueue } from "../src/index.js";
+import { enqueueDispatch, openDispatchQueue } from "@outpost/queue-bullmq";
 import { bareRemote, signalWorker, startWorker, waitUntil, type WorkerProcess } from "../tests/support/fleet.js";
 
 // Clones, caches, remotes and results of both sides (hundreds of folders) go in one root, removed at exit.
@@ -21,7 +21,7 @@ const temporary = (name: string) => mkdtempSync(join(tmpdir(), `outpost-queue-be
 
 function runDirect(remote: string, from: number, to: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=outpost-source", join(here, "direct-process.ts")], {
+    const child = spawn(process.execPath, ["--import", "tsx", join(here, "direct-process.ts")], {
       cwd: root,
       env: { ...process.env, BENCH_REMOTE: remote, BENCH_CACHE: temporary("direct"), BENCH_FROM: String(from), BENCH_TO: String(to) },
       stdio: ["ignore", "ignore", "inherit"],
@@ -51,15 +51,20 @@ try {
   const results = temporary("results");
   for (const name of ["b1", "b2", "b3"])
     workers.push(
-      startWorker(name, {
-        QUEUE_TEST_REDIS_URL: redis.url,
-        QUEUE_TEST_QUEUE: "bench",
-        QUEUE_TEST_RESULTS_DIR: results,
-        QUEUE_TEST_CACHE: temporary(name),
-        QUEUE_TEST_CONCURRENCY: "1",
-        QUEUE_TEST_LOCK_MS: "30000",
-        QUEUE_TEST_STALLED_MS: "30000",
-      }),
+      startWorker(
+        name,
+        {
+          QUEUE_TEST_REDIS_URL: redis.url,
+          QUEUE_TEST_QUEUE: "bench",
+          QUEUE_TEST_RESULTS_DIR: results,
+          QUEUE_TEST_CACHE: temporary(name),
+          QUEUE_TEST_CONCURRENCY: "1",
+          QUEUE_TEST_LOCK_MS: "30000",
+          QUEUE_TEST_STALLED_MS: "30000",
+        },
+        // The workers run the built packages, as the bench measures what ships.
+        { built: true },
+      ),
     );
   await Promise.all(workers.map((worker) => worker.waitFor((event) => event.type === "ready", 120_000)));
   const queue = openDispatchQueue({ url: redis.url, name: "bench" });

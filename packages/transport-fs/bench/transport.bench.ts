@@ -5,7 +5,7 @@ import { constants } from "node:fs";
 import { mkdtemp, open, readFile, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fsTransport } from "../src/index.js";
+import { fsTransport } from "@outpost/transport-fs";
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 1_000);
 const SMALL = randomBytes(1024);

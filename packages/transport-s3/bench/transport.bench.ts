@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { s3Transport } from "../src/index.js";
+import { s3Transport } from "@outpost/transport-s3";
 import { startMotoServer } from "@outpost/testkit/gates";
 import { s3Client } from "../tests/s3-client.js";
 

@@ -18,8 +18,10 @@ export interface WorkerProcess {
   output(): string;
 }
 
-export function startWorker(name: string, environment: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=outpost-source", join(here, "worker-process.ts")], {
+/** `built`: the worker loads the packages' dist/ (benchmarks) instead of their sources (tests). */
+export function startWorker(name: string, environment: Record<string, string>, options: { readonly built?: boolean } = {}): WorkerProcess {
+  const conditions = options.built ? [] : ["--conditions=outpost-source"];
+  const child = spawn(process.execPath, ["--import", "tsx", ...conditions, join(here, "worker-process.ts")], {
     cwd: root,
     env: { ...process.env, ...environment, QUEUE_TEST_NAME: name },
     stdio: ["ignore", "pipe", "pipe"],

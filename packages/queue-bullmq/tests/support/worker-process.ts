@@ -6,7 +6,7 @@ import { descriptor as dockerDescriptor } from "@outpost/provider-docker";
 import { descriptor as localDescriptor } from "@outpost/provider-local";
 import { fsTransport } from "@outpost/transport-fs";
 import { s3Transport } from "@outpost/transport-s3";
-import { openDispatchQueue, runDispatchWorker } from "../../src/index.js";
+import { openDispatchQueue, runDispatchWorker } from "@outpost/queue-bullmq";
 import { shellAgentDescriptor } from "./shell-agent.js";
 
 const variable = (name: string): string => {
