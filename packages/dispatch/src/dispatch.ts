@@ -20,6 +20,7 @@ import { abandonSandbox } from "./stages/abandon-sandbox.js";
 import { attachDispatchSteering } from "./steering/attach-dispatch-steering.js";
 import { holdSteering, type HeldSteering } from "./steering/held-steering.js";
 import { withReplayBrief } from "./replay/replay-brief.js";
+import { reportCommits } from "./observe/report-commits.js";
 
 /** The stages after `prepare`, in order; each has one job and reads and extends the shared state. */
 const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<void>])[] = [
@@ -64,6 +65,7 @@ async function runStages(state: DispatchState, held: HeldSteering | undefined): 
       await stage(state);
     }
     state.observers.diagnostic(`timing: ${state.phase} ${Date.now() - state.phaseStarted} ms`);
+    reportCommits(state);
     const journal = await state.journal
       ?.close("complete")
       .catch((closing: unknown) =>

@@ -146,11 +146,11 @@ describe("outpost run --record, then outpost replay", () => {
       );
     const indexFile = stored(reference);
     const original = readFileSync(indexFile, "utf8");
-    writeFileSync(indexFile, JSON.stringify({ ...(JSON.parse(original) as object), version: 2 }));
+    writeFileSync(indexFile, JSON.stringify({ ...(JSON.parse(original) as object), version: 3 }));
     const newer = await outpost(["replay", reference, "--from", site.repository, "--provider", "local"], site.clone());
     expect(newer.status).toBe(1);
     expect(newer.stderr).toContain("outpost: replay: ");
-    expect(newer.stderr).toContain("newer Outpost (index version 2; this one reads up to version 1)");
+    expect(newer.stderr).toContain("newer Outpost (index version 3; this one reads up to version 2)");
 
     writeFileSync(indexFile, original);
     rmSync(stored(reference.replace(/index\.json$/, "segment-000001.json")));

@@ -3,6 +3,7 @@ import type { ProgramIo } from "../program.js";
 import { reportedDispatch } from "../output/reported-dispatch.js";
 import { chooseProvider } from "../run/choose-provider.js";
 import { parseBranch } from "../run/run-command.js";
+import { journalRoot } from "./journal-folder.js";
 
 /** Options of `outpost replay`, as parsed. */
 export interface ReplayFlags {
@@ -25,8 +26,10 @@ export async function replayCommand(reference: string, flags: ReplayFlags, io: P
     if (flags.divergence !== "fail" && flags.divergence !== "warn")
       throw new OutpostError("configuration", `--divergence must be fail or warn, got ${JSON.stringify(flags.divergence)}.`);
     const { createReplayAgent, dispatch, findRepository, localJournalTransport, readJournal } = await import("@outpost/dispatch");
-    const recordedIn = await findRepository(flags.from ?? flags.repository ?? process.cwd());
-    const journal = await readJournal({ transport: localJournalTransport(recordedIn.root), reference, signal: options.signal });
+    // --from may name any folder holding the storage (a copied checkout needs no git); else the checkout around it.
+    const root =
+      (flags.from ? journalRoot(flags.from) : undefined) ?? (await findRepository(flags.from ?? flags.repository ?? process.cwd())).root;
+    const journal = await readJournal({ transport: localJournalTransport(root), reference, signal: options.signal });
     if (!journal.replayable)
       options.warn(
         `The journal ${journal.reference.key} was recorded without --record: its events replay, but its commits cannot be rebuilt.`,
@@ -47,9 +50,8 @@ export async function replayCommand(reference: string, flags: ReplayFlags, io: P
       ...options,
       agent,
       sandboxProvider: provider,
-      brief: first.prompt,
-      // Steering resumptions replay within their pass.
-      passes: agent.turns.filter((turn) => !turn.steering).length,
+      // The brief is the journal's; steering resumptions, fallbacks and repairs replay within their pass.
+      passes: Math.max(...agent.turns.map((turn) => turn.pass)),
       ...(flags.until ? { until: flags.until } : {}),
       repository: flags.repository,
       branch: parseBranch(flags.branch),

@@ -15,7 +15,10 @@ export function addReplayCommand(program: Command, io: ProgramIo): void {
     .option("-b, --branch <policy>", 'branch policy, as given to the recorded run: "current", "integrate", or a branch name', "current")
     .option("--until <marker>", "end marker the run was recorded with (repeatable; default <outpost>done</outpost>)", collect)
     .option("-r, --repository <path>", "path inside the git checkout the run was recorded in (default: current directory)")
-    .option("--from <path>", "checkout whose .outpost/storage holds the journal, when it is not the repository replayed in")
+    .option(
+      "--from <path>",
+      "folder holding the journal's storage (a checkout, a copy of one, its .outpost or .outpost/storage), when not the repository replayed in",
+    )
     .option("--json", "print one JSON event per line instead of the progress display")
     .option("-v, --verbose", "also show diagnostics")
     .exitOverride()

@@ -1,4 +1,4 @@
-import { OutpostError } from "./outpost-error.js";
+import { OutpostError, type OutpostErrorOptions } from "./outpost-error.js";
 
 /** Where a replay left the recorded path. */
 export type ReplayDivergenceKind = "prompt" | "baseline" | "tree" | "commit" | "exhausted" | "unrecorded";
@@ -27,7 +27,8 @@ export class ReplayDivergence extends OutpostError {
   readonly found?: string;
   readonly pass?: number;
 
-  constructor(init: ReplayDivergenceInit) {
+  /** `options`: a cause, and details beside `divergence` (the dispatch adds `recovery`). */
+  constructor(init: ReplayDivergenceInit, options: OutpostErrorOptions = {}) {
     const divergence = {
       kind: init.kind,
       ...(init.recorded !== undefined ? { recorded: init.recorded } : {}),
@@ -35,7 +36,7 @@ export class ReplayDivergence extends OutpostError {
       ...(init.pass !== undefined ? { pass: init.pass } : {}),
       message: init.message,
     };
-    super("replay", init.message, { details: { divergence } });
+    super("replay", init.message, { ...options, details: { ...options.details, divergence } });
     this.kind = init.kind;
     if (init.recorded !== undefined) this.recorded = init.recorded;
     if (init.actual !== undefined) {

@@ -1,4 +1,4 @@
-import { OutpostError } from "@outpost/core";
+import { OutpostError, ReplayDivergence } from "@outpost/core";
 import type { DispatchRecovery } from "../dispatch-options.js";
 
 /**
@@ -21,6 +21,11 @@ export function withRecovery(error: unknown, recovery: DispatchRecovery): Outpos
   const message =
     `${original.message} Work is kept on ${where} (${recovery.commits.length} commit${recovery.commits.length === 1 ? "" : "s"}${conversation}); ` +
     `failed phase: ${recovery.phase}.${rescued}`;
+  // A divergence stays a ReplayDivergence, so callers can branch on its kind.
+  if (original instanceof ReplayDivergence) {
+    const { kind, recorded, actual, pass } = original;
+    return new ReplayDivergence({ kind, recorded, actual, pass, message }, { cause: original, details: { recovery } });
+  }
   return new OutpostError(original.code, message, {
     // An abort keeps the signal's reason as cause; anything else keeps the original error.
     cause: original.code === "aborted" ? original.cause : original,

@@ -39,6 +39,15 @@ export type DispatchEvent =
       readonly text: string;
       readonly timestamp: string;
     }
+  | {
+      /** One commit of the agent's, once the dispatch collected it (oldest first); `branch` is where it is now. */
+      readonly type: "commit";
+      readonly dispatchId: string;
+      readonly label?: string;
+      readonly id: string;
+      readonly branch: string;
+      readonly timestamp: string;
+    }
   | { readonly type: "warning"; readonly dispatchId: string; readonly label?: string; readonly message: string; readonly timestamp: string }
   | {
       readonly type: "dispatch-end";

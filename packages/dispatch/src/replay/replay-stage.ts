@@ -22,7 +22,9 @@ export async function replayTurns(state: DispatchState, agent: ReplayAgent, leas
   if (agent.remainingTurns === 0 && agent.turns.length > 0)
     throw new ReplayDivergence({
       kind: "exhausted",
-      message: `This replay agent was already used: its ${agent.turns.length} recorded turn(s) were replayed by an earlier dispatch. A replay agent is single use; create another with createReplayAgent({ journal }).`,
+      message:
+        `This replay agent was already used: its ${agent.turns.length} recorded turn(s) were replayed by an earlier dispatch. ` +
+        "A replay agent is single use; create another with createReplayAgent({ journal }).",
     });
   checkReplayBaseline(state, agent, state.workspace!.baseline);
   const build = new ReplayBuild(lease, state.dispatchId);
@@ -35,7 +37,9 @@ export async function replayTurns(state: DispatchState, agent: ReplayAgent, leas
         agent.divergence,
         {
           kind: "tree",
-          message: `The replayed commits were rebuilt and verified, but the work tree cannot take them (${refused}); the branch was left where it was. Replay on a clean checkout, or move the files in the way.`,
+          message:
+            `The replayed commits were rebuilt and verified, but the work tree cannot take them (${refused}); ` +
+            "the branch was left where it was. Replay on a clean checkout, or move the files in the way.",
         },
         (divergence) => state.divergences.push(divergence),
         (message) => state.observers.warn(message),

@@ -64,7 +64,9 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
       pass,
       recorded: turn.prompt,
       actual: input.prompt,
-      message: `The brief of turn ${pass} differs from the recorded one (${describeDifference(turn.prompt, input.prompt)}). Replay with the brief the run was recorded with, or leave the brief out: the replay takes it from the journal.`,
+      message:
+        `The brief of turn ${pass} differs from the recorded one (${describeDifference(turn.prompt, input.prompt)}). ` +
+        "Replay with the brief the run was recorded with, or leave the brief out: the replay takes it from the journal.",
     });
   if (!turn.complete)
     report({
@@ -156,7 +158,9 @@ async function rebuildCommits(input: ReplayTurnInput, commits: readonly Recorded
         pass,
         recorded: commit.id,
         actual: rebuilt.id,
-        message: `Rebuilding commit ${commit.id} from its recorded parent gave commit ${rebuilt.id}: the journal's commit fields (message, identities or dates) do not match the commit it names, so the journal was edited. Record the run again.`,
+        message:
+          `Rebuilding commit ${commit.id} from its recorded parent gave commit ${rebuilt.id}: the journal's commit fields ` +
+          "(message, identities or dates) do not match the commit it names, so the journal was edited. Record the run again.",
       });
     if (stop()) break;
     build.accept(rebuilt);
