@@ -3,16 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isOutpostError } from "@outpost/core";
-import {
-  createReplayAgent,
-  createSteering,
-  dispatch,
-  localJournalTransport,
-  readJournal,
-  type Steering,
-  type SteeringReceipt,
-} from "@outpost/dispatch";
+import { createReplayAgent, createSteering, dispatch, localJournalTransport, readJournal } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
 
@@ -20,20 +11,6 @@ import { gitIn, scratchRepository, scriptAgent } from "../src/index.js";
 // at once, before its CLI saved anything. Resuming that id would fail ("no conversation"): the engine starts the
 // brief over with the instruction instead. The script agent saves its conversation only after SAVE_DELAY_MS.
 const INSTRUCTION = "STEERING-EARLY: name the file early.txt";
-
-/** Sends as soon as the dispatch has attached the steering (a send before that is refused: no dispatch yet). */
-async function sendOnceAttached(steering: Steering, text: string): Promise<SteeringReceipt> {
-  for (;;) {
-    const sent = steering.send(text);
-    const outcome = await Promise.race([
-      sent.then(() => "delivered" as const),
-      new Promise((resolve) => setTimeout(resolve, 20, "waiting")),
-    ]).catch((error: unknown) => error);
-    if (outcome === "delivered" || outcome === "waiting") return sent;
-    if (!isOutpostError(outcome, "steering") || !/no dispatch is running/.test(outcome.message)) throw outcome;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe("steering an agent stopped before it saved its conversation", () => {
   it("starts the brief over with the instruction in a new conversation, which commits and can be continued", async () => {
@@ -54,8 +31,11 @@ describe("steering an agent stopped before it saved its conversation", () => {
       logging: { replayable: true },
       warn: (message) => warnings.push(message),
     });
-    const receipt = await sendOnceAttached(steering, INSTRUCTION);
+    // Sent the moment dispatch() was called: queued (pending) until the first turn can take it.
+    expect(steering.state).toBe("pending");
+    const receipt = await steering.send(INSTRUCTION);
     const result = await running;
+    expect(steering.state).toBe("ended");
     expect(receipt).toEqual({ delivery: "resumed", dispatchId: result.dispatchId, pass: 1 });
     expect(result.completed).toBe(true);
     expect(result.turns.map((turn) => [turn.interrupted, turn.steering])).toEqual([
