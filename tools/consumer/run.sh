@@ -31,14 +31,26 @@ case "$work" in "$repo"/*) echo "consumer: $work is inside the repository" >&2; 
 started=$(date +%s)
 say() { printf 'consumer: %s (+%ss)\n' "$1" "$(( $(date +%s) - started ))"; }
 
-if [ "$build" = 1 ]; then say "build"; (cd "$repo" && npm run build >/dev/null); fi
+if [ "$build" = 1 ]; then
+  say "build"
+  (cd "$repo" && npm run build >"$work/build.log" 2>&1) || {
+    grep -E "error|Error" "$work/build.log" | head -20
+    tail -15 "$work/build.log"
+    exit 1
+  }
+fi
 
 say "pack into $work/tarballs"
 rm -rf "$work/tarballs" && mkdir -p "$work/tarballs" "$work/project"
-for manifest in "$repo"/packages/*/package.json; do
-  [ "$(node -p "require('$manifest').private === true")" = true ] && continue
-  (cd "$(dirname "$manifest")" && npm pack --silent --pack-destination "$work/tarballs" >/dev/null)
-done
+# One npm process packs them all (-w for each package that is not private).
+workspaces=$(cd "$repo" && node -e '
+  const { readdirSync, readFileSync } = require("node:fs");
+  for (const name of readdirSync("packages")) {
+    const manifest = JSON.parse(readFileSync(`packages/${name}/package.json`, "utf8"));
+    if (manifest.private !== true) console.log(`-w ${manifest.name}`);
+  }')
+# shellcheck disable=SC2086 # one word per flag and name
+(cd "$repo" && npm pack --silent $workspaces --pack-destination "$work/tarballs" >/dev/null)
 
 say "scratch project $work/project"
 project="$work/project"

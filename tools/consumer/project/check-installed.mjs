@@ -20,10 +20,7 @@ for (const name of readdirSync(modules)) {
       continue;
     }
     if (!file.startsWith(join(realpathSync(modules), name, "dist") + "/")) problems.push(`${specifier} → ${file}`);
-    // The testkit's suites need vitest's runner: they are imported by the tests, not here.
-    if (specifier !== "@outpost/testkit" && specifier !== "@outpost/testkit/bench") {
-      await import(specifier).catch((error) => problems.push(`${specifier}: ${error.message}`));
-    }
+    await import(specifier).catch((error) => problems.push(`${specifier}: ${error.message}`));
   }
 }
 if (problems.length > 0) {
