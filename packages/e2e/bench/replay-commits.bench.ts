@@ -1,0 +1,118 @@
+// Replaying a recorded run of COMMITS commits (default 20) against the floor of applying the same patches with
+// plain `git am` on the same baseline, in the same run (issue 39; goal ≤ 1.1×). The replay is a whole dispatch:
+// it checks every rebuilt commit (tree and id) in a scratch ref before the branch moves by fast-forward.
+// Prints medians and the ratio. Asserts nothing but that both give the recorded commit ids.
+// Run: npm run bench:replay -w @outpost/e2e   (BENCH_ROUNDS, default 7; BENCH_COMMITS)
+import "./private-tmpdir.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentAdapter } from "@outpost/core";
+import { createReplayAgent, dispatch, localJournalTransport, readJournal, type Journal } from "@outpost/dispatch";
+import { localProvider } from "@outpost/provider-local";
+import { gitIn, scratchRepository } from "../src/index.js";
+
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+
+// Commits COMMITS times (a new file and a change to a shared one each time), then prints its final event.
+function committer(): AgentAdapter {
+  const script = [
+    "const { execFileSync } = require('node:child_process'); const fs = require('node:fs');",
+    `for (let i = 1; i <= ${COMMITS}; i += 1) {`,
+    "  fs.writeFileSync('file-' + i + '.txt', 'content ' + i + '\\n'.repeat(i));",
+    "  fs.appendFileSync('log.txt', 'step ' + i + '\\n');",
+    "  execFileSync('git', ['add', '-A']); execFileSync('git', ['commit', '-q', '-m', 'Step ' + i]);",
+    "}",
+    "console.log(JSON.stringify({ type: 'finished', text: 'done <outpost>done</outpost>' }));",
+  ].join("\n");
+  return {
+    kind: "cli",
+    specificationVersion: "v1",
+    name: "bench-committer",
+    executable: process.execPath,
+    requiresFinishedEvent: true,
+    usage: "unavailable",
+    command: () => ({ executable: process.execPath, arguments: ["-e", script], variables: {} }),
+    createDecoder: () => ({ decode: (line) => [JSON.parse(line) as never] }),
+  };
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+function clone(source: string): string {
+  const directory = mkdtempSync(join(tmpdir(), "outpost-bench-replay-clone-"));
+  execFileSync("git", ["clone", "--quiet", source, directory]);
+  return directory;
+}
+
+const repository = scratchRepository("outpost-bench-replay-");
+const source = mkdtempSync(join(tmpdir(), "outpost-bench-replay-source-"));
+execFileSync("git", ["clone", "--quiet", "--bare", repository, source]);
+const recorded = await dispatch({
+  agent: committer(),
+  brief: "Commit twenty times.",
+  repository,
+  sandboxProvider: localProvider({ home: "private" }),
+  logging: { replayable: true },
+});
+if (recorded.commits.length !== COMMITS) throw new Error(`the recorded run made ${recorded.commits.length} commits, not ${COMMITS}`);
+const journal: Journal = await readJournal({ transport: localJournalTransport(repository), reference: recorded.journal! });
+const baseline = gitIn(repository, "rev-parse", `${recorded.commits[0]}^`);
+const mailbox = join(mkdtempSync(join(tmpdir(), "outpost-bench-replay-mbox-")), "patches.mbox");
+writeFileSync(
+  mailbox,
+  execFileSync("git", ["-C", repository, "format-patch", "--stdout", "--binary", `${baseline}..${recorded.commits.at(-1)!}`]),
+);
+const last = recorded.commits.at(-1)!;
+
+async function replay(): Promise<number> {
+  const target = clone(source);
+  const started = performance.now();
+  const result = await dispatch({
+    agent: createReplayAgent({ journal }),
+    repository: target,
+    sandboxProvider: localProvider(),
+    logging: false,
+  });
+  const ms = performance.now() - started;
+  if (result.commits.at(-1) !== last) throw new Error("the replay did not rebuild the recorded commits");
+  return ms;
+}
+
+function am(): number {
+  const target = clone(source);
+  const started = performance.now();
+  // The recorded committer and date, so that git am gives the same ids (same floor work: apply, write, commit).
+  const committer = journal.records.find((record) => record.kind === "commit")!.commit.committer;
+  execFileSync("git", ["am", "--quiet", "--keep-cr", "--committer-date-is-author-date", mailbox], {
+    cwd: target,
+    env: { ...process.env, GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email },
+  });
+  const ms = performance.now() - started;
+  if (gitIn(target, "rev-parse", "HEAD") !== last) throw new Error("git am did not give the recorded commit ids");
+  return ms;
+}
+
+const replays: number[] = [];
+const floors: number[] = [];
+await replay(); // warm-up: the first dispatch in a process loads its modules
+am();
+for (let round = 0; round < ROUNDS; round += 1) {
+  // Alternated, so that a load change on the machine hits both alike.
+  if (round % 2 === 0) {
+    replays.push(await replay());
+    floors.push(am());
+  } else {
+    floors.push(am());
+    replays.push(await replay());
+  }
+}
+const [replayMs, amMs] = [median(replays), median(floors)];
+console.log(`${COMMITS} commits, medians of ${ROUNDS} rounds`);
+console.log(`replay (dispatch, verified, then fast-forward): ${replayMs.toFixed(1)} ms`);
+console.log(`git am of the same patches:                      ${amMs.toFixed(1)} ms`);
+console.log(`ratio: ${(replayMs / amMs).toFixed(2)}× (goal ≤ 1.1×)`);
