@@ -90,25 +90,6 @@ const failure = (run: Promise<unknown>) =>
       expect(statSync(join(repository, "shared")).mode & 0o7000).toBe(0);
       expect(warnings.join("\n")).toMatch(/setuid or setgid bits .*rootshell/);
     }, 120_000);
-
-    it("isolated: a gitlink the agent commits comes back as a gitlink, or is refused naming it", async () => {
-      const repository = scratchRepository();
-      const commit = gitIn(repository, "rev-parse", "HEAD");
-      const outcome = await dispatch({
-        agent: agentWith({
-          SHELL: `git update-index --add --cacheinfo 160000,${commit},vendor/lib && git commit --quiet -m 'add a gitlink'`,
-          FILE: "agent.txt",
-        }),
-        brief: "x",
-        repository,
-        sandboxProvider: isolated(),
-      }).then(
-        () => undefined,
-        (error: { code: string; message: string }) => error,
-      );
-      if (outcome === undefined) expect(gitIn(repository, "ls-tree", "HEAD", "vendor/lib")).toMatch(/^160000 commit /);
-      else expect(outcome.message).toContain("vendor/lib");
-    }, 120_000);
   },
 );
 

@@ -5,6 +5,7 @@ import { OutpostError, tailLines, type FileManifestEntry, type SandboxLease } fr
 import { createStaging, normalizeTreePath, unpackBufferToStaging, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
 import type { SandboxStatus } from "./sandbox-work.js";
 import { BudgetMeter, UNBOUNDED, type SyncBackBudget } from "./sync-back-budget.js";
+import { stagedGitlinksRefused } from "./staged-gitlinks.js";
 
 /** What the agent left uncommitted in a remote sandbox, downloaded into a host staging directory. */
 export interface ChangedFiles {
@@ -68,7 +69,8 @@ export interface ChangedPaths {
 }
 
 /** Splits the sandbox's status (from `collectSandboxWork`) into changed and deleted paths, refusing any that is not plain. */
-export function listChangedPaths({ records, manifest, archive }: SandboxStatus): ChangedPaths {
+export function listChangedPaths({ records, manifest, archive, stagedGitlinks }: SandboxStatus): ChangedPaths {
+  if (stagedGitlinks !== undefined && stagedGitlinks.length > 0) throw stagedGitlinksRefused(stagedGitlinks);
   const changed: string[] = [];
   const deleted: string[] = [];
   for (const record of records.split("\0").filter(Boolean)) {

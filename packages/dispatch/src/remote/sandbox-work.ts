@@ -6,6 +6,7 @@ import { MANIFEST, parseManifestOutput } from "@outpost/plugin-utils";
 import type { Workspace } from "../workspace/workspace.js";
 import { objectId, sandboxGitConfigArguments } from "./sandbox-git-command.js";
 import { BUDGET_FUNCTION, budgetFound, OVER_BUDGET, overBudget, UNBOUNDED, type SyncBackBudget } from "./sync-back-budget.js";
+import { STAGED_GITLINKS, stagedGitlinks } from "./staged-gitlinks.js";
 
 /** What the sandbox says it left uncommitted; everything in it is hostile until checked. */
 export interface SandboxStatus {
@@ -15,6 +16,8 @@ export interface SandboxStatus {
   readonly manifest?: FileManifestEntry[];
   /** A tar the same command made of exactly the listed paths, when small: nothing left to download (no manifest then). */
   readonly archive?: Buffer;
+  /** Gitlinks staged but not committed, which the records leave out (they list no submodule): refused by `listChangedPaths`. */
+  readonly stagedGitlinks?: readonly string[];
 }
 
 /** What a remote sandbox holds of the agent's work, on the host; nothing in it is trusted yet. */
@@ -41,14 +44,15 @@ const RESULT_FILES = ["status", "manifest", "work.bundle", "changed.tar", "chang
  * One command makes everything the sync back needs, in one directory (each command and transfer is a round
  * trip to a remote sandbox): the work branch's tip and, unless it is the baseline, a bundle of the commits
  * since it (the whole branch when the sandbox no longer holds the baseline: the host's ancestry check
- * refuses that either way) with its size; then `git status` of what the agent left uncommitted and, when
- * those files are small, a tar of exactly their paths (gzip when the sandbox has it), which the host checks
- * as it would a download; else, when `with` is `manifest`, the shared MANIFEST of those paths (modes, sizes,
- * SHA-256; one that the script refused is left out, and `manifest()` then reports the refusal). When all of
- * it is small, it follows in the output after INLINE_MARKER, as `@@<name>` lines each followed by the file in
- * base64; otherwise the archive is dropped and the host downloads the directory. Prints `<tip>` and
- * `<bundle bytes>` first. Exit 200: no work branch; 201: no bundle; 202: no listing; OVER_BUDGET: the
- * uncommitted files are over the sync-back budget (BUDGET_FUNCTION), checked before anything is packed.
+ * refuses that either way) with its size; then `git status` of what the agent left uncommitted (submodules
+ * aside: STAGED_GITLINKS) and, when those files are small, a tar of exactly their paths (gzip when the
+ * sandbox has it), which the host checks as it would a download; else, when `with` is `manifest`, the
+ * shared MANIFEST of those paths (modes, sizes, SHA-256; one that the script refused is left out, and
+ * `manifest()` then reports the refusal). When all of it is small, it follows in the output after
+ * INLINE_MARKER, as `@@<name>` lines each followed by the file in base64; otherwise the archive is dropped
+ * and the host downloads the directory. Prints `<tip>` and `<bundle bytes>` first. Exit 200: no work
+ * branch; 201: no bundle; 202: no listing; OVER_BUDGET: the uncommitted files are over the sync-back
+ * budget (BUDGET_FUNCTION), checked before anything is packed.
  */
 const SYNC_BACK = `out=$1; root=$2; with=$3; manifest=$4; ref=$5; baseline=$6; inline=$7; maxbytes=$8; maxfiles=$9; shift 9
 mkdir -p "$out" && rm -f "$out/status" "$out/manifest" "$out/work.bundle" "$out/changed.tar" "$out/changed.tar.gz" "$out/pack.failed" ||
@@ -60,7 +64,8 @@ if [ "$tip" != "$baseline" ]; then
     git "$@" bundle create --quiet "$out/work.bundle" "$ref" || exit 201
   wc -c < "$out/work.bundle"
 fi
-git "$@" status --porcelain=v1 -z --untracked-files=all --no-renames > "$out/status" || exit 202
+git "$@" status --porcelain=v1 -z --untracked-files=all --no-renames --ignore-submodules=all > "$out/status" || exit 202
+${STAGED_GITLINKS}
 ${BUDGET_FUNCTION}
 budget
 command -v base64 >/dev/null 2>&1 && encode=1 || encode=
@@ -174,10 +179,12 @@ export async function collectSandboxWork(
   }
   const records = await readPlain(join(local, "status"));
   if (records === undefined) throw new OutpostError("workspace", "The sandbox's list of uncommitted files is missing or not a plain file.");
+  const staged = stagedGitlinks(made.stderr);
+  const listed = staged.length === 0 ? { records } : { records, stagedGitlinks: staged };
   const archive = inlined && inlineArchive(inlined);
-  if (archive) return { bundle, status: { records, archive } };
+  if (archive) return { bundle, status: { ...listed, archive } };
   const manifest = await readPlain(join(local, "manifest"));
-  return { bundle, status: manifest === undefined ? { records } : { records, manifest: parseManifestOutput(manifest) } };
+  return { bundle, status: manifest === undefined ? listed : { ...listed, manifest: parseManifestOutput(manifest) } };
 }
 
 /** The inline tar of the listed files, unzipped (no more than the script would have packed: a bomb stops there). */
