@@ -1,6 +1,6 @@
 import { OutpostError, type RecordedCommit, type SandboxLease } from "@outpost/core";
-import { commitObject } from "../journal/commit-object.js";
 import { objectId, sandboxGitConfigArguments } from "../remote/sandbox-git-command.js";
+import { rebuildScript } from "./rebuild-script.js";
 
 /** What rebuilding one recorded commit gave: the object is written, nothing checked out yet. */
 export interface RebuiltCommit {
@@ -35,26 +35,45 @@ export class ReplayBuild {
     return `refs/outpost/replay/${this.dispatchId}`;
   }
 
-  /** Rebuilds one commit on top of the last rebuilt one (the branch's HEAD at first). */
-  async rebuild(commit: RecordedCommit, signal?: AbortSignal): Promise<RebuiltCommit> {
+  /**
+   * Rebuilds a turn's commits in one sandbox process, each on the last one rebuilt (a commit whose patch does not
+   * apply is skipped: undefined in its place). Nothing is kept until `accept()`.
+   */
+  async rebuildAll(commits: readonly RecordedCommit[], signal?: AbortSignal): Promise<(RebuiltCommit | undefined)[]> {
     await this.open(signal);
-    if (commit.patch.length > 0)
-      await this.git(["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], commit, { stdin: commit.patch, index: true, signal });
-    const tree = await this.git(["write-tree"], commit, { index: true, signal });
-    // The recorded first parent is replaced by where the replay stands; when it starts where the recording did, they are the same.
-    const object = commitObject({ ...commit, tree, parents: [this.head, ...commit.parents.slice(1)] });
-    const id = await this.git(["hash-object", "-t", "commit", "-w", "--stdin"], commit, { stdin: object, signal });
-    return { id, tree, parent: this.head };
+    if (commits.length === 0) return [];
+    const result = await this.lease.invoke({
+      executable: "sh",
+      stdin: rebuildScript(this.head, commits),
+      variables: { GIT_INDEX_FILE: this.index },
+      directory: this.lease.root,
+      ...(signal ? { signal } : {}),
+      deadlineMs: 600_000,
+      retain: 64 * 1024,
+    });
+    const lines = result.stdout.split("\n").filter((line) => line !== "");
+    if (result.status !== 0 || lines.length !== commits.length)
+      throw new RebuildFailure(
+        "replay",
+        `Rebuilding the recorded commits failed (sh exit ${result.status}): ${(result.stderr || result.stdout).trim().slice(-500)}. ` +
+          "The repository the replay runs in differs from the recording's; replay on a clean checkout of the recorded baseline.",
+        { details: { status: result.status } },
+      );
+    return lines.map((line) => {
+      const [state, tree, id, parent] = line.split(" ");
+      if (state !== "ok") return undefined;
+      if (!objectId(tree ?? "") || !objectId(id ?? "") || !objectId(parent ?? ""))
+        throw new RebuildFailure(
+          "replay",
+          `The replay's rebuild printed ${JSON.stringify(line)}, not object ids. Check git in the sandbox.`,
+        );
+      return { tree: tree!, id: id!, parent: parent! };
+    });
   }
 
   /** Keeps a verified commit: the next one is rebuilt on it, and the scratch ref names it. */
   accept(rebuilt: RebuiltCommit): void {
     this.head = rebuilt.id;
-  }
-
-  /** Drops a commit that was not kept: the private index goes back to the last kept commit. */
-  async reject(signal?: AbortSignal): Promise<void> {
-    if (this.started) await this.git(["read-tree", this.head], undefined, { index: true, signal });
   }
 
   /** Points the scratch ref at the last kept commit, so the rebuilt objects are reachable until they land. */

@@ -12,7 +12,7 @@ import {
 import type { TurnOutcome } from "../turn/run-turn.js";
 import { findMarker } from "../turn/markers.js";
 import { diverge } from "./replay-divergence.js";
-import { RebuildFailure, type ReplayBuild } from "./replay-build.js";
+import type { ReplayBuild } from "./replay-build.js";
 
 export interface ReplayTurnInput {
   readonly agent: ReplayAgent;
@@ -124,46 +124,45 @@ async function playEvents(input: ReplayTurnInput, turn: ReplayTurn): Promise<voi
 }
 
 /**
- * Rebuilds the commits in order into the scratch ref and checks each: its tree, then (where it stands on its
- * recorded parent) its id. Under `fail` it stops at the first divergence, so nothing after it is kept; under
- * `warn` a commit whose patch does not apply is left out and the others are kept as rebuilt.
+ * Rebuilds the turn's commits (in one sandbox process) and checks each in order: its tree, then, where it stands
+ * on its recorded parent, its id. Under `fail` nothing after the first divergence is kept; under `warn` a commit
+ * whose patch does not apply is left out and the others are kept as rebuilt.
  */
 async function rebuildCommits(input: ReplayTurnInput, commits: readonly RecordedCommit[]): Promise<ReplayDivergenceInit[]> {
   const divergences: ReplayDivergenceInit[] = [];
   const { build, pass, signal } = input;
-  const stop = (): boolean => input.agent.divergence === "fail" && divergences.length > 0;
-  for (const commit of commits) {
-    throwIfAborted(signal, "The replay");
-    let rebuilt;
-    try {
-      rebuilt = await build.rebuild(commit, signal);
-    } catch (error) {
-      if (!(error instanceof RebuildFailure)) throw error;
-      divergences.push({ kind: "tree", pass, recorded: commit.tree, message: `${error.message} Its commit is left out of the replay.` });
-      if (stop()) break;
-      await build.reject(signal);
-      continue;
-    }
-    if (rebuilt.tree !== commit.tree)
+  throwIfAborted(signal, "The replay");
+  const rebuilt = await build.rebuildAll(commits, signal);
+  for (const [position, commit] of commits.entries()) {
+    const built = rebuilt[position];
+    if (!built)
       divergences.push({
         kind: "tree",
         pass,
         recorded: commit.tree,
-        actual: rebuilt.tree,
-        message: `Rebuilding commit ${commit.id} gave tree ${rebuilt.tree}, not the recorded ${commit.tree}: the replay's files differ from the recording's.`,
+        message: `The patch of commit ${commit.id} does not apply to the replay's files; its commit is left out of the replay.`,
       });
-    else if (rebuilt.parent === commit.parents[0] && rebuilt.id !== commit.id)
+    else if (built.tree !== commit.tree)
+      divergences.push({
+        kind: "tree",
+        pass,
+        recorded: commit.tree,
+        actual: built.tree,
+        message: `Rebuilding commit ${commit.id} gave tree ${built.tree}, not the recorded ${commit.tree}: the replay's files differ from the recording's.`,
+      });
+    else if (built.parent === commit.parents[0] && built.id !== commit.id)
       divergences.push({
         kind: "commit",
         pass,
         recorded: commit.id,
-        actual: rebuilt.id,
+        actual: built.id,
         message:
-          `Rebuilding commit ${commit.id} from its recorded parent gave commit ${rebuilt.id}: the journal's commit fields ` +
+          `Rebuilding commit ${commit.id} from its recorded parent gave commit ${built.id}: the journal's commit fields ` +
           "(message, identities or dates) do not match the commit it names, so the journal was edited. Record the run again.",
       });
-    if (stop()) break;
-    build.accept(rebuilt);
+    // Under fail nothing after the first divergence is kept; under warn every rebuilt commit is (a skipped one is not).
+    if (input.agent.divergence === "fail" && divergences.length > 0) break;
+    if (built) build.accept(built);
   }
   return divergences;
 }
