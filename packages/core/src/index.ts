@@ -1,6 +1,8 @@
 export { OutpostError, isOutpostError, OUTPOST_ERROR_CODES } from "./errors/outpost-error.js";
 export type { OutpostErrorCode, OutpostErrorDetails, OutpostErrorOptions } from "./errors/outpost-error.js";
 export { abortError, throwIfAborted } from "./errors/abort-error.js";
+export { assertHostOwned, assertHostOwnedDirectories, notHostOwned, ownershipProblem, readHostOwnedFile } from "./files/host-owned-file.js";
+export type { HostOwnedOptions } from "./files/host-owned-file.js";
 
 export { DEFAULT_RETAIN_BYTES } from "./sandbox/command.js";
 export type { Command, CommandChannel, CommandHomeFile, CommandResult } from "./sandbox/command.js";
