@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { claudeAgent } from "@outpost/agent-claude";
 import { ReplayDivergence, type Transport } from "@outpost/core";
 import {
+  createObservationHub,
   createReplayAgent,
   createSteering,
   dispatch,
@@ -21,6 +22,7 @@ import { memoryTransport } from "@outpost/testkit";
 import { writeFileStep, type ScriptStep } from "@outpost/testkit/model-server";
 import { gitIn, scratchRepository } from "../src/index.js";
 import { missingCli, pathWithClis } from "./support/cli-bin.js";
+import { outpostArguments } from "./support/cli-process.js";
 import { repositoryState } from "./support/repository-state.js";
 import { withModelServer } from "./support/with-model-server.js";
 
@@ -127,11 +129,15 @@ const unavailable = missingCli("claude");
       const clone = freshClone();
       const replayed: string[] = [];
       const sources = new Set<string | undefined>();
+      const hub = createObservationHub();
+      const landed: string[] = [];
+      hub.subscribe((event) => void (event.type === "commit" && landed.push(event.id)));
       const result = await dispatch({
         agent: createReplayAgent({ journal: recording.journal }),
         repository: clone,
         sandboxProvider: localProvider(),
         logging: false,
+        observation: hub,
         observe: (observation) => {
           replayed.push(observation.event.type);
           if (observation.event.type !== "steer") sources.add(observation.source);
@@ -144,7 +150,20 @@ const unavailable = missingCli("claude");
       expect(gitIn(clone, "rev-parse", "HEAD")).toBe(recording.result.commits[1]);
       expect(gitIn(clone, "for-each-ref", "refs/outpost")).toBe("");
       expect(result.divergences).toEqual([]);
+      expect(landed).toEqual(recording.result.commits);
     });
+
+    it("outpost replay runs inside a network namespace (no network at all), reading the journal from the .outpost folder", async () => {
+      const clone = freshClone();
+      const args = outpostArguments(["replay", recording.result.journal!.key, "--from", join(recording.repository, ".outpost"), "--provider", "local"]);
+      const child = spawn("unshare", ["-rn", process.execPath, ...args], { cwd: clone, stdio: "pipe" });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const status = await new Promise((done) => child.on("exit", done));
+      expect(status, output).toBe(0);
+      expect(gitIn(clone, "rev-parse", "HEAD")).toBe(recording.result.commits[1]);
+    }, 120_000);
 
     it("every divergence under fail throws ReplayDivergence and leaves the branch and the work tree exactly as they were", async () => {
       const edited = (change: (commit: Extract<Journal["records"][number], { kind: "commit" }>["commit"]) => object): Journal => ({
