@@ -155,7 +155,14 @@ const unavailable = missingCli("claude");
 
     it("outpost replay runs inside a network namespace (no network at all), reading the journal from the .outpost folder", async () => {
       const clone = freshClone();
-      const args = outpostArguments(["replay", recording.result.journal!.key, "--from", join(recording.repository, ".outpost"), "--provider", "local"]);
+      const args = outpostArguments([
+        "replay",
+        recording.result.journal!.key,
+        "--from",
+        join(recording.repository, ".outpost"),
+        "--provider",
+        "local",
+      ]);
       const child = spawn("unshare", ["-rn", process.execPath, ...args], { cwd: clone, stdio: "pipe" });
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
