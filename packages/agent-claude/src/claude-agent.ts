@@ -40,7 +40,8 @@ export function claudeAgent(given: ClaudeAgentOptions = {}): AgentAdapter {
     requiresFinishedEvent: true,
     usage: "events",
     namesConversations: true,
-    forkable: (agent) => agent.release().features.fork,
+    // Every tested release has `--fork-session`.
+    forkable: true,
     storage: () => options.storage ?? claudeConversationStore(),
     failureRules: CLAUDE_FAILURE_RULES,
     command: (turn, agent) => claudeCommand(turn, options, agent),

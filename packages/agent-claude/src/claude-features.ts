@@ -16,4 +16,5 @@ export const CLAUDE_FEATURES: CliFeatureTable<ClaudeFeatures> = {
   pinned: CLAUDE_CLI_VERSION,
   tested: { oldest: "2.1.197", newest: CLAUDE_CLI_VERSION },
   rows: [{ since: "2.1.197", features: { fork: true } }],
+  unknown: { features: { fork: true }, effect: "every flag used is in every tested release" },
 };

@@ -48,7 +48,7 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
     // Both write the same rollout, so either continues a thread the other started.
     liveInput: (agent) => ({ open: (turn) => codexAppServerSession(turn, options, agent) }),
     forkable: (agent) => agent.release().features.fork,
-    unsupported: (feature, agent) => (feature === "fork" ? forkUnsupported(agent.release()) : undefined),
+    unsupported: (feature, agent, learned) => (feature === "fork" ? forkUnsupported(agent.release(learned)) : undefined),
     storage: () => options.storage ?? codexConversationStore(),
     failureRules: CODEX_FAILURE_RULES,
     command: (turn, agent) => codexCommand(turn, options, agent),
@@ -64,12 +64,14 @@ export function codexAgent(given: CodexAgentOptions = {}): AgentAdapter {
 
 function forkUnsupported(release: CliRelease<CodexFeatures>): string | undefined {
   if (release.features.fork) return undefined;
+  if (release.version === undefined)
+    return `The codex version is unknown, and fork needs codex ${CODEX_FORK_SINCE} or newer. Name the release with --agent-version (the agent's \`version\` option), or continue without fork: true.`;
   return `codex ${release.version ?? "(unknown version)"} has no \`exec fork\`; fork needs codex ${CODEX_FORK_SINCE} or newer. Upgrade the CLI, or continue the conversation without fork: true.`;
 }
 
 /** Throws code `configuration` for what no Codex turn can do: a fork the release lacks, a given thread id. */
 function checkTurn(turn: AgentTurn, agent: CliAgentRuntime<CodexFeatures>): void {
-  const release = agent.release();
+  const release = agent.release(turn.cliVersion);
   const refused = turn.resume?.fork ? forkUnsupported(release) : undefined;
   if (refused !== undefined) throw new OutpostError("configuration", refused, { details: { agent: "codex", version: release.version } });
   if (turn.conversationId !== undefined) {

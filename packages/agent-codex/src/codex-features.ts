@@ -20,6 +20,8 @@ export const CODEX_FEATURES: CliFeatureTable<CodexFeatures> = {
     { since: "0.140.0", features: { fork: false } },
     { since: "0.148.0", features: { fork: true } },
   ],
+  // A fork the release may lack would fail late, after the sandbox and the restore: refused up front.
+  unknown: { features: { fork: false }, effect: "fork is refused" },
 };
 
 /** The oldest release with `exec fork`. */

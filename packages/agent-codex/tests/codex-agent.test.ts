@@ -34,8 +34,10 @@ describe("codexAgent", () => {
       requiresFinishedEvent: true,
       usage: "events",
       resumable: true,
-      forkable: true,
+      // Decided in the lease, where the version is learned.
+      cliVersion: {},
     });
+    expect(agent.forkable).toBeUndefined();
     expect(CODEX_BOOTSTRAP_PACKAGE).toBe("@openai/codex@0.171.0");
   });
 
@@ -56,7 +58,14 @@ describe("codexAgent", () => {
 
   it("resumes with `exec resume <id>` and forks with `exec fork <id>`", () => {
     expect(agent.command({ ...turn, resume: { id: ID } }).arguments.slice(-3)).toEqual(["resume", ID, "-"]);
-    expect(agent.command({ ...turn, resume: { id: ID, fork: true } }).arguments.slice(-3)).toEqual(["fork", ID, "-"]);
+    const learned = { ...turn, cliVersion: { version: "0.171.0" } };
+    expect(agent.command({ ...learned, resume: { id: ID, fork: true } }).arguments.slice(-3)).toEqual(["fork", ID, "-"]);
+    // Unknown (not learned in time): fork is refused before the CLI runs, naming the flag that says the release.
+    expect(() => agent.command({ ...turn, resume: { id: ID, fork: true } })).toThrow(
+      expect.objectContaining({ code: "configuration", message: expect.stringMatching(/version is unknown.*--agent-version/) }),
+    );
+    expect(agent.unsupported?.("fork", { problem: "slow" })).toMatch(/unknown/);
+    expect(agent.unsupported?.("fork", { version: "0.130.0" })).toMatch(/codex 0\.130\.0 has no `exec fork`/);
   });
 
   it("refuses option-like ids and pre-assigned ids with `configuration`", () => {

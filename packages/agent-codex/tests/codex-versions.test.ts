@@ -26,13 +26,12 @@ describe("codexAgent across CLI versions", () => {
     expect(current.unsupported?.("fork")).toBeUndefined();
   });
 
-  it("warns through the turn's diagnostic channel when the release is outside the tested range", () => {
-    const messages: string[] = [];
-    codexAgent({ version: "0.120.0" }).createDecoder({ turn, diagnostic: (message) => messages.push(message) });
-    expect(messages).toEqual([expect.stringMatching(/codex 0\.120\.0 is outside the tested range 0\.147\.0–0\.171\.0/)]);
-    const quiet: string[] = [];
-    codexAgent({ version: "0.160.0" }).createDecoder({ turn, diagnostic: (message) => quiet.push(message) });
-    expect(quiet).toEqual([]);
+  it("warns when the release is outside the tested range, naming what it changes", () => {
+    const messages = codexAgent().cliWarnings?.({ version: "0.120.0" }) ?? [];
+    expect(messages).toEqual([
+      expect.stringMatching(/codex 0\.120\.0 is outside the tested range 0\.147\.0–0\.171\.0.*affected: fork \(from 0\.148\.0\)/),
+    ]);
+    expect(codexAgent({ version: "0.160.0" }).cliWarnings?.({})).toEqual([]);
   });
 });
 

@@ -43,9 +43,9 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
     namesConversations: true,
     // No tested release has a fork option.
     forkable: false,
-    unsupported: (feature, agent) =>
+    unsupported: (feature, agent, learned) =>
       feature === "fork"
-        ? `Copilot CLI ${agent.release().version ?? COPILOT_FEATURES.pinned} cannot fork a session: ` +
+        ? `Copilot CLI ${agent.release(learned).version ?? "(version unknown)"} cannot fork a session: ` +
           `no release up to ${COPILOT_FEATURES.tested.newest} has a fork option. Continue the conversation instead.`
         : undefined,
     // Its variables may move the CLI home (COPILOT_HOME): the store looks for sessions there.
@@ -57,11 +57,11 @@ export function copilotAgent(options: CopilotAgentOptions = {}): AgentAdapter {
 }
 
 function copilotCommand(turn: AgentTurn, options: CopilotAgentOptions, agent: CliAgentRuntime<CopilotFeatures>): AgentCommand {
-  const release = agent.release();
+  const release = agent.release(turn.cliVersion);
   if (turn.resume?.fork) {
     throw new OutpostError(
       "configuration",
-      `Copilot CLI ${release.version ?? COPILOT_FEATURES.pinned} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). ` +
+      `Copilot CLI ${release.version ?? "(version unknown)"} cannot fork a session (no tested release up to ${COPILOT_FEATURES.tested.newest} has a fork option). ` +
         `Continue the conversation instead, or use an agent that supports fork.`,
       {
         details: { agent: "copilot", id: turn.resume.id, version: release.version },

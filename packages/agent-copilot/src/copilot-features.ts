@@ -22,6 +22,12 @@ export const COPILOT_FEATURES: CliFeatureTable<CopilotFeatures> = {
     // No release was published between 1.0.92 and 1.0.102.
     { since: "1.0.102", features: { telemetryFlag: true, usageSource: "usage-records" } },
   ],
+  // The flag stops older releases at once; COPILOT_OFFLINE keeps telemetry off without it. Usage falls back
+  // from records to shutdown totals whichever is preferred.
+  unknown: {
+    features: { telemetryFlag: false, usageSource: "usage-records" },
+    effect: "--disable-client-telemetry is left out (offline mode keeps telemetry off)",
+  },
 };
 
 export const COPILOT_TELEMETRY_FLAG_SINCE = firstVersionWith(COPILOT_FEATURES, (features) => features.telemetryFlag) as string;

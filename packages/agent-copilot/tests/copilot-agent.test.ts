@@ -26,7 +26,10 @@ describe("copilotAgent", () => {
   });
 
   it("builds an unattended, offline command with the prompt on stdin", () => {
-    const command = copilotAgent({ endpoint, model: "fake-model", cacheDirectory: "/cache" }).command(turn);
+    const agent = copilotAgent({ endpoint, model: "fake-model", cacheDirectory: "/cache" });
+    // Unknown version: the flag older releases stop on is left out (offline mode keeps telemetry off).
+    expect(agent.command(turn).arguments).not.toContain("--disable-client-telemetry");
+    const command = agent.command({ ...turn, cliVersion: { version: "1.0.102" } });
     expect(command.executable).toBe("copilot");
     expect(command.stdin).toBe(turn.prompt);
     expect(command.directory).toBe("/work/repo");

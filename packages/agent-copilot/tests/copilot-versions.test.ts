@@ -58,8 +58,7 @@ describe("copilotAgent across CLI versions", () => {
   });
 
   it("warns with the tested range for a release outside it", () => {
-    const messages: string[] = [];
-    copilotAgent({ version: "1.0.50" }).createDecoder({ turn, diagnostic: (message) => messages.push(message) });
+    const messages = copilotAgent({ version: "1.0.50" }).cliWarnings?.({}) ?? [];
     expect(messages).toEqual([expect.stringMatching(/copilot 1\.0\.50 is outside the tested range 1\.0\.92–1\.0\.102/)]);
   });
 

@@ -33,10 +33,10 @@ export function geminiAgent(given: GeminiAgentOptions = {}): AgentAdapter {
     usage: "events",
     namesConversations: true,
     // No tested release has fork: `--resume` continues the session in place.
-    forkable: (agent) => agent.release().features.fork,
-    unsupported: (feature, agent) =>
-      feature === "fork" && !agent.release().features.fork
-        ? `Gemini CLI ${agent.release().version ?? GEMINI_FEATURES.pinned} cannot fork a conversation: ` +
+    forkable: false,
+    unsupported: (feature, agent, learned) =>
+      feature === "fork"
+        ? `Gemini CLI ${agent.release(learned).version ?? "(version unknown)"} cannot fork a conversation: ` +
           `no release up to ${GEMINI_FEATURES.tested.newest} has fork (only --resume, which continues it in place). Resume without fork.`
         : undefined,
     storage: () => options.storage ?? geminiConversationStore(),

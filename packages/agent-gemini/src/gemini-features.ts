@@ -16,4 +16,5 @@ export const GEMINI_FEATURES: CliFeatureTable<GeminiFeatures> = {
   pinned: GEMINI_CLI_VERSION,
   tested: { oldest: "0.55.1", newest: GEMINI_CLI_VERSION },
   rows: [{ since: "0.55.1", features: { fork: false } }],
+  unknown: { features: { fork: false }, effect: "every flag used is in every tested release" },
 };

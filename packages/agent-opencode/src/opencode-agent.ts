@@ -44,7 +44,8 @@ export function opencodeAgent(options: OpencodeAgentOptions = {}): AgentAdapter 
     command(turn, agent) {
       // `--auto` (`--dangerously-skip-permissions` before 1.17.18) approves permission prompts that would
       // otherwise be auto-rejected in `run` (e.g. paths outside the workspace); what the config denies stays denied.
-      const args = ["run", "--format", "json", agent.release().features.permissionFlag];
+      const flag = agent.release(turn.cliVersion).features.permissionFlag;
+      const args = ["run", "--format", "json", ...(flag === undefined ? [] : [flag])];
       const model = turn.model ?? options.model;
       if (model !== undefined) args.push("--model", qualifyModel(model, provider));
       if (turn.resume !== undefined) {

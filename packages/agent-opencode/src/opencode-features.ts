@@ -7,7 +7,7 @@ export interface OpencodeFeatures {
    * The `run` option that approves permission prompts not explicitly denied: `--auto` since 1.17.18, named
    * `--dangerously-skip-permissions` before. A release stops at once on the one it does not know.
    */
-  readonly permissionFlag: "--auto" | "--dangerously-skip-permissions";
+  readonly permissionFlag: "--auto" | "--dangerously-skip-permissions" | undefined;
 }
 
 /** opencode releases by feature, read from each release's `opencode run --help` (installed from npm). */
@@ -19,4 +19,9 @@ export const OPENCODE_FEATURES: CliFeatureTable<OpencodeFeatures> = {
     { since: "1.15.13", features: { permissionFlag: "--dangerously-skip-permissions" } },
     { since: "1.17.18", features: { permissionFlag: "--auto" } },
   ],
+  // Either flag stops the releases that lack it; without one the config's permissions still apply.
+  unknown: {
+    features: { permissionFlag: undefined },
+    effect: "no permission flag is passed (prompts the config does not allow are refused)",
+  },
 };

@@ -43,9 +43,12 @@ describe("opencodeAgent", () => {
 
   it("runs `opencode run` with JSON events, the prompt on stdin, and the offline switches", () => {
     const agent = opencodeAgent({ endpoint, model: "fake-model" });
-    const command = agent.command(turn);
+    const command = agent.command({ ...turn, cliVersion: { version: "1.18.33" } });
     expect(command).toMatchObject({ executable: "opencode", stdin: turn.prompt, directory: "/work/repo" });
     expect(command.arguments).toEqual(["run", "--format", "json", "--auto", "--model", "outpost/fake-model"]);
+    // Unknown version: neither permission flag (each stops the releases without it).
+    expect(agent.command(turn).arguments).toEqual(["run", "--format", "json", "--model", "outpost/fake-model"]);
+    expect(agent.command({ ...turn, cliVersion: { version: "1.15.13" } }).arguments).toContain("--dangerously-skip-permissions");
     expect(command.variables).toMatchObject({
       OPENCODE_DISABLE_AUTOUPDATE: "1",
       OPENCODE_DISABLE_MODELS_FETCH: "1",

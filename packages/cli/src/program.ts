@@ -195,11 +195,14 @@ export function buildProgram(io: ProgramIo): Command {
   program
     .command("doctor")
     .description(
-      "For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, the sandbox engine) and what to do when something is missing.",
+      "For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, " +
+        "the sandbox engine) and what to do when something is missing. Exits 1 when something asked about cannot run.",
     )
     .option("--json", "one JSON object per agent and provider")
+    .option("-a, --agent <name>", "only this agent, which must be able to run (repeatable)", collect)
+    .option("-p, --provider <name>", "probe the CLIs in a sandbox of this provider instead of on this host")
     .exitOverride()
-    .action(async (flags: { json?: boolean }) => {
+    .action(async (flags: { json?: boolean; agent?: string[]; provider?: string }) => {
       const { doctorCommand } = await import("./doctor/doctor-command.js");
       io.setExitCode(await doctorCommand(flags, io));
     });

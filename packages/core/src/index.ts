@@ -47,11 +47,13 @@ export type {
   AgentTurn,
   DecoderContext,
   FailureRule,
+  LearnedCliVersion,
 } from "./agent/agent-adapter.js";
-export { cliRelease, compareVersions, firstVersionWith, parseCliVersion } from "./agent/cli-version.js";
+export { affectedFeatures, cliRelease, compareVersions, firstVersionWith, parseCliVersion } from "./agent/cli-version.js";
 export type { CliFeatureRow, CliFeatureTable, CliRelease } from "./agent/cli-version.js";
-export { cliReleaseResolver, learnCliVersion } from "./agent/cli-version-probe.js";
-export type { CliVersionProbe, CliVersionSource } from "./agent/cli-version-probe.js";
+export { probeCliVersion } from "./agent/cli-version-probe.js";
+export type { CliProbeRequest, CliProbeTarget, CliVersionProbe } from "./agent/cli-version-probe.js";
+export { cliProbeBudgetMs } from "./agent/cli-probe-budget.js";
 export { UnknownKinds } from "./agent/unknown-kinds.js";
 export { errorLines } from "./agent/error-lines.js";
 export { tailLines } from "./text/tail-lines.js";

@@ -3,14 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  affectedFeatures,
   cliRelease,
-  cliReleaseResolver,
   compareVersions,
   firstVersionWith,
-  learnCliVersion,
   parseCliVersion,
+  probeCliVersion,
   type CliFeatureTable,
 } from "../src/index.js";
+import { hostTarget } from "./support/host-target.js";
 
 const TABLE: CliFeatureTable<{ fork: boolean; flag: boolean }> = {
   agent: "demo",
@@ -21,6 +22,7 @@ const TABLE: CliFeatureTable<{ fork: boolean; flag: boolean }> = {
     { since: "1.3.0", features: { fork: true, flag: false } },
     { since: "1.4.0", features: { fork: true, flag: true } },
   ],
+  unknown: { features: { fork: false, flag: false }, effect: "fork is refused" },
 };
 
 describe("CLI versions", () => {
@@ -45,54 +47,65 @@ describe("CLI versions", () => {
     expect(firstVersionWith(TABLE, () => false)).toBeUndefined();
   });
 
-  it("warns with the tested range for a release outside it, and runs it anyway", () => {
+  it("warns with the tested range for a release outside it, naming what differs from the pinned release", () => {
     expect(cliRelease(TABLE, "1.3.0").warnings).toEqual([]);
     expect(cliRelease(TABLE, "1.1.0").warnings).toEqual([
-      expect.stringMatching(/demo 1\.1\.0 is outside the tested range 1\.2\.0–1\.4\.0/),
+      expect.stringMatching(
+        /demo 1\.1\.0 is outside the tested range 1\.2\.0–1\.4\.0.*affected: fork \(from 1\.3\.0\), flag \(from 1\.4\.0\)/,
+      ),
     ]);
-    expect(cliRelease(TABLE, "2.0.0").warnings).toEqual([expect.stringMatching(/outside the tested range 1\.2\.0–1\.4\.0/)]);
+    expect(cliRelease(TABLE, "2.0.0").warnings).toEqual([expect.stringMatching(/outside the tested range 1\.2\.0–1\.4\.0 .*verified\.$/)]);
+    expect(affectedFeatures(TABLE, "1.3.2")).toEqual(["flag (from 1.4.0)"]);
   });
 
-  it("assumes the pinned release, with a warning, when the version is unknown", () => {
-    const release = cliRelease(TABLE, undefined, "not installed");
+  it("uses the table's safe choices when the version is unknown, and says what that changes", () => {
+    const release = cliRelease(TABLE, undefined, "`demo --version` did not answer within 2 s");
     expect(release.version).toBeUndefined();
-    expect(release.features).toEqual({ fork: true, flag: true });
+    expect(release.features).toEqual({ fork: false, flag: false });
     expect(release.warnings).toEqual([
-      expect.stringMatching(/could not learn the CLI version \(not installed\); assuming the pinned 1\.4\.0/),
+      expect.stringMatching(
+        /the CLI version is unknown \(`demo --version` did not answer within 2 s\); fork is refused\. .*--agent-version/,
+      ),
     ]);
   });
 });
 
-describe("learnCliVersion", () => {
+describe("probeCliVersion", () => {
   let bin: string;
   beforeAll(async () => {
     bin = await mkdtemp(join(tmpdir(), "outpost-cli-version-"));
-    // A real executable that counts its runs, to prove the probe runs once per executable.
+    // Real executables: one counts its runs, to prove the probe runs once per executable.
     await writeFile(join(bin, "democli"), `#!/bin/sh\necho run >> "${join(bin, "runs")}"\necho "democli 1.3.7"\n`);
     await writeFile(join(bin, "silentcli"), "#!/bin/sh\nexit 3\n");
-    await chmod(join(bin, "democli"), 0o755);
-    await chmod(join(bin, "silentcli"), 0o755);
+    await writeFile(join(bin, "slowcli"), "#!/bin/sh\nsleep 30\necho 'slowcli 9.9.9'\n");
+    for (const name of ["democli", "silentcli", "slowcli"]) await chmod(join(bin, name), 0o755);
   });
   afterAll(async () => rm(bin, { recursive: true, force: true }));
 
-  it("asks the executable once (found through the agent's PATH) and caches the answer", async () => {
+  it("asks the executable found through the agent's PATH once, and knows the same file in another sandbox", async () => {
     const variables = { PATH: `${bin}:/usr/bin:/bin` };
-    expect(learnCliVersion("democli", variables)).toEqual({ version: "1.3.7" });
-    expect(learnCliVersion("democli", variables)).toEqual({ version: "1.3.7" });
+    const first = hostTarget();
+    expect(await probeCliVersion(first, { executable: "democli", variables })).toMatchObject({ version: "1.3.7", outcome: "known" });
+    expect(await probeCliVersion(first, { executable: "democli", variables })).toMatchObject({ version: "1.3.7" });
+    expect(first.runs).toHaveLength(2); // where it is, then --version
+    const second = hostTarget();
+    const again = await probeCliVersion(second, { executable: "democli", variables });
+    expect(again).toMatchObject({ version: "1.3.7", identity: expect.stringContaining(join(bin, "democli")) });
+    expect(second.runs).toHaveLength(1); // same identity: no second --version
     const { readFile } = await import("node:fs/promises");
     expect((await readFile(join(bin, "runs"), "utf8")).trim().split("\n")).toHaveLength(1);
   });
 
-  it("says why when there is no version to learn", () => {
-    expect(learnCliVersion(join(bin, "missing-cli")).problem).toMatch(/ENOENT/);
-    expect(learnCliVersion(join(bin, "silentcli")).problem).toMatch(/printed no version \(exit 3\)/);
-  });
-
-  it("a given version skips the probe; a resolver learns lazily and once", () => {
-    const given = cliReleaseResolver(TABLE, { executable: join(bin, "missing-cli"), version: "1.2.3" });
-    expect(given()).toMatchObject({ version: "1.2.3", features: { fork: false }, warnings: [] });
-    const learned = cliReleaseResolver(TABLE, { executable: join(bin, "democli") });
-    expect(learned()).toBe(learned());
-    expect(learned().version).toBe("1.3.7");
+  it("tells a missing executable, an unreadable answer and a timeout apart", async () => {
+    const target = hostTarget();
+    expect(await probeCliVersion(target, { executable: join(bin, "missing-cli") })).toMatchObject({ outcome: "missing" });
+    expect(await probeCliVersion(target, { executable: join(bin, "silentcli") })).toMatchObject({
+      outcome: "unreadable",
+      problem: expect.stringMatching(/printed no version \(exit 3\)/),
+    });
+    expect(await probeCliVersion(target, { executable: join(bin, "slowcli"), budgetMs: 300 })).toMatchObject({
+      outcome: "timeout",
+      problem: expect.stringMatching(/did not answer within/),
+    });
   });
 });

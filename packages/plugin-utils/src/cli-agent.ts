@@ -1,5 +1,13 @@
-import { cliReleaseResolver } from "@outpost/core";
-import type { AgentAdapter, AgentCommand, AgentHomeFile, AgentLineDecoder, AgentLiveInput, AgentTurn } from "@outpost/core";
+import { cliRelease, OutpostError, parseCliVersion } from "@outpost/core";
+import type {
+  AgentAdapter,
+  AgentCommand,
+  AgentHomeFile,
+  AgentLineDecoder,
+  AgentLiveInput,
+  AgentTurn,
+  LearnedCliVersion,
+} from "@outpost/core";
 import type {
   CliFeatureTable,
   CliRelease,
@@ -17,7 +25,7 @@ export interface CliAgentOptions {
   readonly model?: string;
   /** The CLI to run (a name looked up on PATH, or a path). Default: the agent's name. */
   readonly executable?: string;
-  /** The CLI release that runs, when known without asking it (e.g. an image). Omitted: `<executable> --version`. */
+  /** The CLI release that runs, when known without asking it. Omitted: `<executable> --version` in each lease. */
   readonly version?: string;
   /** Extra variables for every command (credentials belong here, never in files). */
   readonly variables?: Readonly<Record<string, string>>;
@@ -30,8 +38,11 @@ export interface CliAgentRuntime<Features> {
   readonly executable: string;
   /** The agent's variables (frozen), passed to every command. */
   readonly variables: Readonly<Record<string, string>>;
-  /** The CLI release, learned on first call (never while the adapter is built). Only with a feature table. */
-  release(): CliRelease<Features>;
+  /**
+   * The CLI release: the options' `version`, else the one `learned` in the lease (a turn's `cliVersion`),
+   * else unknown (the table's safe choices). Never spawns. Only with a feature table.
+   */
+  release(learned?: LearnedCliVersion): CliRelease<Features>;
 }
 
 /** What makes one CLI agent itself; `cliAgent` adds the shape every CLI agent shares. */
@@ -49,35 +60,37 @@ export interface CliAgentDefinition<Features> {
   readonly requiresFinishedEvent: boolean;
   readonly usage: UsageMode;
   readonly namesConversations?: boolean;
-  /** A fixed answer, or read from the release (asked only when a fork is considered). */
+  /** A fixed answer, or read from the release (asked only when a fork is considered; undefined until known). */
   readonly forkable: boolean | ((agent: CliAgentRuntime<Features>) => boolean);
   /** The store used (the options' `storage`, or the agent's default). */
   storage(agent: CliAgentRuntime<Features>): ConversationStore;
   readonly failureRules: readonly FailureRule[];
   command(turn: AgentTurn, agent: CliAgentRuntime<Features>): AgentCommand;
   decoder(context: DecoderContext | undefined, agent: CliAgentRuntime<Features>): AgentLineDecoder;
-  unsupported?(feature: "continuation" | "fork", agent: CliAgentRuntime<Features>): string | undefined;
+  /** `learned`: the version learned in the lease (pass it to `agent.release`). */
+  unsupported?(feature: "continuation" | "fork", agent: CliAgentRuntime<Features>, learned?: LearnedCliVersion): string | undefined;
   transcriptUsage?(text: string, agent: CliAgentRuntime<Features>): Usage | undefined;
   liveInput?(agent: CliAgentRuntime<Features>): AgentLiveInput;
   homeFiles?(turn: AgentTurn): readonly AgentHomeFile[];
 }
 
 /**
- * Rule: a CLI agent's adapter learns its CLI release lazily (building it never spawns), once, from the
- * options' `version` or `<executable> --version` with the agent's variables; each decoder first reports that
- * release's warnings (untested or unknown version) to the turn's diagnostics. Resumable; `v1` of the contract.
+ * Rule: a CLI agent's adapter never spawns: the engine learns its CLI release in each lease (`cliVersion`)
+ * unless the options' `version` names it, and hands it to each turn. With the version unknown, the feature
+ * table's safe choices apply, and `cliWarnings` says so. Resumable; `v1` of the contract.
  */
 export function cliAgent<Features>(definition: CliAgentDefinition<Features>): AgentAdapter {
   const { name, options, features } = definition;
   const executable = options.executable ?? name;
   const variables = Object.freeze({ ...definition.variables });
-  const resolve = features === undefined ? undefined : cliReleaseResolver(features, { executable, variables, ...versionOf(options) });
+  const given = givenVersion(name, options.version);
   const agent: CliAgentRuntime<Features> = {
     executable,
     variables,
-    release() {
-      if (resolve === undefined) throw new Error(`The ${name} agent has no CLI feature table: it cannot tell its release.`);
-      return resolve();
+    release(learned) {
+      if (features === undefined) throw new Error(`The ${name} agent has no CLI feature table: it cannot tell its release.`);
+      if (given !== undefined) return cliRelease(features, given);
+      return cliRelease(features, learned?.version, learned?.problem ?? "it was not learned in the sandbox");
     },
   };
   const { forkable, unsupported, transcriptUsage, liveInput, homeFiles } = definition;
@@ -86,6 +99,8 @@ export function cliAgent<Features>(definition: CliAgentDefinition<Features>): Ag
     specificationVersion: "v1",
     name,
     executable,
+    ...(features === undefined ? {} : { cliVersion: given === undefined ? {} : { given } }),
+    ...(features === undefined ? {} : { cliWarnings: (learned: LearnedCliVersion) => agent.release(learned).warnings }),
     ...(definition.cli === undefined ? {} : { bootstrap: name, cli: definition.cli }),
     requiresFinishedEvent: definition.requiresFinishedEvent,
     usage: definition.usage,
@@ -93,22 +108,32 @@ export function cliAgent<Features>(definition: CliAgentDefinition<Features>): Ag
     variables,
     resumable: true,
     ...(definition.namesConversations === undefined ? {} : { namesConversations: definition.namesConversations }),
+    // Before a lease exists only a given version can answer; otherwise the engine asks `unsupported` in the lease.
     get forkable() {
-      return typeof forkable === "boolean" ? forkable : forkable(agent);
+      if (typeof forkable === "boolean") return forkable;
+      return given === undefined ? undefined : forkable(agent);
     },
-    ...(unsupported === undefined ? {} : { unsupported: (feature: "continuation" | "fork") => unsupported(feature, agent) }),
+    ...(unsupported === undefined
+      ? {}
+      : { unsupported: (feature: "continuation" | "fork", learned?: LearnedCliVersion) => unsupported(feature, agent, learned) }),
     storage: definition.storage(agent),
     failureRules: definition.failureRules,
     command: (turn) => definition.command(turn, agent),
     ...(liveInput === undefined ? {} : { liveInput: liveInput(agent) }),
     ...(homeFiles === undefined ? {} : { homeFiles }),
-    createDecoder(context?: DecoderContext) {
-      if (resolve !== undefined) for (const warning of resolve().warnings) context?.diagnostic?.(warning);
-      return definition.decoder(context, agent);
-    },
+    createDecoder: (context?: DecoderContext) => definition.decoder(context, agent),
   };
 }
 
-function versionOf(options: CliAgentOptions): { version?: string } {
-  return options.version === undefined ? {} : { version: options.version };
+// A version given wrong is refused while the agent is built, not guessed at.
+function givenVersion(name: string, version: string | undefined): string | undefined {
+  if (version === undefined) return undefined;
+  const parsed = parseCliVersion(version);
+  if (parsed === undefined || parsed !== version.trim())
+    throw new OutpostError(
+      "configuration",
+      `The ${name} CLI version ${JSON.stringify(version)} is not major.minor.patch. Pass the version \`${name} --version\` prints, e.g. --agent-version 1.2.3.`,
+      { details: { agent: name, version } },
+    );
+  return parsed;
 }

@@ -72,25 +72,26 @@ describe("cliAgent", () => {
       expect(agent).not.toHaveProperty(absent);
   });
 
-  it("probes the release lazily, once, with the agent's variables, and reports its warnings to each decoder", async () => {
+  it("never probes: the release comes from the lease (a turn's cliVersion), its warnings through cliWarnings", async () => {
     const agent = cliAgent(definition({ options: { executable: cli } }));
+    expect(agent.cliVersion).toEqual({});
+    expect(agent.forkable).toBeUndefined(); // decided once the lease tells the version
+    expect(agent.createDecoder()).toBe(DECODER);
+    expect(agent.cliWarnings?.({ version: "1.5.0" })).toEqual([]);
+    expect(agent.cliWarnings?.({ problem: "slow" })).toEqual([expect.stringMatching(/fake: the CLI version is unknown \(slow\)/)]);
     expect(await probes()).toBe(0);
-    expect(agent.forkable).toBe(false); // 1.5.0 is before the fork row
-    const warnings: string[] = [];
-    expect(agent.createDecoder({ diagnostic: (message) => warnings.push(message) })).toBe(DECODER);
-    agent.createDecoder();
-    expect(await probes()).toBe(1);
-    expect(warnings).toEqual([]);
   });
 
   it("takes a given version without probing, and warns about one outside the tested range", async () => {
     const before = await probes();
     const agent = cliAgent(definition({ options: { executable: cli, version: "3.1.0" } }));
-    const warnings: string[] = [];
-    agent.createDecoder({ diagnostic: (message) => warnings.push(message) });
+    expect(agent.cliVersion).toEqual({ given: "3.1.0" });
     expect(agent.forkable).toBe(true);
-    expect(warnings.join("\n")).toMatch(/fake 3\.1\.0 is outside the tested range/);
+    expect((agent.cliWarnings?.({}) ?? []).join("\n")).toMatch(/fake 3\.1\.0 is outside the tested range/);
     expect(await probes()).toBe(before);
+    expect(() => cliAgent(definition({ options: { executable: cli, version: "three" } }))).toThrow(
+      expect.objectContaining({ code: "configuration", message: expect.stringMatching(/--agent-version/) }),
+    );
   });
 
   it("without a feature table never probes, and installs nothing without a pinned CLI", async () => {

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { OutpostError, type AgentAdapter, type AgentDescriptor, type AgentFactoryOptions } from "@outpost/core";
 import { installedPlugin } from "../plugins/installed-plugin.js";
+import { repositoryExecutable } from "./repository-executable.js";
 import { loadDescriptor } from "../plugins/load-descriptor.js";
 
 export interface AgentChoice {
@@ -11,6 +12,10 @@ export interface AgentChoice {
   readonly baseUrl?: string;
   /** The agent CLI to run instead of the one on PATH. */
   readonly executable?: string;
+  /** The agent CLI's release (`--agent-version`): not asked in the sandbox then. */
+  readonly version?: string;
+  /** For a host sandbox: where to look for the project's own `node_modules/.bin/<cli>` (the repository). */
+  readonly projectDirectory?: string;
   /** A module exporting `createAgent(options)`, instead of an installed plugin. */
   readonly module?: string;
 }
@@ -42,9 +47,13 @@ export function agentOptions(descriptor: AgentDescriptor, choice: AgentChoice): 
   const vendorBaseUrl = descriptor.variables.baseUrl === undefined ? undefined : env[descriptor.variables.baseUrl];
   const baseUrl = choice.baseUrl ?? env[`${prefix}_BASE_URL`] ?? vendorBaseUrl;
   const apiKey = env.OUTPOST_API_KEY ?? (descriptor.variables.apiKey === undefined ? undefined : env[descriptor.variables.apiKey]);
-  const executable = choice.executable ?? env[`${prefix}_EXECUTABLE`];
+  const executable =
+    choice.executable ??
+    env[`${prefix}_EXECUTABLE`] ??
+    (choice.projectDirectory === undefined ? undefined : repositoryExecutable(descriptor.executable, choice.projectDirectory));
   return {
     ...(executable ? { executable } : {}),
+    ...(choice.version ? { version: choice.version } : {}),
     ...(choice.model ? { model: choice.model } : {}),
     ...(baseUrl ? { endpoint: { baseUrl, ...(apiKey ? { apiKey } : {}) } } : apiKey ? { apiKey } : {}),
   };

@@ -1,23 +1,18 @@
-import { compareVersions, learnCliVersion, OutpostError, type AgentDescriptor } from "@outpost/core";
-import { agentDescriptor, agentVariablePrefix } from "../agents/load-agent.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OutpostError, type CliProbeTarget, type SandboxLease } from "@outpost/core";
+import { agentDescriptor } from "../agents/load-agent.js";
 import { findPlugins, type InstalledPlugin } from "../plugins/find-plugins.js";
 import { loadDescriptor } from "../plugins/load-descriptor.js";
+import { chooseProvider } from "../run/choose-provider.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import type { ProgramIo } from "../program.js";
+import { agentReport, canRun, type AgentCliReport } from "./agent-report.js";
+import { describeAgents, describeProviders } from "./doctor-table.js";
+import { hostTarget } from "./host-target.js";
 
-/** One agent's CLI as this host has it, against what its plugin pins and tests. */
-export interface AgentCliReport {
-  readonly agent: string;
-  readonly executable: string;
-  readonly installed?: string;
-  readonly pinned?: string;
-  readonly tested?: { readonly oldest: string; readonly newest: string };
-  /** `ok`, `outside-tested-range`, `not-found` (no version learned), or `untracked` (the plugin has no table). */
-  readonly status: "ok" | "outside-tested-range" | "not-found" | "untracked";
-  /** Whether a key is set (OUTPOST_API_KEY or the variable the plugin names); its value is never printed. */
-  readonly credentials: "present" | "missing";
-  readonly problem?: string;
-}
+export type { AgentCliReport } from "./agent-report.js";
 
 /** One provider: whether what it needs (e.g. an engine) is there, and what to do when it is not. */
 export interface ProviderReport {
@@ -26,78 +21,75 @@ export interface ProviderReport {
   readonly detail: string;
 }
 
-/** `outpost doctor`: every installed agent and provider, from their descriptors. */
-export async function doctorCommand(flags: { readonly json?: boolean }, io: ProgramIo): Promise<number> {
+export interface DoctorFlags {
+  readonly json?: boolean;
+  /** Agents asked about (repeatable `--agent`): each must be able to run. Omitted: every installed one, and one must. */
+  readonly agent?: readonly string[];
+  /** Probe the CLIs in a lease of this provider instead of on the host; it must be ready. */
+  readonly provider?: string;
+}
+
+/**
+ * `outpost doctor`: each agent's CLI probed as a run would start it (its variables, its executable, the
+ * project's node_modules/.bin on the host), and each provider's check. Exits 1 when something asked about
+ * cannot run; every report is printed first. Whatever the probes write (caches) goes with a scratch directory.
+ */
+export async function doctorCommand(flags: DoctorFlags, io: ProgramIo): Promise<number> {
+  const scratch = await mkdtemp(join(tmpdir(), "outpost-doctor-"));
+  let lease: SandboxLease | undefined;
   try {
-    const agents: AgentCliReport[] = [];
-    for (const plugin of findPlugins("agent")) agents.push(agentReport(await agentDescriptor(plugin.name)));
     const providers: ProviderReport[] = [];
     for (const plugin of findPlugins("provider")) providers.push(await providerReport(plugin));
+    let target: CliProbeTarget = hostTarget(scratch);
+    let cacheDirectory = join(scratch, "cache");
+    let projectDirectory: string | undefined = process.cwd();
+    if (flags.provider !== undefined) {
+      const provider = await chooseProvider({ provider: flags.provider, options: {} });
+      lease = await provider.acquire({ repository: scratch, directory: scratch, gitDirectories: [], variables: {} });
+      target = lease;
+      cacheDirectory = provider.placement === "remote" ? `${lease.root}/.outpost-doctor-cache` : join(scratch, "cache");
+      projectDirectory = provider.placement === "host" ? process.cwd() : undefined;
+    }
+    const names = flags.agent?.length ? flags.agent : findPlugins("agent").map((plugin) => plugin.name);
+    const agents: AgentCliReport[] = [];
+    for (const name of names) {
+      const descriptor = await agentDescriptor(name);
+      agents.push(await agentReport(descriptor, { target, cacheDirectory, ...(projectDirectory ? { projectDirectory } : {}) }));
+    }
     if (flags.json) {
       for (const entry of agents) io.stdout.write(`${JSON.stringify({ type: "agent-cli", ...entry })}\n`);
       for (const entry of providers) io.stdout.write(`${JSON.stringify({ type: "provider", ...entry })}\n`);
     } else io.stdout.write(`${describeAgents(agents)}\n${describeProviders(providers)}`);
-    return EXIT_CODES.success;
+    return verdict(flags, agents, providers, io);
   } catch (caught) {
     const error = OutpostError.isInstance(caught)
       ? caught
       : new OutpostError("process", `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}.`, { cause: caught });
     io.stderr.write(`outpost: ${error.code}: ${error.message}\n`);
     return exitCodeFor(error.code);
+  } finally {
+    await lease?.release().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
-function agentReport(descriptor: AgentDescriptor): AgentCliReport {
-  const executable = process.env[`${agentVariablePrefix(descriptor.name)}_EXECUTABLE`] ?? descriptor.executable;
-  const keyVariable = descriptor.variables.apiKey;
-  const credentials = process.env.OUTPOST_API_KEY || (keyVariable !== undefined && process.env[keyVariable]) ? "present" : "missing";
-  const probe = learnCliVersion(executable, {});
-  const base = { agent: descriptor.name, executable, credentials, ...(probe.version ? { installed: probe.version } : {}) } as const;
-  const table = descriptor.features;
-  if (table === undefined) return { ...base, status: "untracked", ...(probe.problem ? { problem: probe.problem } : {}) };
-  const known = { ...base, pinned: table.pinned, tested: table.tested };
-  if (probe.version === undefined) return { ...known, status: "not-found", ...(probe.problem ? { problem: probe.problem } : {}) };
-  const outside = compareVersions(probe.version, table.tested.oldest) < 0 || compareVersions(probe.version, table.tested.newest) > 0;
-  return { ...known, status: outside ? "outside-tested-range" : "ok" };
+/** Asked about by name: each must work. Asked about nothing: at least one agent and one provider must. */
+function verdict(flags: DoctorFlags, agents: readonly AgentCliReport[], providers: readonly ProviderReport[], io: ProgramIo): number {
+  const failing: string[] = [];
+  const blocked = agents.filter((entry) => !canRun(entry)).map((entry) => `--agent ${entry.agent}`);
+  if (flags.agent?.length) failing.push(...blocked);
+  else if (agents.length > 0 && blocked.length === agents.length) failing.push("every agent");
+  const asked = flags.provider === undefined ? providers : providers.filter((entry) => entry.provider === flags.provider);
+  const down = asked.filter((entry) => !entry.ok).map((entry) => `--provider ${entry.provider}`);
+  if (flags.provider !== undefined) failing.push(...down);
+  else if (providers.length > 0 && down.length === providers.length) failing.push("every provider");
+  if (failing.length === 0) return EXIT_CODES.success;
+  if (!flags.json) io.stderr.write(`outpost: cannot run: ${failing.join(", ")}. Fix what the table says for each.\n`);
+  return EXIT_CODES.failure;
 }
 
 async function providerReport(plugin: InstalledPlugin): Promise<ProviderReport> {
   const descriptor = await loadDescriptor(plugin as InstalledPlugin & { kind: "provider" });
   const check = (await descriptor.check?.()) ?? { ok: true, detail: "the plugin has no check" };
   return { provider: descriptor.name, ok: check.ok, detail: check.detail };
-}
-
-function describeAgents(reports: readonly AgentCliReport[]): string {
-  const rows = reports.map((entry) => [
-    entry.agent,
-    entry.installed ?? "-",
-    entry.pinned ?? "-",
-    entry.tested ? `${entry.tested.oldest}–${entry.tested.newest}` : "-",
-    entry.credentials,
-    entry.status === "not-found"
-      ? `not found (${entry.executable}): install it or set ${agentVariablePrefix(entry.agent)}_EXECUTABLE`
-      : entry.status,
-  ]);
-  return table(["agent", "installed", "pinned", "tested", "key", "status"], rows);
-}
-
-function describeProviders(reports: readonly ProviderReport[]): string {
-  return table(
-    ["provider", "status", "detail"],
-    reports.map((entry) => [entry.provider, entry.ok ? "ok" : "missing", entry.detail]),
-  );
-}
-
-function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  return (
-    [header, ...rows]
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column]!))
-          .join("  ")
-          .trimEnd(),
-      )
-      .join("\n") + "\n"
-  );
 }

@@ -10,17 +10,22 @@ import { steerFromTerminal } from "./terminal-steering.js";
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
 export async function runCommand(briefText: string, flags: RunFlags, io: ProgramIo): Promise<number> {
   return reportedDispatch(flags, io, async ({ reporter, options }) => {
+    const chosen = chooseProvider({ provider: flags.provider, options: providerOptions(flags) });
     const [{ dispatch, createSteering }, agent, provider, response] = await Promise.all([
       import("@outpost/dispatch"),
-      loadAgent({
-        name: flags.agent ?? "",
-        model: flags.model,
-        module: flags.agentModule,
-        baseUrl: flags.baseUrl,
-        executable: flags.executable,
-        version: flags.agentVersion,
-      }),
-      chooseProvider({ provider: flags.provider, options: providerOptions(flags) }),
+      // On the host, the project's own node_modules/.bin/<cli> runs, as `outpost doctor` finds it.
+      chosen.then((sandbox) =>
+        loadAgent({
+          name: flags.agent ?? "",
+          model: flags.model,
+          module: flags.agentModule,
+          baseUrl: flags.baseUrl,
+          executable: flags.executable,
+          version: flags.agentVersion,
+          ...(sandbox.placement === "host" ? { projectDirectory: flags.repository ?? process.cwd() } : {}),
+        }),
+      ),
+      chosen,
       flags.response === undefined ? undefined : responseFromSchemaFile(flags.response),
     ]);
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });

@@ -19,6 +19,14 @@ export interface AgentTurn {
    * the agent's own (`homeFiles` must never name the CLI's configuration files then).
    */
   readonly sharedHome?: boolean;
+  /** The CLI release learned where this turn runs (see `AgentAdapter.cliVersion`); absent: not learned. */
+  readonly cliVersion?: LearnedCliVersion;
+}
+
+/** What was learned of the CLI release in a sandbox: its version, or why it is unknown. */
+export interface LearnedCliVersion {
+  readonly version?: string;
+  readonly problem?: string;
 }
 
 /** The process that runs one turn. */
@@ -97,6 +105,13 @@ export interface AgentAdapter extends AgentFeatures {
   readonly specificationVersion: "v1";
   /** Executable name looked up on PATH in the sandbox. */
   readonly executable: string;
+  /**
+   * Present when what the agent runs depends on its CLI release: the engine learns the version in each
+   * lease (`probeCliVersion`) unless `given` names it, and passes it as `AgentTurn.cliVersion`.
+   */
+  readonly cliVersion?: { readonly given?: string };
+  /** What the user must hear about that release (outside the tested range, unknown and what that changes). */
+  cliWarnings?(learned: LearnedCliVersion): readonly string[];
   /** Throws code `configuration` for what the CLI cannot do (e.g. fork). */
   command(turn: AgentTurn): AgentCommand;
   homeFiles?(turn: AgentTurn): readonly AgentHomeFile[];
@@ -104,9 +119,10 @@ export interface AgentAdapter extends AgentFeatures {
   createDecoder(context?: DecoderContext): AgentLineDecoder;
   /**
    * Why this agent (at its CLI version) cannot continue or fork a conversation, naming the version that
-   * can; undefined when it can. Checked with `resumable` / `forkable` before anything is allocated.
+   * can; undefined when it can. Checked with `resumable` / `forkable` before anything is allocated, and
+   * again with the version `learned` in the lease before the turn starts.
    */
-  unsupported?(feature: "continuation" | "fork"): string | undefined;
+  unsupported?(feature: "continuation" | "fork", learned?: LearnedCliVersion): string | undefined;
   readonly failureRules?: readonly FailureRule[];
   /** Present when the CLI takes instructions during a turn; steering then injects instead of stopping and resuming. */
   readonly liveInput?: AgentLiveInput;

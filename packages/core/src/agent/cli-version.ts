@@ -14,11 +14,17 @@ export interface CliFeatureTable<Features> {
   readonly tested: { readonly oldest: string; readonly newest: string };
   /** Ascending by `since`; the first row also stands for older releases. */
   readonly rows: readonly CliFeatureRow<Features>[];
+  /**
+   * What runs when the version is unknown (it could not be learned in time): choices that work on every
+   * release (a flag left out) or that refuse up front (no fork). Absent: the pinned release's features.
+   * `effect` says it in a few words for the warning ("fork is refused").
+   */
+  readonly unknown?: { readonly features: Features; readonly effect: string };
 }
 
 /** The CLI release a turn runs with, and what it can do. */
 export interface CliRelease<Features> {
-  /** Undefined when it could not be learned (the pinned release's features are assumed). */
+  /** Undefined when it is unknown (the table's `unknown` features are used). */
   readonly version?: string;
   readonly features: Features;
   /** Non-blocking problems: a version outside the tested range, or one that could not be learned. */
@@ -41,7 +47,7 @@ export function compareVersions(left: string, right: string): number {
   return 0;
 }
 
-/** The release `version` stands for in `table`; undefined `version` (unknown) means the pinned release. */
+/** The release `version` stands for in `table`; undefined `version` (unknown) means the table's safe choices. */
 export function cliRelease<Features>(
   table: CliFeatureTable<Features>,
   version: string | undefined,
@@ -49,24 +55,42 @@ export function cliRelease<Features>(
 ): CliRelease<Features> {
   const range = `${table.tested.oldest}–${table.tested.newest}`;
   if (version === undefined) {
+    const effect = table.unknown?.effect ?? `the pinned ${table.pinned}'s flags are used`;
     return {
-      features: featuresAt(table, table.pinned),
+      features: table.unknown?.features ?? featuresAt(table, table.pinned),
       warnings: [
-        `${table.agent}: could not learn the CLI version${problem ? ` (${problem})` : ""}; ` +
-          `assuming the pinned ${table.pinned} (tested ${range}). Pass \`version\` to the agent to say which release runs.`,
+        `${table.agent}: the CLI version is unknown${problem ? ` (${problem})` : ""}; ${effect}. ` +
+          `Name the release with --agent-version (the agent's \`version\` option).`,
       ],
     };
   }
   const outside = compareVersions(version, table.tested.oldest) < 0 || compareVersions(version, table.tested.newest) > 0;
+  const affected = affectedFeatures(table, version);
   return {
     version,
     features: featuresAt(table, version),
     warnings: outside
       ? [
-          `${table.agent} ${version} is outside the tested range ${range} (pinned ${table.pinned}); it runs, but its flags and events are not verified.`,
+          `${table.agent} ${version} is outside the tested range ${range} (pinned ${table.pinned}); it runs, but its flags and events are not verified` +
+            (affected.length > 0 ? `; affected: ${affected.join(", ")}.` : "."),
         ]
       : [],
   };
+}
+
+/**
+ * The features `version` has otherwise than the pinned release, each with the release that has the pinned
+ * behaviour (`fork (from 0.148.0)`): what an out-of-range version changes.
+ */
+export function affectedFeatures<Features>(table: CliFeatureTable<Features>, version: string): string[] {
+  const pinned = featuresAt(table, table.pinned) as Record<string, unknown>;
+  const here = featuresAt(table, version) as Record<string, unknown>;
+  return Object.keys(pinned)
+    .filter((name) => here[name] !== pinned[name])
+    .map((name) => {
+      const since = firstVersionWith(table, (features) => (features as Record<string, unknown>)[name] === pinned[name]);
+      return since === undefined ? name : `${name} (from ${since})`;
+    });
 }
 
 /** The oldest release in the table whose features pass `test`, or undefined when none does. */

@@ -20,6 +20,8 @@ export interface AgentEndpoint {
 export interface AgentFactoryOptions {
   readonly model?: string;
   readonly executable?: string;
+  /** The CLI's release, when known without asking it (`--agent-version`): not probed in the sandbox then. */
+  readonly version?: string;
   readonly endpoint?: AgentEndpoint;
   /** The key for the vendor's own API, when no endpoint is given (sent as the vendor's key variable). */
   readonly apiKey?: string;

@@ -17,6 +17,7 @@ import { runSteered } from "../steering/steered-turn.js";
 import { reportSteer } from "../steering/attach-dispatch-steering.js";
 import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
+import { learnCliVersion } from "../turn/learn-cli-version.js";
 
 /**
  * When the capture may start preparing (see `prepareCapture`): once the agent's command is on its way. A
@@ -257,11 +258,20 @@ async function runPass(
   const { options, resolved, observers, dispatchId } = state;
   const { sandboxProvider: provider, signal } = options;
   const { pass } = request;
+  const cliVersion = await learnCliVersion({
+    agent,
+    lease,
+    variables: state.variables.get(agent) ?? {},
+    fork: request.resume?.fork === true,
+    ...(signal ? { signal } : {}),
+    warn: (message) => observers.warn(message),
+  });
   const turn = {
     prompt: request.prompt,
     root: lease.root,
     home: lease.home,
     ...(isSharedHome(provider, lease) ? { sharedHome: true } : {}),
+    ...(cliVersion ? { cliVersion } : {}),
     model: options.model,
     resume: request.resume,
     ...(request.conversationId ? { conversationId: request.conversationId } : {}),

@@ -48,9 +48,9 @@ describe("dispatch with CLI versions", () => {
   });
 
   it.skipIf(missingCli("codex") !== undefined)(
-    "runs a release outside the tested range, with a diagnostic naming the range",
+    "runs a release outside the tested range, with a warning (normal output) naming the range",
     async () => {
-      const diagnostics: string[] = [];
+      const warnings: string[] = [];
       const result = await dispatch({
         // The pinned CLI, declared as a newer release than the matrix covers.
         agent: codexAgent({ baseUrl: `${server.url}/v1`, apiKey: "outpost-test-key", model: "gpt-5.5", maxRetries: 0, version: "0.200.0" }),
@@ -58,10 +58,10 @@ describe("dispatch with CLI versions", () => {
         repository: scratchRepository(),
         until: [],
         sandboxProvider: localProvider({ home: "private", variables: { PATH: pathWithClis() } }),
-        diagnostic: (message) => diagnostics.push(message),
+        warn: (message) => warnings.push(message),
       });
       expect(result.text).toContain("MARKER_TURN1_DONE");
-      expect(diagnostics.filter((message) => message.includes("tested range"))).toEqual([
+      expect(warnings.filter((message) => message.includes("tested range"))).toEqual([
         expect.stringMatching(/codex 0\.200\.0 is outside the tested range 0\.147\.0–0\.171\.0/),
       ]);
     },

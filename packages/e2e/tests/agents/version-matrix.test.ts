@@ -6,7 +6,7 @@ import { codexAgent } from "@outpost/agent-codex";
 import { copilotAgent } from "@outpost/agent-copilot";
 import { geminiAgent } from "@outpost/agent-gemini";
 import { opencodeAgent, opencodeConversationStore } from "@outpost/agent-opencode";
-import { isOutpostError, learnCliVersion } from "@outpost/core";
+import { isOutpostError, probeCliVersion } from "@outpost/core";
 import type { AgentAdapter, SandboxLease, Usage } from "@outpost/core";
 import { localProvider } from "@outpost/provider-local";
 import { conversationResponder, DEFAULT_USAGE, startModelServer, type ModelServer } from "@outpost/testkit/model-server";
@@ -107,9 +107,12 @@ for (const release of matrixReleases()) {
         return { repository, sandbox: lease, staging, local: true };
       };
 
-      it("learns its version from the executable, inside the tested range", () => {
+      it("learns its version from the executable in the lease, inside the tested range", async () => {
         // With the agent's variables, as the turn runs it (Copilot's loader would otherwise run a newer cached release).
-        expect(learnCliVersion(release.executable, agent.variables).version).toBe(release.version);
+        const lease = await sandbox.lease("version");
+        const probe = await probeCliVersion(lease, { executable: release.executable, variables: agent.variables });
+        expect(probe.version).toBe(release.version);
+        expect(agent.cliWarnings?.(probe)).toEqual([]);
       });
 
       it("turn 1: a real tool call writes the file; every event kind is known", async () => {

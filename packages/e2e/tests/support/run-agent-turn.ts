@@ -1,5 +1,5 @@
-import { LineSplitter } from "@outpost/core";
-import type { AgentAdapter, AgentEvent, AgentTurn, CommandResult, SandboxLease } from "@outpost/core";
+import { LineSplitter, probeCliVersion } from "@outpost/core";
+import type { AgentAdapter, AgentEvent, AgentTurn, CommandResult, LearnedCliVersion, SandboxLease } from "@outpost/core";
 import { writeHomeFiles } from "./write-home-files.js";
 
 export interface AgentTurnRun {
@@ -29,10 +29,13 @@ export interface AgentTurnInput extends Omit<AgentTurn, "root" | "home"> {
  */
 export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, input: AgentTurnInput): Promise<AgentTurnRun> {
   const { deadlineMs, skipHomeFiles, variables, ...turnFields } = input;
-  const turn: AgentTurn = { ...turnFields, root: lease.root, home: lease.home };
+  const diagnostics: string[] = [];
+  // As the engine does: the CLI release is learned in the lease, its warnings said.
+  const cliVersion = turnFields.cliVersion ?? (await learnedVersion(agent, lease, { ...agent.variables, ...variables }));
+  if (cliVersion !== undefined) diagnostics.push(...(agent.cliWarnings?.(cliVersion) ?? []));
+  const turn: AgentTurn = { ...turnFields, root: lease.root, home: lease.home, ...(cliVersion ? { cliVersion } : {}) };
   if (!skipHomeFiles) await writeHomeFiles(lease, agent.homeFiles?.(turn) ?? []);
   const command = agent.command(turn);
-  const diagnostics: string[] = [];
   const decoder = agent.createDecoder({ turn, diagnostic: (message) => diagnostics.push(message) });
   const splitter = new LineSplitter();
   const events: AgentEvent[] = [];
@@ -65,4 +68,15 @@ export async function runAgentTurn(agent: AgentAdapter, lease: SandboxLease, inp
     of: <Type extends AgentEvent["type"]>(type: Type) =>
       events.filter((event): event is Extract<AgentEvent, { type: Type }> => event.type === type),
   };
+}
+
+async function learnedVersion(
+  agent: AgentAdapter,
+  lease: SandboxLease,
+  variables: Readonly<Record<string, string>>,
+): Promise<LearnedCliVersion | undefined> {
+  if (agent.cliVersion === undefined) return undefined;
+  if (agent.cliVersion.given !== undefined) return { version: agent.cliVersion.given };
+  const probe = await probeCliVersion(lease, { executable: agent.executable, variables });
+  return probe.version ? { version: probe.version } : { ...(probe.problem ? { problem: probe.problem } : {}) };
 }
