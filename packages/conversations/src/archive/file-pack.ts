@@ -1,6 +1,6 @@
 import { lstat, mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { OutpostError } from "@outpost/core";
+import { assertHostOwned, OutpostError } from "@outpost/core";
 import { relativeNameProblem } from "../relative-name.js";
 
 const MAGIC = "outpost-pack 1\n";
@@ -9,7 +9,10 @@ interface PackHeader {
   readonly files: readonly { readonly path: string; readonly size: number; readonly mode: number }[];
 }
 
-/** Packs the regular files under `directory` (no links) into one byte string: a JSON header, then the bytes. */
+/**
+ * Packs the regular files under `directory` (no links) into one byte string: a JSON header, then the bytes.
+ * Each must be the host user's own writing (core's `assertHostOwned`): an archive is restored into sandboxes.
+ */
 export async function packDirectory(directory: string): Promise<Uint8Array> {
   const files: { path: string; size: number; mode: number }[] = [];
   const chunks: Buffer[] = [];
@@ -19,8 +22,9 @@ export async function packDirectory(directory: string): Promise<Uint8Array> {
       const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) await visit(join(absolute, entry.name), child);
       else if (entry.isFile()) {
-        const bytes = await readFile(join(absolute, entry.name));
         const stat = await lstat(join(absolute, entry.name));
+        assertHostOwned(join(absolute, entry.name), stat, { what: "a file of a captured conversation", code: "workspace" });
+        const bytes = await readFile(join(absolute, entry.name));
         files.push({ path: child, size: bytes.length, mode: stat.mode & 0o777 });
         chunks.push(bytes);
       } else {

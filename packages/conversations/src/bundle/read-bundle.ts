@@ -1,5 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { OutpostError } from "@outpost/core";
+import { assertCapturedFile, readCapturedFile } from "../host/captured-file.js";
 import { bundleProblem } from "./bundle-checks.js";
 import type { SerializedPattern, SessionBundle } from "./session-bundle.js";
 
@@ -13,17 +14,24 @@ export interface BundleExpectation {
   readonly required: readonly string[];
 }
 
-/** Reads and checks a bundle file on the host; anything odd is refused with code `session`. */
+/**
+ * Reads and checks a bundle file on the host; anything odd is refused with code `session`, and so is a
+ * bundle another user could have written (`readCapturedFile`).
+ */
 export async function readBundle(file: string, expected: BundleExpectation): Promise<SessionBundle> {
-  let size: number;
-  try {
-    size = (await stat(file)).size;
-  } catch (error) {
-    throw new OutpostError(
+  const what = `the bundle of ${expected.format} conversation ${expected.id}`;
+  const absent = (cause?: unknown) =>
+    new OutpostError(
       "session",
       `No captured ${expected.format} conversation ${expected.id} at ${file}. Capture it first, or pass the home it was captured under.`,
-      { cause: error, details: { id: expected.id } },
+      { cause, details: { id: expected.id } },
     );
+  await assertCapturedFile(file, what);
+  let size: number;
+  try {
+    size = (await lstat(file)).size;
+  } catch (error) {
+    throw absent(error);
   }
   // Base64 and JSON framing make the file larger than its contents; beyond that it is not ours.
   if (size > expected.maxBytes * 2 + 1024 * 1024) {
@@ -35,8 +43,11 @@ export async function readBundle(file: string, expected: BundleExpectation): Pro
   }
   let bundle: unknown;
   try {
-    bundle = JSON.parse(await readFile(file, "utf8"));
+    const bytes = await readCapturedFile(file, what);
+    if (bytes === undefined) throw absent();
+    bundle = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
+    if (error instanceof OutpostError) throw error;
     throw new OutpostError("session", `The bundle ${file} is corrupt: ${(error as Error).message}. Capture the conversation again.`, {
       cause: error,
       details: { file },

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import type { ConversationContext, ConversationRecord, SandboxLease, SessionBundleProfile } from "@outpost/core";
 import { OutpostError } from "@outpost/core";
 import { assertConversationId } from "../conversation-id.js";
 import { conversationDirectory } from "../host/conversation-directory.js";
+import { readCapturedFile } from "../host/captured-file.js";
 import { DEFAULT_BUNDLE_MAX_BYTES, DEFAULT_BUNDLE_MAX_FILES, type CaptureLimits } from "../limits.js";
 import { assertRelocatablePath } from "../relocation/relocation.js";
 import { runSandboxScript } from "../sandbox/sandbox-script.js";
@@ -146,7 +147,8 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     const stage = await mkdtemp(join(context.staging, `bundle-${id}-`));
     const upload = posix.join(lease.home, ".outpost-staging", `${id}-${randomBytes(6).toString("hex")}`);
     try {
-      await copyFile(record.file, join(stage, "bundle.json"));
+      // The bundle as checked, not the file again: it could have been swapped since.
+      await writeFile(join(stage, "bundle.json"), JSON.stringify(bundle), { flag: "wx" });
       await lease.upload(stage, upload, signal ? { signal } : {});
       const restored = await runSandboxScript<{ destination: string; kept?: true }>(
         lease,
@@ -182,7 +184,12 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     prepareCapture,
     restore,
     async pack(record: ConversationRecord): Promise<Uint8Array> {
-      return readFile(record.file);
+      const bytes = await readCapturedFile(record.file, `the bundle of ${format} conversation ${record.id}`);
+      if (bytes === undefined)
+        throw new OutpostError("session", `No captured ${format} conversation ${record.id} at ${record.file}. Capture it first.`, {
+          details: { id: record.id },
+        });
+      return bytes;
     },
     async unpack(id: string, bytes: Uint8Array, repository: string, home?: string): Promise<ConversationRecord> {
       assertConversationId(id);

@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { OutpostError } from "@outpost/core";
+import { readCapturedFile } from "./captured-file.js";
 
 /** What every captured conversation's `origin.json` holds: whose record it is and where it was captured. */
 export interface OriginRecord {
@@ -24,7 +24,8 @@ export interface ExpectedOrigin {
 /**
  * Rule: a captured conversation's `origin.json` is untrusted input: it must be JSON of the expected kind,
  * version 1, for this id (and format), with string `workspace` and `home`; anything else is `session`
- * (missing: capture it first; odd: capture it again). The caller checks its own further fields.
+ * (missing: capture it first; odd: capture it again), and so is one another user could have written
+ * (`readCapturedFile`). The caller checks its own further fields.
  */
 export async function readOriginRecord<Origin extends OriginRecord>(
   folder: string,
@@ -32,16 +33,14 @@ export async function readOriginRecord<Origin extends OriginRecord>(
 ): Promise<Partial<Origin> & OriginRecord> {
   const file = join(folder, "origin.json");
   const { format, id } = expected;
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
+  const bytes = await readCapturedFile(file, `the record of ${format} conversation ${id}`);
+  if (bytes === undefined)
     throw new OutpostError(
       "session",
       `No captured ${format} conversation ${id} at ${folder}. Capture it first, or pass the home it was captured under.`,
-      { cause: error, details: { id, format } },
+      { details: { id, format } },
     );
-  }
+  const text = bytes.toString("utf8");
   let origin: Partial<Origin & { format: unknown }>;
   try {
     origin = JSON.parse(text) as typeof origin;

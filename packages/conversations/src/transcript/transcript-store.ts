@@ -7,6 +7,7 @@ import { serializePattern } from "../bundle/session-bundle.js";
 import { assertConversationId } from "../conversation-id.js";
 import { conversationDirectory } from "../host/conversation-directory.js";
 import { recoverDirectory } from "../host/replace-directory.js";
+import { assertCapturedFile } from "../host/captured-file.js";
 import { unpackConversationFolder, writeConversationFolder } from "../host/conversation-folder.js";
 import { packDirectory } from "../archive/file-pack.js";
 import type { PortableConversationStore } from "../archive/portable-store.js";
@@ -62,6 +63,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     await recoverDirectory(folder);
     const origin = await readTranscriptOrigin(folder, format.format, id);
     const file = join(folder, "files", origin.transcript);
+    await assertCapturedFile(file, `the transcript of conversation ${id}`);
     const stat = await lstat(file).catch(() => undefined);
     if (!stat?.isFile()) {
       throw new OutpostError("session", `The captured conversation ${id} is incomplete: ${file} is missing. Capture it again.`, {
@@ -88,6 +90,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         pattern: format.transcriptPattern(id),
         ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
         ...(format.severalMatches ? { severalMatches: format.severalMatches } : {}),
+        ...(format.workspaceTranscript ? { preferred: format.workspaceTranscript(id, lease.root) } : {}),
         sidecar: format.sidecar === true,
         ...(format.sidecarExclude ? { sidecarExclude: serializePattern(format.sidecarExclude) } : {}),
         maxBytes,
@@ -180,6 +183,8 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
       const plan = format.plan?.({ ...base, origin, home: to.home, destination }) ?? {};
       const pairs = [...relocationPairs(relocation), ...(plan.pairs ?? [])];
       const files = join(folder, "files");
+      // What the next sandbox is given: only what the host user wrote (capture), never another writer's file.
+      await assertCapturedFile(join(files, origin.transcript), `the transcript of conversation ${id}`);
       await relocateCopy(join(files, origin.transcript), join(stage, "transcript"), pairs, signal);
       await chmod(join(stage, "transcript"), origin.mode & 0o777);
       const moves = [{ staged: "transcript", destination }];
@@ -299,6 +304,7 @@ async function relocateTree(source: string, target: string, pairs: readonly Path
     const to = join(target, entry.name);
     if (entry.isDirectory()) await relocateTree(from, to, pairs, signal);
     else if (entry.isFile()) {
+      await assertCapturedFile(from, "a file of a captured conversation's sidecar");
       await relocateCopy(from, to, pairs, signal);
       await chmod(to, (await lstat(from)).mode & 0o777);
     }
