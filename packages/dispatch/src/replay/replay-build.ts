@@ -1,5 +1,5 @@
 import { OutpostError, type RecordedCommit, type SandboxLease } from "@outpost/core";
-import { objectId, sandboxGitConfigArguments } from "../remote/sandbox-git-command.js";
+import { objectId, sandboxGit } from "../remote/sandbox-git-command.js";
 import { rebuildScript } from "./rebuild-script.js";
 
 /** What rebuilding one recorded commit gave: the object is written, nothing checked out yet. */
@@ -78,7 +78,7 @@ export class ReplayBuild {
 
   /** Points the scratch ref at the last kept commit, so the rebuilt objects are reachable until they land. */
   async keep(signal?: AbortSignal): Promise<void> {
-    if (this.started && this.head !== this.start) await this.git(["update-ref", this.ref, this.head], undefined, { signal });
+    if (this.started && this.head !== this.start) await this.git(["update-ref", this.ref, this.head], { signal });
   }
 
   /**
@@ -88,7 +88,7 @@ export class ReplayBuild {
   async land(signal?: AbortSignal): Promise<string | undefined> {
     if (!this.started || this.head === this.start) return undefined;
     try {
-      await this.git(["merge", "--ff-only", "--quiet", this.head], undefined, { signal });
+      await this.git(["merge", "--ff-only", "--quiet", this.head], { signal });
       return undefined;
     } catch (error) {
       if (error instanceof RebuildFailure) return error.message;
@@ -102,16 +102,14 @@ export class ReplayBuild {
     await this.started.catch(() => undefined);
     if (!this.index) return;
     await Promise.allSettled([
-      this.git(["update-ref", "-d", this.ref], undefined, {}),
+      this.git(["update-ref", "-d", this.ref], {}),
       this.lease.invoke({ executable: "rm", arguments: ["-f", this.index], directory: this.lease.root, deadlineMs: 60_000 }),
     ]);
   }
 
   private open(signal?: AbortSignal): Promise<void> {
     this.started ??= (async () => {
-      const [gitDirectory, head] = (await this.git(["rev-parse", "--absolute-git-dir", "HEAD^{commit}"], undefined, { signal })).split(
-        "\n",
-      );
+      const [gitDirectory, head] = (await this.git(["rev-parse", "--absolute-git-dir", "HEAD^{commit}"], { signal })).split("\n");
       if (!gitDirectory || !head || !objectId(head))
         throw new RebuildFailure(
           "replay",
@@ -119,32 +117,26 @@ export class ReplayBuild {
         );
       this.start = this.head = head;
       this.index = `${gitDirectory}/outpost-replay-${this.dispatchId}.index`;
-      await this.git(["read-tree", head], undefined, { index: true, signal });
+      await this.git(["read-tree", head], { index: true, signal });
     })();
     return this.started;
   }
 
-  private async git(
+  private git(
     args: readonly string[],
-    commit: RecordedCommit | undefined,
     options: { readonly stdin?: string; readonly index?: boolean; readonly signal?: AbortSignal },
   ): Promise<string> {
-    const result = await this.lease.invoke({
-      executable: "git",
-      arguments: [...sandboxGitConfigArguments(), ...args],
+    return sandboxGit(this.lease, args, `replay (git ${args[0]})`, {
       ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       ...(options.index ? { variables: { GIT_INDEX_FILE: this.index } } : {}),
-      directory: this.lease.root,
       ...(options.signal ? { signal: options.signal } : {}),
-      deadlineMs: 600_000,
-      retain: 64 * 1024,
+      // A replay's git fails because the repository is not the recording's, not because git is missing.
+      failed: (status, output) =>
+        new RebuildFailure(
+          "replay",
+          `The replay's git ${args[0]} failed: ${output}. The repository the replay runs in differs from the recording's; replay on a clean checkout of the recorded baseline.`,
+          { details: { status } },
+        ),
     });
-    if (result.status === 0) return result.stdout.trim();
-    const what = commit ? `Rebuilding commit ${commit.id} failed at git ${args[0]}` : `The replay's git ${args[0]} failed`;
-    throw new RebuildFailure(
-      "replay",
-      `${what}: ${(result.stderr || result.stdout).trim().slice(-500)}. The repository the replay runs in differs from the recording's; replay on a clean checkout of the recorded baseline.`,
-      { details: { ...(commit ? { commit: commit.id } : {}), status: result.status } },
-    );
   }
 }
