@@ -2,6 +2,8 @@ import { OutpostError, tailLines } from "@outpost/core";
 import { gitStatus } from "../git/run-git.js";
 import { createSandboxGit, type SandboxGitDirectory } from "../git/sandbox-git.js";
 import type { Workspace } from "../workspace/workspace.js";
+import type { SyncBackBudget } from "./sync-back-budget.js";
+import { assertWorkObjectsWithinBudget } from "./work-object-budget.js";
 
 /** Where the temporary repository keeps the verified tip. */
 export const VERIFIED_REFERENCE = "refs/outpost/verified";
@@ -12,11 +14,13 @@ export const VERIFIED_REFERENCE = "refs/outpost/verified";
  * (the only ref taken from it), unpack completely, and descend from the baseline. Returns the temporary
  * repository holding the verified branch; code `workspace` otherwise. Git does not fsck a bundle's objects
  * as it reads them: they are checked when the host fetches the branch from the temporary repository
- * (applyRemoteWork). Three git processes in all.
+ * (applyRemoteWork). With a `budget`, what the work would unpack on the host must fit it too
+ * (`assertWorkObjectsWithinBudget`, code `limit`). Three git processes in all, four with a budget.
  */
 export async function verifyWorkBundle(
   workspace: Workspace,
   bundle: string,
+  budget?: SyncBackBudget,
 ): Promise<{ readonly repository: SandboxGitDirectory; readonly tip: string }> {
   const reference = `refs/heads/${workspace.branch!}`;
   const repository = await createSandboxGit(workspace);
@@ -62,5 +66,10 @@ export async function verifyWorkBundle(
   const [tip, type] = listed.stdout.trim().split(" ");
   if (listed.status !== 0 || tip === undefined || tip === "" || type !== "commit")
     return refuse(`its history does not descend from the baseline ${workspace.baseline.slice(0, 12)} (rewritten below it)`);
+  if (budget !== undefined)
+    await assertWorkObjectsWithinBudget(repository.directory, workspace.baseline, tip, budget).catch(async (error: unknown) => {
+      await repository.dispose();
+      throw error;
+    });
   return { repository, tip };
 }

@@ -1,14 +1,15 @@
 import { rm } from "node:fs/promises";
-import { OutpostError } from "@outpost/core";
+import { isOutpostError, OutpostError } from "@outpost/core";
 import { collectSandboxWork } from "../remote/sandbox-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
-import { backUpBeforeApplying, recoveryLocation } from "../remote/recovery-backup.js";
+import { backUpBeforeApplying, recoveryLocation, type RecoveryBackup } from "../remote/recovery-backup.js";
 import { archiveRecovery } from "../remote/archive-recovery.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { checkPending } from "../remote/check-pending.js";
 import { fetchChangedFiles, listChangedPaths } from "../remote/fetch-changed-files.js";
 import { assertChangedFilesMayLand, bringBackFiles } from "../remote/bring-back-files.js";
 import { stripSpecialBits } from "../workspace/strip-special-bits.js";
+import type { SyncBackBudget } from "../remote/sync-back-budget.js";
 import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
 
@@ -78,7 +79,7 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
   state.releasing = releasing;
   try {
     if (checking.status === "rejected") throw checking.reason;
-    if (bundle) await applyBundle(state, bundle);
+    if (bundle) await applyBundle(state, bundle, budget);
     if (changed) {
       await bringBackFiles(workspace, changed);
       state.observers.diagnostic(
@@ -91,14 +92,17 @@ async function syncBackRemote(state: DispatchState, sandbox: HeldSandbox): Promi
 }
 
 /** Verifies the sandbox's bundle in a temporary repository, backs the host up (and archives it), then applies the commits. */
-async function applyBundle(state: DispatchState, bundle: string): Promise<void> {
+async function applyBundle(state: DispatchState, bundle: string, budget: SyncBackBudget): Promise<void> {
   const workspace = workspaceOf(state);
   // Independent of each other, so side by side; a refused bundle takes its backup with it.
   const [verifying, backingUp] = await Promise.allSettled([
-    verifyWorkBundle(workspace, bundle),
+    verifyWorkBundle(workspace, bundle, budget),
     backUpBeforeApplying(workspace, bundle, state.dispatchId),
   ]);
   if (verifying.status === "rejected") {
+    // Over the budget is not forged: the backup (the compressed bundle) stays, for the user to restore on purpose.
+    if (isOutpostError(verifying.reason, "limit") && backingUp.status === "fulfilled")
+      throw keptOverBudget(verifying.reason, backingUp.value);
     await rm(recoveryLocation(workspace, state.dispatchId), { recursive: true, force: true });
     throw verifying.reason;
   }
@@ -126,6 +130,18 @@ async function applyBundle(state: DispatchState, bundle: string): Promise<void> 
   } finally {
     await verified.repository.dispose();
   }
+}
+
+/** A budget refusal, with where the work is kept and how to restore it. */
+function keptOverBudget(error: OutpostError, backup: RecoveryBackup): OutpostError {
+  return new OutpostError(
+    "limit",
+    `${error.message} The work is backed up in ${backup.location} (restore it with \`${backup.restore}\`).`,
+    {
+      cause: error,
+      details: { ...error.details, recoveryLocation: backup.location, restore: backup.restore },
+    },
+  );
 }
 
 /** Waits for a remote lease's release that `syncBack` started; a failure there leaves the record for `outpost clean`. */
