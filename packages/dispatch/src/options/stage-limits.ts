@@ -19,7 +19,8 @@ export interface StageLimits {
   /**
    * Budget of the files a remote sandbox's sync back may write on the host, by their apparent sizes (a
    * sparse file counts whole); default 1 GiB. Checked in the sandbox before anything is sent and on the host
-   * while writing; over it: code `limit`, the host untouched.
+   * while writing; the commits too, by their objects' uncompressed sizes and the files they write into the
+   * worktree (`remote/work-object-budget.ts`); over it: code `limit`, the host untouched.
    */
   readonly syncBackBytes?: number;
   /** How many files and links a sync back may write on the host; default 100,000 (code `limit`, host untouched). */

@@ -1,7 +1,8 @@
 /**
  * Everything the host reads or runs later from the checkout's `.outpost`, with the code that reads it.
  * None of it may be writable from a sandbox: a mounted provider masks `.outpost` (`SandboxContext.
- * protectedPaths`), and each reader refuses what another user could have written (`host-written.ts`).
+ * protectedPaths`), and each reader refuses what another user could have written (`host-written.ts`; the
+ * conversation stores through `host/captured-file.ts`, both on core's `host-owned-file.ts`).
  * `tests/host-read-paths.test.ts` fails when code reads a place under `.outpost` missing from this table,
  * and the e2e suite plants a file at each of them from every provider and branch mode.
  */
