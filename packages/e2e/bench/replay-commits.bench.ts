@@ -88,7 +88,7 @@ function am(): number {
   const started = performance.now();
   // The recorded committer and date, so that git am gives the same ids (same floor work: apply, write, commit).
   const committer = journal.records.find((record) => record.kind === "commit")!.commit.committer;
-  execFileSync("git", ["am", "--quiet", "--keep-cr", "--committer-date-is-author-date", mailbox], {
+  execFileSync("git", ["am", "--quiet", "--keep-cr", "--whitespace=nowarn", "--committer-date-is-author-date", mailbox], {
     cwd: target,
     env: { ...process.env, GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email },
   });
