@@ -25,8 +25,13 @@ export interface DispatchJob {
     readonly url: string;
     /** What the work starts from on the remote; default the remote's default branch. */
     readonly base?: string;
-    /** The branch pushed to the remote with the agent's commits; default `outpost/queue/<job id>`. */
+    /**
+     * The branch the agent's commits are published on; default `outpost/queue/<job id>`. Only ever moved
+     * forward (a publication that would drop commits fails with `conflict`); one job at a time per branch.
+     */
     readonly branch?: string;
+    /** Allows publishing on the remote's default branch or a branch a worker protects (`main`, `release/*`…). */
+    readonly publishProtected?: boolean;
   };
   /** Name of the worker transport that stores the result, journal and conversation; default `results`. */
   readonly transport?: string;
@@ -125,9 +130,11 @@ function assertChoice(choice: unknown, path: string): void {
 
 function assertRepository(repository: unknown): void {
   if (!isPlainObject(repository) || typeof repository.url !== "string" || repository.url.trim() === "")
-    refuse('must be { url: "<git remote URL>", base?, branch? }.', "repository");
+    refuse('must be { url: "<git remote URL>", base?, branch?, publishProtected? }.', "repository");
   for (const key of Object.keys(repository))
-    if (!["url", "base", "branch"].includes(key)) refuse("is not a repository field.", `repository.${key}`);
+    if (!["url", "base", "branch", "publishProtected"].includes(key)) refuse("is not a repository field.", `repository.${key}`);
+  if (repository.publishProtected !== undefined && typeof repository.publishProtected !== "boolean")
+    refuse("must be true or false.", "repository.publishProtected");
   // Credentials in a URL (https://user:token@host/…) would be stored in Redis for anyone who reads the queue.
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(repository.url))
     refuse("carries credentials; give the workers a credential helper or an SSH key instead.", "repository.url");

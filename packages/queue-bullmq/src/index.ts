@@ -14,5 +14,8 @@ export type { DispatchJobProgress } from "./job-journal.js";
 export { queueStatus, jobStatus, jobLog } from "./queue-status.js";
 export type { QueueStatus, JobStatus, JobState } from "./queue-status.js";
 export { watchJob } from "./watch-job.js";
+export { DEFAULT_PROTECTED_BRANCHES } from "./protected-branch.js";
+export { keptRef } from "./publication-conflict.js";
+export { keptBundleKey } from "./keep-failed-work.js";
 export type { WatchUpdate } from "./watch-job.js";
 export { descriptor } from "./commands/queue-descriptor.js";

@@ -65,8 +65,13 @@ export class RepositoryCache {
    * job does not. Best effort: what a failure leaves is reaped at the worker's next start.
    */
   tidy(url: string, task: (directory: string) => Promise<unknown>): void {
+    void this.run(url, task).catch(() => undefined);
+  }
+
+  /** Runs `task` on the clone of `url` once nothing else uses it (no checkout or tidying in between). */
+  run<T>(url: string, task: (directory: string) => Promise<T>): Promise<T> {
     const directory = this.directoryOf(url);
-    void this.#queue(directory, () => task(directory)).catch(() => undefined);
+    return this.#queue(directory, () => task(directory));
   }
 
   /** Resolves once every checkout and tidying queued so far has finished. */

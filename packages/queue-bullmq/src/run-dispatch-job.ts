@@ -10,7 +10,10 @@ import { acquireFence } from "./fence.js";
 import { conversationBytes } from "./job-conversation.js";
 import { JobJournal } from "./job-journal.js";
 import { bundleCommits } from "./commit-bundle.js";
-import { publishBranch, pushBranch } from "./publish-branch.js";
+import { endAttempt } from "./end-attempt.js";
+import { keepFailedWork } from "./keep-failed-work.js";
+import { assertMayPublish, cachedDefaultBranch } from "./protected-branch.js";
+import { ownBranchOf, publishBranch, pushBranch } from "./publish-branch.js";
 import type { RepositoryCache } from "./repository-cache.js";
 import { resolvePlugins } from "./resolve-plugins.js";
 import { runGit } from "./run-git.js";
@@ -26,6 +29,8 @@ export interface JobContext {
   readonly cache: RepositoryCache;
   /** This worker's captured conversations (`conversationHome` of its dispatches; continuations restore here). */
   readonly conversationHome: string;
+  /** Branch patterns a job publishes on only with `repository.publishProtected` (besides the remote's default branch). */
+  readonly protectedBranches: readonly string[];
 }
 
 export const DEFAULT_RESULT_TRANSPORT = "results";
@@ -64,6 +69,12 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       journal.phase("continue", `job ${earlier.record.job} (worker ${earlier.record.worker}, fence ${earlier.record.fence})`);
       await restoreConversation(transport, earlier, store, checkout.directory, context.conversationHome);
     }
+    const branch = spec.repository.branch ?? earlier?.record.branch ?? ownBranchOf(jobId);
+    assertMayPublish(jobId, branch, {
+      patterns: context.protectedBranches,
+      defaultBranch: await cachedDefaultBranch(checkout.directory),
+      optIn: spec.repository.publishProtected === true,
+    });
     const localBranch = `outpost/queue/${jobId}/${fence.token}`;
     const sandboxes = new AttemptSandboxes(context.queue.redis, context.queue.name, jobId, fence.token);
     for (const reaped of await sandboxes.reapEarlier(sandboxRemover(context.plugins))) journal.phase("reap", reaped);
@@ -86,11 +97,28 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       observe: (observation) =>
         journal.event(observation.event.type, "text" in observation.event ? String(observation.event.text) : undefined),
       warn: (message) => journal.phase("warning", message),
-    }).finally(() => sandboxes.forget().catch(() => undefined));
+    })
+      .catch(async (error: unknown) => {
+        // A failed or aborted attempt: its commits go to the result transport, then nothing of it stays in the cache.
+        const failure = await keepFailedWork(
+          error,
+          { directory: checkout.directory, base: checkout.baseCommit, localBranch, jobId },
+          fence,
+          transport,
+          context.queue.name,
+        );
+        const removed = await context.cache
+          .run(spec.repository.url, (directory) => endAttempt(directory, localBranch, sandboxRemover(context.plugins)))
+          .catch((cleanup: unknown) => [
+            `could not remove the attempt's work: ${cleanup instanceof Error ? cleanup.message : String(cleanup)}`,
+          ]);
+        for (const action of removed) journal.phase("cleanup", action);
+        throw failure;
+      })
+      .finally(() => sandboxes.forget().catch(() => undefined));
     // The branch's tip without asking git: the commits are listed baseline..HEAD, oldest first, so the tip is last.
     const head = result.commits.at(-1) ?? checkout.baseCommit;
     const keys = resultKeys(context.queue.name, jobId, fence.token);
-    const branch = spec.repository.branch ?? earlier?.record.branch ?? `outpost/queue/${jobId}`;
     await fence.check("store its result");
     journal.phase("store", keys.result);
     const localRef = `refs/heads/${localBranch}`;

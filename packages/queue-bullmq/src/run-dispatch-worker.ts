@@ -6,6 +6,7 @@ import { assertNoEviction } from "./assert-noeviction.js";
 import type { DispatchJobResult } from "./dispatch-job-result.js";
 import type { DispatchQueue, QueuedDispatch } from "./dispatch-queue.js";
 import { isRetryable } from "./failure-policy.js";
+import { DEFAULT_PROTECTED_BRANCHES } from "./protected-branch.js";
 import { RepositoryCache } from "./repository-cache.js";
 import { runDispatchJob } from "./run-dispatch-job.js";
 import { sandboxRemover } from "./sandbox-remover.js";
@@ -18,6 +19,11 @@ export interface DispatchWorkerOptions {
   readonly transports: Readonly<Record<string, Transport>>;
   /** This worker's own cache of clones; never shared with another worker process. */
   readonly cacheDirectory: string;
+  /**
+   * Branch patterns a job may publish on only with `repository.publishProtected: true` (`*` within a segment,
+   * `**` across), besides the remote's default branch; default `DEFAULT_PROTECTED_BRANCHES`.
+   */
+  readonly protectedBranches?: readonly string[];
   /** Jobs run at once by this worker; default 1. */
   readonly concurrency?: number;
   /** Default `<hostname>-<pid>`. */
@@ -72,6 +78,7 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
     agentDefaults: options.agentDefaults ?? {},
     cache,
     conversationHome: join(options.cacheDirectory, "conversations"),
+    protectedBranches: options.protectedBranches ?? DEFAULT_PROTECTED_BRANCHES,
   };
   const worker = new Worker<QueuedDispatch, DispatchJobResult>(
     queue.name,

@@ -33,7 +33,7 @@ describe("publishing a committed result's branch on a bare remote", () => {
   it("pushes the branch from the worker that holds the commits; publishing again changes nothing", async () => {
     const remote = bareRemote();
     const { clone, head } = attemptClone(remote);
-    const published = { branch: "outpost/queue/job-1", head };
+    const published = { job: "job-1", branch: "outpost/queue/job-1", head };
     await pushBranch(clone, published);
     expect(git(remote, "rev-parse", `refs/heads/${published.branch}`)).toBe(head);
     await publishBranch(clone, published, fsTransport({ directory: temporary() }));
@@ -50,7 +50,7 @@ describe("publishing a committed result's branch on a bare remote", () => {
     const other = freshClone(remote);
     expect(() => git(other, "cat-file", "-e", `${head}^{commit}`)).toThrow();
 
-    await publishBranch(other, { branch: "outpost/queue/job-2", head, bundle }, transport);
+    await publishBranch(other, { job: "job-2", branch: "outpost/queue/job-2", head, bundle }, transport);
     expect(git(remote, "rev-parse", "refs/heads/outpost/queue/job-2")).toBe(head);
     expect(git(remote, "show", `${head}:work.txt`)).toBe("work");
     // Only the objects came from the bundle: no ref of it was written in the other worker's clone.
@@ -63,7 +63,7 @@ describe("publishing a committed result's branch on a bare remote", () => {
       const bundle = { key: "q/job-3/commits-1.bundle", ref: "refs/heads/attempt" };
       await transport.write(bundle.key, bytes, { ifRevision: null });
       const other = freshClone(remote);
-      await expect(publishBranch(other, { branch: "outpost/queue/job-3", head, bundle }, transport)).rejects.toMatchObject({
+      await expect(publishBranch(other, { job: "job-3", branch: "outpost/queue/job-3", head, bundle }, transport)).rejects.toMatchObject({
         code: "transport",
         message: expect.stringMatching(why),
       });
@@ -122,7 +122,7 @@ describe("publishing a committed result's branch on a bare remote", () => {
       const { head } = attemptClone(remote);
       const other = freshClone(remote);
       await expect(
-        publishBranch(other, { branch: "outpost/queue/job-4", head }, fsTransport({ directory: temporary() })),
+        publishBranch(other, { job: "job-4", branch: "outpost/queue/job-4", head }, fsTransport({ directory: temporary() })),
       ).rejects.toMatchObject({
         code: "transport",
       });
