@@ -3,17 +3,25 @@ import { branchPolicyFor } from "../src/options/provider-fit.js";
 import { resolveOptions } from "../src/options/resolve-options.js";
 
 const agent = { specificationVersion: "v1", kind: "cli", name: "a", command: () => ({}), createDecoder: () => ({}) };
-function provider(placement: string) {
+function provider(placement: string, capabilities?: object) {
   return {
     specificationVersion: "v1",
     name: `p-${placement}`,
     placement,
+    ...(capabilities ? { capabilities } : {}),
     acquire: () => {
       throw new Error("acquire must not be called while options are checked");
     },
   };
 }
-const options = (placement: string, extra: object = {}) => ({ agent, sandboxProvider: provider(placement), brief: "x", ...extra }) as never;
+// A mounted provider here keeps `.outpost` out of reach (protectedPaths), as current mode requires of it.
+const options = (placement: string, extra: object = {}) =>
+  ({
+    agent,
+    sandboxProvider: provider(placement, placement === "mounted" ? { protectedPaths: true } : undefined),
+    brief: "x",
+    ...extra,
+  }) as never;
 
 describe("options a provider cannot honour are refused from its declaration, before acquire", () => {
   it("an unknown placement is code configuration", () => {
@@ -27,6 +35,14 @@ describe("options a provider cannot honour are refused from its declaration, bef
       expect.objectContaining({ code: "configuration", message: expect.stringContaining('"current"') }),
     );
     expect(branchPolicyFor(options("mounted"))).toEqual({ mode: "current" });
+  });
+
+  it("a mounted provider that cannot keep .outpost out of reach is refused in current mode, not in the others", () => {
+    const bare = (branch?: object) => ({ agent, sandboxProvider: provider("mounted"), brief: "x", ...(branch ? { branch } : {}) }) as never;
+    expect(() => resolveOptions(bare())).toThrow(
+      expect.objectContaining({ code: "configuration", message: expect.stringContaining("capabilities.protectedPaths") }),
+    );
+    expect(() => resolveOptions(bare({ mode: "integrate" }))).not.toThrow();
   });
 });
 
@@ -48,8 +64,19 @@ describe("remote-only options and stage limits are checked before acquire", () =
       gitMs: 5,
       mergeMs: 7,
       bundleBytes: 1024 ** 3,
+      syncBackBytes: 1024 ** 3,
+      syncBackFiles: 100_000,
     });
-    for (const limits of [{ gitMs: 0 }, { copyMs: 1.5 }, { collectMs: "1" }, { bundleBytes: -1 }, { seedMs: 1 }, "fast"])
+    for (const limits of [
+      { gitMs: 0 },
+      { copyMs: 1.5 },
+      { collectMs: "1" },
+      { bundleBytes: -1 },
+      { syncBackFiles: 0 },
+      { syncBackBytes: 1.5 },
+      { seedMs: 1 },
+      "fast",
+    ])
       expect(() => resolveOptions(options("remote", { limits }))).toThrow(expect.objectContaining({ code: "configuration" }));
   });
 });
