@@ -40,6 +40,8 @@ export function claudeConversationStore(options: ClaudeConversationStoreOptions 
       sidecar: true,
       sidecarExclude: CLAUDE_CREDENTIAL_FILES,
       destination: ({ id, workspace }) => `${claudeProjectSlug(workspace)}/${id}.jsonl`,
+      // On your own home every workspace the conversation visited keeps a copy: the current one's is continued.
+      workspaceTranscript: (id, workspace) => `${claudeProjectSlug(workspace)}/${id}.jsonl`,
       // Paths under ~/.claude/projects/<slug>/ (memory, sub-agents) name the project by its slug.
       plan: ({ origin, workspace }) => ({ pairs: [{ from: claudeProjectSlug(origin.workspace), to: claudeProjectSlug(workspace) }] }),
     },

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdir, readFile, readdir, symlink, utimes, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isOutpostError } from "@outpost/core";
 import { transcriptStore } from "../src/index.js";
@@ -107,24 +107,34 @@ describe("transcriptStore through the local provider", () => {
       );
     });
 
-    it("the same id in two project folders", async () => {
-      await mkdir(join(source.lease.home, ".demo-transcript", "sessions", "elsewhere"), { recursive: true });
-      await writeFile(join(source.lease.home, ".demo-transcript", "sessions", "elsewhere", `${ID}.jsonl`), "{}\n");
-      await expectCode(store.capture(ID, source.context()), "session", /Several transcripts match/);
-    });
-
-    it('the same id twice with severalMatches "newest": the file written last is taken; a tie is still refused', async () => {
-      const newest = transcriptStore({ ...demoTranscript, severalMatches: "newest" });
+    it("the same id in two project folders: the workspace's copy, else the one written last; never a request to remove files", async () => {
       const stub = join(source.lease.home, ".demo-transcript", "sessions", "elsewhere", `${ID}.jsonl`);
       await mkdir(join(stub, ".."), { recursive: true });
       await writeFile(stub, "{}\n");
-      await utimes(stub, new Date(1_000_000), new Date(1_000_000));
-      const record = await newest.capture(ID, source.context());
-      expect(await readFile(record.file, "utf8")).toBe(original);
+      // The other copy is newer, but the current workspace names its own.
       const now = new Date();
       await utimes(stub, now, now);
+      await utimes(transcriptOf(source), new Date(1_000_000), new Date(1_000_000));
+      const own = relative(join(source.lease.home, ".demo-transcript", "sessions"), transcriptOf(source));
+      const byWorkspace = transcriptStore({ ...demoTranscript, workspaceTranscript: () => own });
+      expect(await readFile((await byWorkspace.capture(ID, source.context())).file, "utf8")).toBe(original);
+      // Without a workspace path: the one written last.
+      await utimes(stub, new Date(1_000_000), new Date(1_000_000));
       await utimes(transcriptOf(source), now, now);
-      await expectCode(newest.capture(ID, source.context()), "session", /Several transcripts match/);
+      expect(await readFile((await store.capture(ID, source.context())).file, "utf8")).toBe(original);
+      // A tie cannot be told apart: refused, asking for another turn, not for files to be removed.
+      await utimes(stub, now, now);
+      const tie = await store.capture(ID, source.context()).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+      expect(tie?.message).toMatch(/last written at the same moment.*Run the turn again/);
+      expect(tie?.message).not.toMatch(/Remove/);
+      await expectCode(
+        transcriptStore({ ...demoTranscript, severalMatches: "refuse" }).capture(ID, source.context()),
+        "session",
+        /Several transcripts match/,
+      );
     });
 
     it("a transcript that grows while it is captured", async () => {

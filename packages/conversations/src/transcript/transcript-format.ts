@@ -58,11 +58,13 @@ export interface TranscriptFormat {
   /** Field of the first JSON line that must equal the id (file names that carry only a prefix of it). */
   readonly firstLineField?: string;
   /**
-   * Several files holding the id: refused by default (stale copies). `"newest"` takes the one written last,
-   * for CLIs that leave a stub beside the transcript they resume (Gemini CLI starts a file named after the
-   * current minute before it appends to the resumed one).
+   * Several files holding the id (a home shared by workspaces keeps a copy per workspace; Gemini CLI leaves a
+   * stub beside the transcript it resumes): by default (`"newest"`) the current workspace's copy
+   * (`workspaceTranscript`) is taken, else the one written last. `"refuse"` refuses them all.
    */
   readonly severalMatches?: "refuse" | "newest";
+  /** Sessions-relative path the CLI writes the transcript of `id` at, for a session run in `workspace`. */
+  workspaceTranscript?(id: string, workspace: string): string;
   /** Also capture the `<id>/` folder beside the transcript (sub-agent files). */
   readonly sidecar?: boolean;
   /** Sidecar-relative paths never captured: credential files a CLI or a tool may leave there. */

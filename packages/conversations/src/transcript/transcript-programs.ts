@@ -16,8 +16,13 @@ export interface LocateTranscriptInput extends CliLocation {
   readonly pattern: string;
   /** JSON field of the first line that must equal the id (when file names carry only part of it). */
   readonly firstLineField?: string;
-  /** Several matches: refuse them, or take the one modified last (a strict winner only). */
+  /** Several matches: refuse them, or (default) take the workspace's, else the one modified last (a strict winner). */
   readonly severalMatches?: "refuse" | "newest";
+  /**
+   * Sessions-relative path of the transcript the CLI writes for this id in the current workspace: with one
+   * home shared by several workspaces, each keeps a copy, and the workspace's is the one the turn continued.
+   */
+  readonly preferred?: string;
   readonly sidecar: boolean;
   /** Sidecar-relative paths never captured (credential files), as sessionPathPattern applies them. */
   readonly sidecarExclude?: SerializedPattern;
@@ -105,14 +110,7 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
       ...(unsearched.length > 0 ? { unsearched } : { absent: true }),
     });
   }
-  const newest = matching.length > 1 && input.severalMatches === "newest" ? lastWritten(matching) : undefined;
-  if (matching.length > 1 && newest === undefined) {
-    throw fail("session", `Several transcripts match ${what}: ${matching.join(", ")}. Remove the stale copies.`, {
-      id: input.id,
-      matches: matching,
-    });
-  }
-  const relative = newest ?? matching[0]!;
+  const relative = matching.length === 1 ? matching[0]! : chooseAmong(matching);
   const absolute = path.join(sessionsDirectory, relative);
   const stat = fs.lstatSync(absolute);
   if (relative.split("/").includes(".git")) {
@@ -163,6 +161,25 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
     fs.writeFileSync(target, lib.readStable(path.join(sidecarAbsolute, file.path), file, what), { mode: file.mode, flag: "wx" });
   }
   return { sessionsDirectory, relative, transcript, sidecar: { relative: sidecarRelative, files, copy } };
+
+  /** Of several copies: the current workspace's, else the one written strictly last. */
+  function chooseAmong(paths: readonly string[]): string {
+    if (input.severalMatches !== "refuse") {
+      if (input.preferred !== undefined && paths.includes(input.preferred)) return input.preferred;
+      const newest = lastWritten(paths);
+      if (newest !== undefined) return newest;
+      throw fail(
+        "session",
+        `Several transcripts of ${what} were last written at the same moment (${paths.join(", ")}): which one the CLI continued cannot be told. ` +
+          "Run the turn again; its capture takes the transcript that turn writes.",
+        { id: input.id, matches: paths },
+      );
+    }
+    throw fail("session", `Several transcripts match ${what}: ${paths.join(", ")}. Remove the stale copies.`, {
+      id: input.id,
+      matches: paths,
+    });
+  }
 
   /** The path modified strictly last, or undefined on a tie (then nothing tells which one is current). */
   function lastWritten(paths: readonly string[]): string | undefined {

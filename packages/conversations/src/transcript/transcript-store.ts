@@ -169,9 +169,15 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
     try {
       const base = { id, original: origin.transcript, workspace: to.workspace, probes: prepared.probes };
       const destination = format.destination(base);
-      // A live home (host placement) already holding the conversation is where the CLI continues from.
+      // A live home (host placement) already holding the conversation is where the CLI continues from, when
+      // that copy is current: the last capture came from it, or it changed since (continued outside Outpost).
+      // A copy the conversation has moved on from (it went to another workspace and came back) is replaced.
       const present = join(prepared.sessionsDirectory, destination);
-      if (local && (await lstat(present).catch(() => undefined))) {
+      const found = local ? await lstat(present).catch(() => undefined) : undefined;
+      const current =
+        found !== undefined &&
+        ((origin.workspace === to.workspace && origin.home === to.home) || found.mtimeMs > Date.parse(origin.capturedAt));
+      if (current) {
         context.warn?.(
           `Conversation ${id} is already in the sandbox home (${present}); the agent continues from it and the captured copy was not restored over it.`,
         );
