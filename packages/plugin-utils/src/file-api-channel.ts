@@ -68,8 +68,8 @@ export class FileApiChannel implements SandboxChannel {
     const outcome = await this.platform.run({
       argv: ["/bin/sh", "-c", request.script, request.name, ...request.arguments],
       directory: "/",
-      onStdout: (text) => request.onStdout(Buffer.from(text)),
-      onStderr: (text) => request.onStderr(Buffer.from(text)),
+      onStdout: (chunk) => request.onStdout(bytesOf(chunk)),
+      onStderr: (chunk) => request.onStderr(bytesOf(chunk)),
       guard: request.guard,
       what: request.what,
       ...(request.feed === undefined ? {} : { feed: request.feed }),
@@ -86,8 +86,8 @@ export class FileApiChannel implements SandboxChannel {
       const outcome = await this.platform.run({
         argv: ["/bin/sh", "-c", request.script, "outpost-download", ...request.arguments(archive)],
         directory: "/",
-        onStdout: (text) => void (stdout += text),
-        onStderr: (text) => stderr.push(Buffer.from(text)),
+        onStdout: (chunk) => void (stdout += bytesOf(chunk).toString("utf8")),
+        onStderr: (chunk) => stderr.push(bytesOf(chunk)),
         guard,
         what: request.action,
       });
@@ -107,4 +107,8 @@ export class FileApiChannel implements SandboxChannel {
       if (!guard.signal.aborted) await this.platform.removeFile(archive).catch(() => undefined);
     }
   }
+}
+
+function bytesOf(chunk: string | Buffer): Buffer {
+  return typeof chunk === "string" ? Buffer.from(chunk) : chunk;
 }

@@ -13,8 +13,9 @@ export interface WrappedRun {
   readonly argv: readonly string[];
   readonly directory: string;
   readonly variables?: Readonly<Record<string, string>>;
-  readonly onStdout: (text: string) => void;
-  readonly onStderr: (text: string) => void;
+  /** Output as text, or as bytes (a character may then be split between chunks: it is joined here). */
+  readonly onStdout: (chunk: string | Buffer) => void;
+  readonly onStderr: (chunk: string | Buffer) => void;
   /** Writes the process's stdin; it is closed when this resolves. Absent: stdin is /dev/null. */
   readonly feed?: (stdin: Writable) => Promise<void>;
   readonly guard: OperationGuard;
@@ -66,6 +67,8 @@ export async function runWrappedCommand(
       ...(stdin === undefined && input === undefined ? {} : { feed: (pipe: Writable) => feedStdin(pipe, stdin, input) }),
       ...(unwatched(command) ? { unwatched: true } : {}),
     });
+    output.stdout.end();
+    output.stderr.end();
     const failure = startFailure(outcome.start, command.executable, directory, "Install it first (the sandbox also needs /bin/sh).");
     if (failure) throw failure;
     return { status: outcome.status, stdout: output.stdout.text(), stderr: output.stderr.text() };

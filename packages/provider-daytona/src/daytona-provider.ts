@@ -7,6 +7,7 @@ import { daytonaCredentials, type DaytonaProviderConfig } from "./daytona-provid
 import { DaytonaLease } from "./daytona-lease.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { sessionName } from "./session-pool.js";
+import { withRetry } from "./with-retry.js";
 
 /** Capabilities every Daytona lease has. */
 export const DAYTONA_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
@@ -35,27 +36,30 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
   let sandbox: Sandbox | undefined;
   const created = config.sandbox === undefined;
   try {
-    sandbox = await open(config);
+    sandbox = await open(config, guard.signal);
     guard.check();
-    const scratch = posix.join("/tmp", `outpost-${sandbox.id}-${Date.now().toString(36)}`);
+    const ready = sandbox;
+    // The lease's own folders, outside the home: the home (getUserHomeDir) is the image's WORKDIR or the
+    // user's home (the SDK's getWorkDir documents it), and a root there would carry the agent's credentials,
+    // settings and bootstrapped CLI into the worktree on every sync.
+    const base = posix.join("/tmp", `outpost-${sandbox.id}-${Date.now().toString(36)}`);
+    const scratch = posix.join(base, "scratch");
+    const root = config.root ?? posix.join(base, "workspace");
     const session = sessionName();
     // One round of independent requests, no process: the file API makes the directories (the daemon's
-    // MkdirAll) while the session opens. A default root is the sandbox's working directory, which exists.
-    const [homeDir, workDir, opened, ...made] = await Promise.allSettled([
-      sandbox.getUserHomeDir(),
-      sandbox.getWorkDir(),
-      sandbox.process.createSession(session),
-      sandbox.fs.createFolder(scratch, "700"),
-      config.root === undefined ? undefined : sandbox.fs.createFolder(config.root, "755").catch(unwritableRoot(sandbox.id, config.root)),
+    // MkdirAll) while the session opens.
+    const [homeDir, opened, ...made] = await Promise.allSettled([
+      withRetry(() => ready.getUserHomeDir(), "learn the home of the Daytona sandbox", guard.signal),
+      withRetry(() => ready.process.createSession(session), "open a Daytona process session", guard.signal),
+      withRetry(() => ready.fs.createFolder(scratch, "700"), "prepare the Daytona sandbox", guard.signal),
+      withRetry(() => ready.fs.createFolder(root, "755"), "prepare the Daytona sandbox", guard.signal).catch(
+        unwritableRoot(sandbox.id, root),
+      ),
     ]);
-    const failed = [homeDir, workDir, opened, ...made].find((outcome) => outcome.status === "rejected");
-    if (failed !== undefined) {
-      if (opened.status === "fulfilled") await sandbox.process.deleteSession(session).catch(() => undefined);
-      throw failed.reason;
-    }
-    // All fulfilled here; the checks only narrow the types.
+    const failed = [homeDir, opened, ...made].find((outcome) => outcome.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+    // All fulfilled here; the check only narrows the type.
     const home = (homeDir.status === "fulfilled" ? homeDir.value : undefined) ?? `/home/${sandbox.user || "daytona"}`;
-    const root = config.root ?? (workDir.status === "fulfilled" ? workDir.value : undefined) ?? home;
     const variables = { ...config.variables, ...context.variables, HOME: home };
     const lease = new DaytonaLease({ sandbox, session, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
@@ -74,24 +78,24 @@ async function acquire(config: DaytonaProviderConfig, context: SandboxContext): 
 /** The daemon answers 400 when MkdirAll fails: the configured root is not writable. Other failures pass as they are. */
 function unwritableRoot(sandboxId: string, root: string): (error: unknown) => never {
   return (error) => {
-    if ((error as { statusCode?: unknown } | null | undefined)?.statusCode !== 400) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const cause = (error as { cause?: unknown } | null | undefined)?.cause ?? error;
+    if ((cause as { statusCode?: unknown } | null | undefined)?.statusCode !== 400) throw error;
+    const reason = cause instanceof Error ? cause.message : String(cause);
     throw new OutpostError(
       "provider",
       `Could not prepare the Daytona sandbox ${sandboxId}: creating ${root} failed (${reason}). Choose a writable root.`,
-      { details: { root }, cause: error },
+      { details: { root }, cause },
     );
   };
 }
 
 /** A new sandbox from the create parameters, or the named existing one (started when stopped). */
-async function open(config: DaytonaProviderConfig): Promise<Sandbox> {
+async function open(config: DaytonaProviderConfig, signal: AbortSignal): Promise<Sandbox> {
   // Polling instead of the event socket: a provider must not keep a socket (and the process) alive.
   const daytona = new Daytona({ ...daytonaCredentials(config), useDeprecatedPolling: true });
   if (config.sandbox !== undefined) {
-    const sandbox = await daytona.get(config.sandbox).catch((error: unknown) => {
-      throw mapDaytonaError(error, `reuse the Daytona sandbox ${JSON.stringify(config.sandbox)}`);
-    });
+    const name = config.sandbox;
+    const sandbox = await withRetry(() => daytona.get(name), `reuse the Daytona sandbox ${JSON.stringify(name)}`, signal);
     if (sandbox.state !== "started") await sandbox.start(config.createTimeoutSeconds ?? 60);
     return sandbox;
   }
@@ -101,7 +105,6 @@ async function open(config: DaytonaProviderConfig): Promise<Sandbox> {
     ...(config.network?.blockAll === undefined ? {} : { networkBlockAll: config.network.blockAll }),
     ...(config.network?.allowList === undefined ? {} : { networkAllowList: config.network.allowList }),
   };
-  return daytona.create(parameters, { timeout: config.createTimeoutSeconds ?? 60 }).catch((error: unknown) => {
-    throw mapDaytonaError(error, "create a Daytona sandbox");
-  });
+  // Retried on 5xx and 429 like the Vercel SDK does: a failed create leaves no sandbox to pay for.
+  return withRetry(() => daytona.create(parameters, { timeout: config.createTimeoutSeconds ?? 60 }), "create a Daytona sandbox", signal);
 }

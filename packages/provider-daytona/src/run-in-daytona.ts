@@ -1,25 +1,46 @@
-import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed, WrapperHeader } from "@outpost/plugin-utils";
+import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed } from "@outpost/plugin-utils";
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
+import { OutpostError } from "@outpost/core";
+import { ENCODED_OUTPUT_WRAPPER } from "./encoded-output-wrapper.js";
+import { EncodedOutput } from "./encoded-output.js";
+import { followOutput } from "./follow-output.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { sessionLine, shellCommand } from "./shell-words.js";
+import { withRetry } from "./with-retry.js";
+import { WrapperStartReader } from "./wrapper-start.js";
 
-/** Runs one process as a session command through FRAMED_COMMAND_WRAPPER, in a session of its own (see SessionPool). */
+/**
+ * Runs one process as a session command: FRAMED_COMMAND_WRAPPER (directory, stdin frames, pid header)
+ * inside ENCODED_OUTPUT_WRAPPER (output as hex lines that survive the daemon's line labelling), in a
+ * session of its own (see SessionPool).
+ */
 export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Promise<WrappedOutcome> {
   options.guard.check();
-  const header = new WrapperHeader(options.onStdout);
+  const header = new WrapperStartReader((bytes) => options.onStdout(bytes));
+  let delivered = 0;
+  const output = new EncodedOutput(
+    (bytes) => {
+      delivered += bytes.length;
+      header.push(bytes);
+    },
+    (bytes) => {
+      delivered += bytes.length;
+      options.onStderr(bytes);
+    },
+  );
   const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
-  const wrapped = shellCommand(["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv]);
+  const files = `${lease.scratch}/${lease.nextName("out")}`;
+  const framed = ["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv];
+  const wrapped = shellCommand(["/bin/sh", "-c", ENCODED_OUTPUT_WRAPPER, "outpost-output", files, ...framed]);
   const line = sessionLine({ ...lease.variables, ...options.variables }, wrapped);
   const session = await lease.sessions.take().catch((error: unknown) => {
     throw mapDaytonaError(error, options.what);
   });
-  const run: SessionRun = { session, line, input, header };
-  try {
-    return options.unwatched ? await runInOneRequest(lease, run, options) : await runFollowed(lease, run, options);
-  } finally {
-    lease.sessions.close(session);
-  }
+  const run: SessionRun = { session, line, input, header, output, delivered: () => delivered };
+  const outcome = options.unwatched ? await runInOneRequest(lease, run, options) : await runFollowed(lease, run, options);
+  lease.sessions.giveBack(session);
+  return outcome;
 }
 
 interface SessionRun {
@@ -27,16 +48,18 @@ interface SessionRun {
   readonly line: string;
   /** The wrapper's input directory, or `-`. */
   readonly input: string;
-  readonly header: WrapperHeader;
+  readonly header: WrapperStartReader;
+  readonly output: EncodedOutput;
+  delivered(): number;
 }
 
 /**
- * An async session command: the SDK's websocket log stream delivers stdout and stderr apart as they come,
- * and the exit code is read once the stream closed. When the guard fires, the process tree is killed by a
- * second command (never the sandbox), and the guard's error is thrown once the process is gone.
+ * An async session command, its output followed live over the SDK's log stream (see followOutput). When the
+ * guard fires, the process tree is killed by a second command (never the sandbox), and the guard's error is
+ * thrown once the process is gone.
  */
 async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
-  const { session, line, input, header } = run;
+  const { session, line, input, header, output } = run;
   const process = lease.sandbox.process;
   let killFailed: ((error: unknown) => void) | undefined;
   const abandoned = new Promise<never>((_resolve, reject) => (killFailed = reject));
@@ -51,13 +74,13 @@ async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: Wrappe
     const { cmdId } = await process.executeSessionCommand(session, { command: line, runAsync: true });
     if (options.feed !== undefined)
       startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
-    await Promise.race([process.getSessionCommandLogs(session, cmdId, header.push, options.onStderr), abandoned]);
-    const status = await exitCode(lease, session, cmdId);
+    const followed = { sandbox: lease.sandbox, session, cmdId, output, guard: options.guard, what: options.what, delivered: run.delivered };
+    const end = await Promise.race([followOutput(followed), abandoned]);
     watch.exited = true;
     await killing;
     options.guard.check();
     if (watch.failure !== undefined) throw inputFailure(watch.failure, options.what);
-    return { start: header.start ?? { missing: "executable" }, status };
+    return { start: header.start ?? { missing: "executable" }, status: end.status };
   } catch (error) {
     watch.exited = true;
     if (options.guard.error !== undefined) throw options.guard.error;
@@ -69,28 +92,27 @@ async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: Wrappe
 
 /**
  * A command nobody follows live runs as one synchronous session command: the daemon answers when it ended,
- * with stdout and stderr apart (one request instead of the exec, the log stream and the exit code).
+ * with the encoded output (one request instead of the exec, the log stream and the exit code). Should the
+ * answer lack part of it, the log is read again before giving up.
  */
 async function runInOneRequest(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
-  const { session, line, header } = run;
+  const { session, line, header, output } = run;
   try {
     const ended = await lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
-    if (typeof ended.exitCode !== "number") throw new Error(`the command ${ended.cmdId} ended without an exit code`);
-    header.push(ended.stdout ?? "");
-    options.onStderr(ended.stderr ?? "");
-    return { start: header.start ?? { missing: "executable" }, status: ended.exitCode };
+    output.replay(ended.stdout ?? "");
+    if (output.end === undefined) {
+      const log = await withRetry(() => lease.sandbox.process.getSessionCommandLogs(session, ended.cmdId), options.what);
+      output.replay(log.stdout ?? "");
+    }
+    if (output.end === undefined)
+      throw new OutpostError(
+        "provider",
+        `Could not ${options.what}: the command ended (exit code ${String(ended.exitCode)}) without the rest of its output. Run it again; check the disk space of the sandbox (output goes through files in the lease scratch directory).`,
+        { details: { incomplete: true } },
+      );
+    return { start: header.start ?? { missing: "executable" }, status: output.end.status };
   } catch (error) {
     throw mapDaytonaError(error, options.what);
-  }
-}
-
-/** The exit code, once the daemon recorded it (the log stream closes as the command ends). */
-async function exitCode(lease: LeaseSandbox, session: string, cmdId: string): Promise<number> {
-  for (let attempt = 0; ; attempt++) {
-    const command = await lease.sandbox.process.getSessionCommand(session, cmdId);
-    if (typeof command.exitCode === "number") return command.exitCode;
-    if (attempt > 600) throw new Error(`the command ${cmdId} never reported an exit code`);
-    await new Promise((resolve) => setTimeout(resolve, Math.min(20 * (attempt + 1), 200)));
   }
 }
 

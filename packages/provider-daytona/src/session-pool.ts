@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Sandbox } from "@daytonaio/sdk";
+import { withRetry } from "./with-retry.js";
 
 /** A fresh, unguessable session name. */
 export function sessionName(): string {
@@ -8,43 +9,49 @@ export function sessionName(): string {
 
 /**
  * The lease's process sessions. A Daytona session is one shell that runs its commands one after the other,
- * and stays busy after a command ended for as long as a process it left running holds its output. So each
- * command gets a session of its own, closed once the command is done; the next one is opened while the
- * current command runs, so no command waits for a session to open (the lease's first comes with acquire).
+ * so each running command has a session of its own. Sessions are never deleted before release: deleting a
+ * session kills what its commands started in the background (the daemon kills the session's process
+ * group), and background work must live until release(), as on every other provider. A command that ended
+ * with its trailer gives its session back (its output went to files, so nothing it left running keeps the
+ * session busy); one that failed or was stopped leaves its session aside. A spare is opened while a command
+ * runs, so the next command rarely waits for a session to open.
  */
 export class SessionPool {
+  private readonly idle: string[] = [];
   private spare: Promise<string> | undefined;
 
   constructor(
     private readonly sandbox: Sandbox,
     first: string,
   ) {
-    this.spare = Promise.resolve(first);
+    this.idle.push(first);
   }
 
   /**
-   * The session opened ahead (a new one when there is none or it could not be opened). The next opens a
-   * turn of the event loop later: the caller's command request, sent as soon as this resolves, goes first.
+   * An idle session, else the spare (a new one when there is none or it could not be opened). A new spare
+   * opens a turn of the event loop later, so the caller's command request goes first.
    */
   async take(): Promise<string> {
-    const ready = this.spare ?? this.open();
+    const ready = this.idle.pop();
+    if (ready !== undefined) return ready;
+    const spare = this.spare ?? this.open();
     this.spare = undefined;
     setImmediate(() => {
-      if (this.spare !== undefined) return;
+      if (this.spare !== undefined || this.idle.length > 0) return;
       this.spare = this.open();
       this.spare.catch(() => undefined);
     });
-    return ready.catch(() => this.open());
+    return spare.catch(() => this.open());
   }
 
-  /** The command is done with its session, ended or abandoned: it is closed in the background. */
-  close(name: string): void {
-    void this.sandbox.process.deleteSession(name).catch(() => undefined);
+  /** The command ended cleanly: its session takes the next one. */
+  giveBack(name: string): void {
+    this.idle.push(name);
   }
 
   private async open(): Promise<string> {
     const name = sessionName();
-    await this.sandbox.process.createSession(name);
+    await withRetry(() => this.sandbox.process.createSession(name), "open a Daytona process session");
     return name;
   }
 }

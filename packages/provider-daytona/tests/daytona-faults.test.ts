@@ -36,13 +36,26 @@ describe("daytona provider: API faults against the double", () => {
       [500, "/process/session"],
     ] as const) {
       const before = fixture.double.sandboxes().length;
-      fixture.double.fault({ status, match });
+      fixture.double.fault({ status, match, times: 4 });
       const error = await failure(daytonaProvider(fixture.double.credentials).acquire(fixture.context));
       expect(error.code, match).toBe("provider");
-      expect(error.details, match).toMatchObject({ status, unavailable: true });
+      expect(error.details, match).toMatchObject({ status, unavailable: true, attempts: 4 });
+      expect(error.message, match).toMatch(/\(4 tries, with backoff\)/);
       expect(fixture.double.sandboxes().length, match).toBe(before);
     }
   });
+
+  it("a single 5xx or 429 on create or on the toolbox is retried with backoff: the lease comes", async () => {
+    for (const [status, match] of [
+      [503, "POST /api/sandbox"],
+      [429, "POST /api/sandbox"],
+      [502, "/process/session"],
+    ] as const) {
+      fixture.double.fault({ status, match, ...(status === 429 ? { retryAfter: 1 } : {}) });
+      const lease = await daytonaProvider(fixture.double.credentials).acquire(fixture.context);
+      await lease.release();
+    }
+  }, 60_000);
 
   it("a sandbox that disappears mid-command ends the command with a provider error saying it is gone", async () => {
     const lease = (await daytonaProvider(fixture.double.credentials).acquire(fixture.context)) as DaytonaLease;

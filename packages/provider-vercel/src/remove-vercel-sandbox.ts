@@ -14,7 +14,7 @@ export async function removeVercelSandbox(name: string, config: VercelProviderCo
   }
   const fetch = vercelFetch(config);
   try {
-    const sandbox = await Sandbox.get({ ...vercelCredentials(config), ...(fetch === undefined ? {} : { fetch }), name });
+    const sandbox = await Sandbox.get({ ...vercelCredentials(config), fetch, name });
     await sandbox.delete();
   } catch (error) {
     const status = (error as { response?: { status?: number } }).response?.status;

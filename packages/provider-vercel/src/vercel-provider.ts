@@ -76,7 +76,7 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
 async function open(config: VercelProviderConfig, signal: AbortSignal): Promise<Sandbox> {
   const credentials = vercelCredentials(config);
   const fetch = vercelFetch(config);
-  const common = { ...credentials, ...(fetch === undefined ? {} : { fetch }), signal };
+  const common = { ...credentials, fetch, signal };
   if (config.sandbox !== undefined) {
     return Sandbox.get({ ...common, name: config.sandbox, resume: true }).catch((error: unknown) => {
       throw mapVercelError(error, `reuse the Vercel sandbox ${JSON.stringify(config.sandbox)}`);
@@ -87,7 +87,7 @@ async function open(config: VercelProviderConfig, signal: AbortSignal): Promise<
     ...(config.networkPolicy === undefined ? {} : { networkPolicy: config.networkPolicy }),
     ...(config.retain === true ? { persistent: true } : {}),
     ...credentials,
-    ...(fetch === undefined ? {} : { fetch }),
+    fetch,
   };
   // Not aborted with the request: the platform may create the sandbox anyway, so an abort answers at
   // once and the sandbox that still arrives is deleted.
