@@ -15,19 +15,17 @@ export function rebuildScript(start: string, commits: readonly RecordedCommit[])
   const lines = ["set -u", `g() { ${git} "$@"; }`, `parent=${shellQuote(start)}`];
   for (const commit of commits) {
     const token = `OUTPOST_${randomUUID().replaceAll("-", "")}`;
-    // Everything after the tree and first parent, exactly as the object holds it; the heredoc's own newline is cut off.
+    // Everything after the tree and first parent, exactly as the object holds it.
     const rest = commitObject({ ...commit, tree: "-", parents: commit.parents.slice(1) }).slice("tree -\n".length);
     const apply =
       commit.patch.length > 0
-        ? [`g apply --cached --binary --whitespace=nowarn - <<'${token}P'`, withNewline(commit.patch), `${token}P`]
-        : [":"];
+        ? `g apply --cached --binary --whitespace=nowarn - <<'${token}P'\n${withNewline(commit.patch)}${token}P`
+        : ":";
     lines.push(
-      `if ${apply.join("\n")}`,
+      `if ${apply}`,
       "then",
       "  tree=$(g write-tree) || exit 3",
-      `  id=$( { printf 'tree %s\\nparent %s\\n' "$tree" "$parent"; head -c ${Buffer.byteLength(rest)} <<'${token}M'`,
-      withNewline(rest) + `${token}M`,
-      "  } | g hash-object -t commit -w --stdin) || exit 3",
+      `  id=$(${commitInput(rest, token)}) || exit 3`,
       '  echo "ok $tree $id $parent"',
       "  parent=$id",
       "else",
@@ -37,6 +35,16 @@ export function rebuildScript(start: string, commits: readonly RecordedCommit[])
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * hash-object reading the commit object: from an expanding heredoc (no process but git) when the object ends
+ * with a newline, as git's own commits do, its `\\`, `$` and backquotes escaped; else assembled by printf.
+ */
+function commitInput(rest: string, token: string): string {
+  if (rest.endsWith("\n"))
+    return `g hash-object -t commit -w --stdin <<${token}M\ntree $tree\nparent $parent\n${rest.replace(/[\\$`]/g, "\\$&")}${token}M\n`;
+  return `{ printf 'tree %s\\nparent %s\\n' "$tree" "$parent"; printf '%s' ${shellQuote(rest)}; } | g hash-object -t commit -w --stdin`;
 }
 
 function withNewline(text: string): string {
