@@ -33,7 +33,14 @@ export type JournalRecord =
     }
   | { readonly kind: "commit"; readonly pass: number; readonly commit: RecordedCommit }
   /** A steering instruction written into the running turn; its place among the turn's event records is where it arrived. */
-  | { readonly kind: "steer"; readonly pass: number; readonly delivery: "injected"; readonly text: string; readonly atMs: number }
+  | {
+      readonly kind: "steer";
+      readonly pass: number;
+      readonly delivery: "injected";
+      readonly text: string;
+      /** Milliseconds since the dispatch started (its place in the turn is its place among the records). */
+      readonly atMs: number;
+    }
   /** The turn's agent failed with a listed classification and the fallback chain moved on to `to`. */
   | {
       readonly kind: "fallback";
