@@ -46,6 +46,11 @@ export class ReplayDivergence extends OutpostError {
     if (init.pass !== undefined) this.pass = init.pass;
   }
 
+  /** As `result.divergences` serializes it: the divergence's own fields, its message included. */
+  toJSON(): Record<string, unknown> {
+    return { ...(this.details["divergence"] as Record<string, unknown>) };
+  }
+
   /** True for a ReplayDivergence, also one from another copy of this package. */
   static isDivergence(value: unknown): value is ReplayDivergence {
     return OutpostError.isInstance(value) && value.code === "replay" && typeof (value as { kind?: unknown }).kind === "string";
