@@ -67,5 +67,7 @@ say "installed"
 node check-installed.mjs
 [ "$tests" = 1 ] || exit 0
 say "tests"
-npx --no-install vitest run "$@"
+# What the tests create (repositories, homes, caches) stays under $work and goes with it.
+rm -rf "$work/tmp" && mkdir -p "$work/tmp"
+TMPDIR="$work/tmp" npx --no-install vitest run "$@"
 say "done"
