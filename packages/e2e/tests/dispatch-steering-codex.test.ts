@@ -1,9 +1,20 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexAgent } from "@outpost/agent-codex";
-import { createObservationHub, createSteering, dispatch, type DispatchEvent, type Steering, type SteeringReceipt } from "@outpost/dispatch";
+import {
+  createObservationHub,
+  createReplayAgent,
+  createSteering,
+  dispatch,
+  localJournalTransport,
+  readJournal,
+  type DispatchEvent,
+  type Steering,
+  type SteeringReceipt,
+} from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { type ModelRequest, type ModelServer, type Responder, type ScriptStep } from "@outpost/testkit/model-server";
 import { gitIn, scratchRepository } from "../src/index.js";
@@ -53,6 +64,9 @@ const unavailable = missingCli("codex");
   () => {
     it("injects an instruction into the running turn (turn/steer): one turn that commits; exec and app-server continue the thread", async () => {
       const repository = scratchRepository();
+      // Taken before the run: where its replay starts from the same baseline.
+      const baseline = mkdtempSync(join(tmpdir(), "outpost-codex-steer-baseline-"));
+      execFileSync("git", ["clone", "--quiet", repository, baseline]);
       const conversationHome = mkdtempSync(join(tmpdir(), "outpost-codex-home-"));
       const steering = createSteering();
       const receipts: Promise<SteeringReceipt>[] = [];
@@ -69,6 +83,7 @@ const unavailable = missingCli("codex");
           branch: { mode: "integrate" },
           steering,
           observation: hub,
+          logging: { replayable: true },
         });
         expect(await receipts[0]).toEqual({ delivery: "injected", dispatchId: result.dispatchId, pass: 1 });
         expect(events.find((event) => event.type === "steer")).toMatchObject({ delivery: "injected", pass: 1, text: FIRST });
@@ -91,6 +106,20 @@ const unavailable = missingCli("codex");
         expect(server.problems).toEqual([]);
         return result;
       });
+
+      // The injection was journaled where it arrived: a replay reports it there again, and rebuilds the commit.
+      const journal = await readJournal({ transport: localJournalTransport(repository), reference: first.journal! });
+      const replayed: string[] = [];
+      const replay = await dispatch({
+        agent: createReplayAgent({ journal }),
+        repository: baseline,
+        sandboxProvider: localProvider(),
+        logging: false,
+        observe: (observation) =>
+          void replayed.push(observation.event.type === "steer" ? `steer:${observation.event.text}` : observation.event.type),
+      });
+      expect(replayed).toContain(`steer:${FIRST}`);
+      expect(replay.commits).toEqual(first.commits);
 
       // Without steering the next turn runs `codex exec resume` on the captured app-server rollout.
       const second = await withModelServer(
