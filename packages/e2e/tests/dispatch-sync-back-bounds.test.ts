@@ -102,6 +102,7 @@ const failure = (run: Promise<unknown>) =>
           const zeros = createHash("sha1").update("blob 50000000\0").update(Buffer.alloc(50_000_000)).digest("hex");
           expect(() => gitIn(repository, "cat-file", "-e", zeros)).toThrow();
           expect(error.message).toMatch(/The work is backed up in .*\.outpost\/recovery\//);
+          expect(existsSync(String((error as { details?: { recoveryLocation?: string } }).details?.recoveryLocation))).toBe(true);
         }
       }
     }, 180_000);
