@@ -13,7 +13,7 @@ export interface MatrixRelease {
   readonly missing?: string;
 }
 
-const VERSIONS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli-matrix", "versions.txt");
+const MATRIX = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "cli-matrix");
 
 /** Where tools/install-cli-matrix.sh installs the releases (one npm prefix per release). */
 export function matrixCache(): string {
@@ -22,7 +22,16 @@ export function matrixCache(): string {
 
 /** The releases of `cli-matrix/versions.txt`, each with its executable in the cache. */
 export function matrixReleases(): MatrixRelease[] {
-  return readFileSync(VERSIONS, "utf8")
+  return releasesOf("versions.txt");
+}
+
+/** The releases of `cli-matrix/outside.txt`: outside the tested range, for tests of what happens then. */
+export function outsideReleases(): MatrixRelease[] {
+  return releasesOf("outside.txt");
+}
+
+function releasesOf(list: string): MatrixRelease[] {
+  return readFileSync(join(MATRIX, list), "utf8")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"))
