@@ -41,7 +41,7 @@ describe("describeSandboxProvider registration", () => {
       "lifecycle",
       "hostile trees",
     ]);
-    expect(cases.length).toBe(61);
+    expect(cases.length).toBe(65);
     expect(cases.every((test) => !test.skipped)).toBe(true);
   });
 
@@ -94,6 +94,9 @@ const SLOW = [
   "deadlineMs stops an upload",
   "an abort while an upload",
   "deadlineMs stops a manifest",
+  "goes on after a pause",
+  "left running in the background",
+  "split at every byte offset",
 ];
 
 /** Runs every check (the slow ones only when `expected` names them) and returns the failures by title. */
@@ -111,7 +114,7 @@ describe("describeSandboxProvider against a correct reference provider", () => {
     const recorded = suiteFor({});
     const failed = await recorded.run();
     expect([...failed].map(([title, error]) => `${title}: ${error.message}`)).toEqual([]);
-    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(61);
+    expect(recorded.cases.filter((test) => !test.skipped).length).toBe(65);
   }, 180_000);
 });
 
@@ -291,6 +294,30 @@ describe("describeSandboxProvider catches broken providers", () => {
   it("fails the stream check when stderr is mixed into stdout", async () => {
     const failed = await failures({ mergeStreams: true }, ["keeps stdout and stderr apart"]);
     expect(failed.get("keeps stdout and stderr apart")).toBeDefined();
+  });
+
+  it("fails the split-character check when each chunk is decoded on its own", async () => {
+    const part = "split at every byte offset";
+    const failed = await failures({ decodesChunksApart: true }, [part]);
+    expect(failed.get(part)).toMatch(/stdout differs \(a character split between chunks/);
+  });
+
+  it("fails the pause check when a silent stream is taken as the end of the command", async () => {
+    const part = "goes on after a pause";
+    const failed = await failures({ endsAtSilence: true }, [part]);
+    expect(failed.get(part)).toMatch(/exit status was 0; expected 5 \(stdout: 30 lines, not the last words\)/);
+  }, 60_000);
+
+  it("fails the background check when what a command left running dies with it", async () => {
+    const part = "left running in the background";
+    const failed = await failures({ killsBackgroundAfterCommand: true }, [part]);
+    expect(failed.get(part)).toMatch(/the background process \d+ died before release\(\)/);
+  }, 60_000);
+
+  it("fails the home check when the home lies inside root", async () => {
+    const part = "keeps home outside root";
+    const failed = await failures({ homeInsideRoot: true }, [part]);
+    expect(failed.get(part)).toMatch(/lies inside root .*: give root a folder of its own/);
   });
 
   it("fails the observe check when an observer's exception breaks the command", async () => {

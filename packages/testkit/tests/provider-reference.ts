@@ -52,6 +52,14 @@ export interface ReferenceFlaws {
   readonly batchWritesAsItGoes?: boolean;
   /** A batch does not look for links in its destination. */
   readonly batchFollowsDestinationLinks?: boolean;
+  /** Each output chunk is decoded on its own (a character split between chunks becomes U+FFFD). */
+  readonly decodesChunksApart?: boolean;
+  /** A command whose output stays silent for 500 ms is taken as ended (a dropped stream taken as the end). */
+  readonly endsAtSilence?: boolean;
+  /** What a command left running is killed once it ended (a platform closing the command's session). */
+  readonly killsBackgroundAfterCommand?: boolean;
+  /** The home is a folder inside root. */
+  readonly homeInsideRoot?: boolean;
 }
 
 /** Variables the reference provider adds to every command (unless `ignoreProviderVariables`). */
@@ -78,7 +86,11 @@ export function referenceProvider(flaws: ReferenceFlaws = {}, settings: { readon
     async acquire(context) {
       throwIfAborted(context.signal, "Acquiring a reference lease");
       // A given home (holding a recorded session) belongs to the caller; a fresh one is removed on release.
-      const home = settings.home ?? (await mkdtemp(join(tmpdir(), "outpost-reference-home-")));
+      const home =
+        settings.home ??
+        (flaws.homeInsideRoot
+          ? await mkdtemp(join(context.directory, ".outpost-home-"))
+          : await mkdtemp(join(tmpdir(), "outpost-reference-home-")));
       const mark = randomBytes(8).toString("hex");
       const running = new Set<() => void>();
       const groups = new Set<number>();

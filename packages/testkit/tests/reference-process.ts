@@ -42,12 +42,15 @@ export function run(
           );
     const onAbort = () => kill(abortError(command.signal!, "The command"));
     command.signal?.addEventListener("abort", onAbort, { once: true });
+    let settle: (() => void) | undefined;
+    const silence = flaws.endsAtSilence ? setTimeout(() => settle?.(), 500) : undefined;
     for (const channel of ["stdout", "stderr"] as const) {
       const decoder = new StringDecoder("utf8");
       const target = flaws.mergeStreams ? "stdout" : channel;
       child[channel].on("data", (chunk: Buffer) => {
-        output[target].push(chunk);
-        const text = decoder.write(chunk);
+        silence?.refresh();
+        output[target].push(flaws.decodesChunksApart ? Buffer.from(chunk.toString("utf8")) : chunk);
+        const text = flaws.decodesChunksApart ? chunk.toString("utf8") : decoder.write(chunk);
         if (text === "" || command.observe === undefined) return;
         if (flaws.observeEscapes) {
           try {
@@ -73,8 +76,14 @@ export function run(
     );
     // Settle on exit, with a moment for the pipes to drain: a leftover grandchild may hold them open.
     const closed = new Promise((resolveClose) => child.once("close", resolveClose));
-    child.once("exit", async (code, signal) => {
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolveExit) =>
+      child.once("exit", (code, signal) => resolveExit([code, signal])),
+    );
+    const silent = new Promise<[number, null]>((resolveSilent) => (settle = () => resolveSilent([0, null])));
+    void Promise.race([exited, silent]).then(async ([code, signal]) => {
+      clearTimeout(silence);
       await Promise.race([closed, new Promise((wait) => setTimeout(wait, 200))]);
+      if (flaws.killsBackgroundAfterCommand) signalGroup(child.pid!);
       running.delete(stopOnRelease);
       if (timer) clearTimeout(timer);
       command.signal?.removeEventListener("abort", onAbort);

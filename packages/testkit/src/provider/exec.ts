@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { CommandChannel } from "@outpost/core";
 import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { providerOutputFidelityTests } from "./output-fidelity.js";
 import { shell, shellOk } from "./sandbox-shell.js";
 
 const KIT_CONTEXT_VARIABLE = "OUTPOST_KIT_FROM_CONTEXT";
@@ -108,6 +109,8 @@ export function providerExecTests(context: ProviderSuiteContext): void {
       assert.deepEqual(result, { status: index, stdout: `command ${index}`, stderr: `error ${index}` });
     });
   });
+
+  providerOutputFidelityTests(context);
 }
 
 /** About 1 MiB of text with multi-byte characters spread over it, so chunk edges cut through some. */

@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expectOutpostError, within } from "./provider-assertions.js";
 import { leaseCheck, type ProviderSuiteContext } from "./provider-suite-context.js";
+import { providerBackgroundWorkTests } from "./background-work.js";
 import { providerReleaseLeftoverTests } from "./release-leftovers.js";
 import { shell, shellOk } from "./sandbox-shell.js";
 
@@ -65,5 +66,6 @@ export function providerLifecycleTests(context: ProviderSuiteContext): void {
     await expectOutpostError(provider.acquire({ ...base, signal: controller.signal }), "aborted", "acquire() with an aborted signal");
   });
 
+  providerBackgroundWorkTests(context);
   providerReleaseLeftoverTests(context);
 }
