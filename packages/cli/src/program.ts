@@ -193,6 +193,19 @@ export function buildProgram(io: ProgramIo): Command {
     });
 
   program
+    .command("unlock")
+    .description("Break a lock under .outpost/locks: at once when its holder is gone, with --force when it looks alive.")
+    .argument("<lock>", "the lock's name (e.g. integrate-main) or its path")
+    .option("-f, --force", "also break a lock whose holder looks alive (you know it is not an outpost run any more)")
+    .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option("--json", "print the result as JSON")
+    .exitOverride()
+    .action(async (lock: string, flags: { repository?: string; json?: boolean; force?: boolean }) => {
+      const { unlockCommand } = await import("./maintenance/maintenance-commands.js");
+      io.setExitCode(await unlockCommand(lock, flags, io));
+    });
+
+  program
     .command("doctor")
     .description(
       "For each installed agent and provider: what is found (CLI release against the pinned and tested ones, credentials present or not, " +

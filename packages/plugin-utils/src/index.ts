@@ -12,7 +12,7 @@ export { killMarkedProcesses, markedProcesses } from "./marked-processes.js";
 export type { ProcessMark } from "./marked-processes.js";
 export { readPidCounter } from "./pid-counter.js";
 export type { PidCounter } from "./pid-counter.js";
-export { currentProcess, describeProcess, identityOf, liveness, parseIdentity } from "./process-identity.js";
+export { currentProcess, describeProcess, identityOf, liveness, parseIdentity, processStartedAt } from "./process-identity.js";
 export type { Liveness, ProcessIdentity } from "./process-identity.js";
 export { OperationGuard } from "./operation-guard.js";
 export { sandboxRefusal } from "./sandbox-refusal.js";

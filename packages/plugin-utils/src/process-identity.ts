@@ -15,6 +15,8 @@ export interface ProcessIdentity {
   /** Inode of the pid namespace (`pid:[…]`): differs inside a container. */
   readonly pidNamespace?: string;
   readonly host: string;
+  /** The container the process ran in (Docker, containerd, CRI-O: from /proc/<pid>/cgroup or mountinfo). */
+  readonly containerId?: string;
 }
 
 /** What a check of an identity concluded. `unknown`: another machine or a namespace we cannot see. */
@@ -42,6 +44,7 @@ export function identityOf(pid: number): ProcessIdentity | undefined {
     ...optional("bootId", bootId()),
     ...optional("pidNamespace", pidNamespaceOf(pid)),
     host: hostname(),
+    ...optional("containerId", containerIdOf(pid)),
   };
 }
 
@@ -53,9 +56,12 @@ export function liveness(identity: ProcessIdentity): Liveness {
     return identity.host === self.host ? "dead" : "unknown";
   }
   if (identity.pidNamespace && self.pidNamespace && identity.pidNamespace !== self.pidNamespace) {
+    // One container, one pid namespace: the same container in another one was restarted, its processes are gone.
+    if (identity.bootId && identity.bootId === self.bootId && identity.containerId && identity.containerId === self.containerId)
+      return "dead";
     // A container's processes are visible from the initial namespace: the namespace lives while one does.
     if (self.pidNamespace !== INITIAL_PID_NAMESPACE) return "unknown";
-    return namespaceHasProcesses(identity.pidNamespace) ? "alive" : "dead";
+    return namespaceHolds(identity) ? "alive" : "dead";
   }
   if (!procAvailable() || identity.startTime === undefined) return signalProbe(identity.pid);
   const startTime = startTimeOf(identity.pid);
@@ -73,8 +79,16 @@ export function parseIdentity(value: unknown): ProcessIdentity | undefined {
     typeof record.host !== "string"
   )
     return undefined;
-  const text = (key: "startTime" | "bootId" | "pidNamespace") => (typeof record[key] === "string" ? { [key]: record[key] } : {});
-  return { pid: record.pid as number, host: record.host, ...text("startTime"), ...text("bootId"), ...text("pidNamespace") };
+  const text = (key: "startTime" | "bootId" | "pidNamespace" | "containerId") =>
+    typeof record[key] === "string" ? { [key]: record[key] } : {};
+  return {
+    pid: record.pid as number,
+    host: record.host,
+    ...text("startTime"),
+    ...text("bootId"),
+    ...text("pidNamespace"),
+    ...text("containerId"),
+  };
 }
 
 /** One line for messages: `pid 123 on host vm (started …)`. */
@@ -92,6 +106,29 @@ function startTimeOf(pid: number): string | undefined {
   return fields[19];
 }
 
+/**
+ * When the process `pid` of this pid namespace started, in ms since the epoch; undefined where /proc cannot say.
+ * A process that started after a file was written cannot have written it (what proves a reused pid).
+ */
+export function processStartedAt(pid: number): number | undefined {
+  const ticks = Number(startTimeOf(pid));
+  const uptime = Number(readText("/proc/uptime")?.split(" ")[0]);
+  if (!Number.isFinite(ticks) || !Number.isFinite(uptime)) return undefined;
+  // Linux reports start times in USER_HZ, 100 on every architecture it runs on.
+  return Date.now() - uptime * 1_000 + (ticks / 100) * 1_000;
+}
+
+// 64 hex digits after a runtime's name in a cgroup path (cgroup v1), or the container's own /etc/hostname bind
+// mount in mountinfo (cgroup v2 hides the path); a host's own mounts of containers' files never sit there.
+const CGROUP_CONTAINER = /(?:docker|containerd|crio|libpod)[-/]([0-9a-f]{64})/;
+const HOSTNAME_MOUNT = /\/containers\/([0-9a-f]{64})\/hostname \/etc\/hostname /;
+
+function containerIdOf(pid: number): string | undefined {
+  return (
+    CGROUP_CONTAINER.exec(readText(`/proc/${pid}/cgroup`) ?? "")?.[1] ?? HOSTNAME_MOUNT.exec(readText(`/proc/${pid}/mountinfo`) ?? "")?.[1]
+  );
+}
+
 function bootId(): string | undefined {
   return readText("/proc/sys/kernel/random/boot_id")?.trim();
 }
@@ -104,21 +141,36 @@ function pidNamespaceOf(pid: number | "self"): string | undefined {
   }
 }
 
-// A waiter asks again every few milliseconds; one scan of /proc per namespace and half second is enough.
+// A waiter asks again every few milliseconds; one scan of /proc per identity and half second is enough.
 const namespaceScans = new Map<string, { readonly at: number; readonly alive: boolean }>();
 
-function namespaceHasProcesses(namespace: string): boolean {
-  const cached = namespaceScans.get(namespace);
+/**
+ * Whether a process of another pid namespace still runs, seen from the initial one: a process in that namespace
+ * with that pid there (the last NSpid of its status) and the same start time. The namespace alone is not enough:
+ * its inode is reused once it is freed (a restarted container often gets the same one).
+ */
+function namespaceHolds(identity: ProcessIdentity): boolean {
+  const key = `${identity.pidNamespace}:${identity.pid}:${identity.startTime ?? ""}`;
+  const cached = namespaceScans.get(key);
   if (cached && Date.now() - cached.at < 500) return cached.alive;
   let alive = false;
   for (const name of readdirSync("/proc")) {
-    if (/^\d+$/.test(name) && pidNamespaceOf(Number(name)) === namespace && startTimeOf(Number(name)) !== undefined) {
+    if (!/^\d+$/.test(name) || pidNamespaceOf(Number(name)) !== identity.pidNamespace) continue;
+    const startTime = startTimeOf(Number(name));
+    if (startTime === undefined) continue;
+    const inner = /^NSpid:\s+(.*)$/m
+      .exec(readText(`/proc/${name}/status`) ?? "")?.[1]
+      ?.trim()
+      .split(/\s+/)
+      .at(-1);
+    // Without a start time (older records) any process of the namespace counts, as before.
+    if (identity.startTime === undefined || (Number(inner) === identity.pid && startTime === identity.startTime)) {
       alive = true;
       break;
     }
   }
   if (namespaceScans.size > 64) namespaceScans.clear();
-  namespaceScans.set(namespace, { at: Date.now(), alive });
+  namespaceScans.set(key, { at: Date.now(), alive });
   return alive;
 }
 

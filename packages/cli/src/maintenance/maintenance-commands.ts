@@ -53,6 +53,16 @@ export function recoverCommand(id: string, flags: MaintenanceFlags, io: ProgramI
   });
 }
 
+/** `outpost unlock <lock> [--force]`: breaks a lock whose holder is gone, or (forced) one that looks alive. */
+export function unlockCommand(lock: string, flags: MaintenanceFlags & { readonly force?: boolean }, io: ProgramIo): Promise<number> {
+  return guarded(flags, io, async () => {
+    const { breakLock } = await import("@outpost/dispatch");
+    const broken = await breakLock({ repository: flags.repository ?? process.cwd(), lock, force: flags.force === true });
+    if (flags.json) io.stdout.write(`${JSON.stringify({ type: "unlocked", ...broken })}\n`);
+    else io.stdout.write(`Removed the lock ${broken.path}, held by ${broken.holder}${broken.stale ? " (gone)" : " (forced)"}.\n`);
+  });
+}
+
 async function guarded(flags: MaintenanceFlags, io: ProgramIo, work: () => Promise<void>): Promise<number> {
   try {
     await work();

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { link, lstat, mkdir, readdir, rm, unlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, rm, unlink, utimes, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { OutpostError } from "@outpost/core";
 import { readHostFile } from "./host-written.js";
+import { judgeLock, LOCK_HEARTBEAT_MS, LOCK_SILENCE_MS, UNREADABLE_LOCK_GRACE_MS } from "./lock-judgement.js";
 import { currentProcess, describeProcess, liveness, parseIdentity, type ProcessIdentity } from "@outpost/plugin-utils";
 
 export interface FileLockOptions {
@@ -58,7 +59,7 @@ export async function acquireFileLock(path: string, options: FileLockOptions = {
     if (now - started >= waitMs) {
       throw new OutpostError(
         "timeout",
-        `Could not take the lock ${path} within ${waitMs} ms: ${describeHolder(lock)}. If that process is not an outpost run any more, delete the file and retry.`,
+        `Could not take the lock ${path} within ${waitMs} ms: ${describeHolder(lock)}. If that process is not an outpost run any more, break the lock with \`outpost unlock ${path}\` and retry.`,
         { details: { lock: path, ...(lock.owner ? { owner: lock.owner } : {}) } },
       );
     }
@@ -83,7 +84,14 @@ export async function tryFileLock(path: string, options: Pick<FileLockOptions, "
   for (let round = 0; round < 3; round += 1) {
     if (await createExclusive(path, content)) {
       await removeTakeoverMarkers(path);
-      return { path, release: () => releaseIfOwned(path, token) };
+      const heartbeat = renewWhileHeld(path, token);
+      return {
+        path,
+        release: () => {
+          clearInterval(heartbeat);
+          return releaseIfOwned(path, token);
+        },
+      };
     }
     const found = await readLock(path);
     if (!found) continue;
@@ -93,14 +101,26 @@ export async function tryFileLock(path: string, options: Pick<FileLockOptions, "
   return (await readLock(path))?.holder ?? {};
 }
 
+/**
+ * Removes the lock file at `path` (compare-and-delete: never a lock that replaced it meanwhile): at once when its
+ * holder is gone, one judged alive only with `force`. Says who held it and whether it was removed.
+ */
+export async function breakFileLock(path: string, force = false): Promise<{ holder?: LockHolder; stale: boolean; removed: boolean }> {
+  const found = await readLock(path);
+  if (!found) return { stale: true, removed: false };
+  const stale = isStale(found);
+  if (!stale && !force) return { holder: found.holder, stale, removed: false };
+  const again = await readLock(path);
+  if (again?.id !== found.id) return { holder: found.holder, stale, removed: false };
+  await unlink(path).catch(ignoreMissing);
+  await removeTakeoverMarkers(path);
+  return { holder: found.holder, stale, removed: true };
+}
+
 /** What a lock file holds, or undefined when there is none. */
 export async function readLockHolder(path: string): Promise<LockHolder | undefined> {
   return (await readLock(path))?.holder;
 }
-
-// A lock file is written complete before it appears, so an unreadable one is damaged, not half-written;
-// still, a file just created by an older version (pid written after open) gets this long.
-const UNREADABLE_LOCK_GRACE_MS = 5_000;
 
 interface FoundLock {
   /** Tells this lock file apart from any other one that may later sit at the same path. */
@@ -108,6 +128,9 @@ interface FoundLock {
   readonly holder: LockHolder;
   readonly ageMs: number;
   readonly readable: boolean;
+  /** The file's last write (its holder renews it) and whether it is the old pid-only format. */
+  readonly writtenAtMs: number;
+  readonly legacy?: boolean;
 }
 
 async function createExclusive(path: string, content: string): Promise<boolean> {
@@ -142,6 +165,8 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
       holder: { owner: { pid: Number(legacy[1]), host: currentProcess().host } },
       ageMs,
       readable: true,
+      writtenAtMs: info.mtimeMs,
+      legacy: true,
     };
   }
   const parsed = (() => {
@@ -153,12 +178,13 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
   })();
   const owner = parseIdentity(parsed?.owner);
   if (!parsed || !owner || typeof parsed.token !== "string") {
-    return { id: `damaged:${info.ino}:${info.mtimeMs}:${digest(text)}`, holder: {}, ageMs, readable: false };
+    return { id: `damaged:${info.ino}:${info.mtimeMs}:${digest(text)}`, holder: {}, ageMs, readable: false, writtenAtMs: info.mtimeMs };
   }
   return {
     id: `token:${parsed.token}`,
     ageMs,
     readable: true,
+    writtenAtMs: info.mtimeMs,
     holder: {
       owner,
       ...(typeof parsed.acquiredAt === "string" ? { acquiredAt: parsed.acquiredAt } : {}),
@@ -168,8 +194,22 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
 }
 
 function isStale(found: FoundLock): boolean {
-  if (!found.readable || !found.holder.owner) return found.ageMs > UNREADABLE_LOCK_GRACE_MS;
-  return liveness(found.holder.owner) === "dead";
+  const owner = found.readable ? found.holder.owner : undefined;
+  return judgeLock({ ...(owner ? { owner } : {}), writtenAtMs: found.writtenAtMs, legacy: found.legacy === true }) === "stale";
+}
+
+/**
+ * Renews the lock file's time while this holder has it, so a waiter that cannot see this process (another
+ * container or host) knows it still runs; never touches a file that is not this holder's any more.
+ */
+function renewWhileHeld(path: string, token: string): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    void readLock(path)
+      .then((found) => (found?.id === `token:${token}` ? utimes(path, new Date(), new Date()) : undefined))
+      .catch(() => undefined);
+  }, LOCK_HEARTBEAT_MS);
+  timer.unref();
+  return timer;
 }
 
 /**
@@ -203,8 +243,11 @@ async function releaseIfOwned(path: string, token: string): Promise<void> {
 
 /** Who holds a lock, for messages. */
 export function describeHolder(holder: LockHolder): string {
-  if (!holder.owner) return "an unreadable lock file (it is taken over once older than 5 s)";
-  const state = liveness(holder.owner) === "unknown" ? ", which cannot be checked from here (another machine or container)" : "";
+  if (!holder.owner) return `an unreadable lock file (it is taken over once older than ${UNREADABLE_LOCK_GRACE_MS / 1_000} s)`;
+  const state =
+    liveness(holder.owner) === "unknown"
+      ? `, which cannot be checked from here (another machine or container; taken over once it stops renewing the lock for ${LOCK_SILENCE_MS / 1_000} s)`
+      : "";
   const details = holder.details
     ? Object.entries(holder.details)
         .map(([key, value]) => `, ${key} ${value}`)
