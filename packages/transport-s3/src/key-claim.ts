@@ -20,8 +20,10 @@ export interface ClaimContext {
 
 export interface HeldClaim {
   readonly etag: string;
-  /** `performance.now()` when the claim was stored. */
-  readonly placedAt: number;
+  /** `performance.now()` when the claim was stored or last renewed. */
+  placedAt: number;
+  /** Its bytes: stored again unchanged to renew it (same ETag, new Last-Modified). */
+  readonly body: Buffer;
 }
 
 /** What a create-only writer finds at a key: nothing, something it may replace (by ETag), or a live object. */
@@ -72,15 +74,16 @@ export function claimedConflict(key: string, found: Extract<KeyState, { state: "
  */
 export async function placeClaim(context: ClaimContext, objectKey: string): Promise<HeldClaim> {
   const { client, bucket, signal } = context;
+  const body = claimMarker();
   let etag: string | undefined;
   try {
-    etag = await conditionalPut(client, bucket, objectKey, claimMarker(), { IfNoneMatch: "*" }, signal);
+    etag = await conditionalPut(client, bucket, objectKey, body, { IfNoneMatch: "*" }, signal);
   } catch (error) {
     if (!isPreconditionFailed(error)) throw error;
     const found = await probeKey(context, objectKey);
     if (found.state === "claimed") throw claimedConflict(objectKey, found, context.leaseMs);
     if (found.state !== "vacant") throw error;
-    etag = await conditionalPut(client, bucket, objectKey, claimMarker(), { IfMatch: found.etag }, signal);
+    etag = await conditionalPut(client, bucket, objectKey, body, { IfMatch: found.etag }, signal);
   }
   if (!etag)
     throw new OutpostError(
@@ -88,7 +91,7 @@ export async function placeClaim(context: ClaimContext, objectKey: string): Prom
       `S3 returned no ETag for the claim on ${objectKey}. Use an S3-compatible store that returns ETags.`,
       { details: { objectKey } },
     );
-  return { etag, placedAt: performance.now() };
+  return { etag, placedAt: performance.now(), body };
 }
 
 /**
@@ -125,9 +128,10 @@ export function assertClaimFresh(claim: HeldClaim, leaseMs: number, key: string)
 
 /**
  * Gives a claim back after a failed write, so the key is free at once rather than after the lease. The
- * failure that ended the write (a dropped connection, an overloaded store) often hits the release too,
- * so it is tried again a few times; a claim already replaced or gone needs nothing. Returns whether the
- * claim is known to be gone; if not, other writers are told when it frees.
+ * failure that ended the write (a dropped connection, a link that is down for a while) often hits the
+ * release too, so the release does not end with the write: two quick tries, then it goes on in the
+ * background, each try on a new request, until the claim is gone or its lease would have freed it anyway.
+ * A claim already replaced or gone needs nothing. Returns whether the claim is known to be gone now.
  */
 export async function releaseClaim(
   context: ClaimContext,
@@ -135,17 +139,30 @@ export async function releaseClaim(
   claim: HeldClaim,
   removeMode: "tombstone" | "conditional-delete",
 ): Promise<boolean> {
-  const { client, bucket } = context;
-  for (const delayMs of [0, 200, 1_000, 3_000]) {
-    if (delayMs > 0) await sleep(delayMs);
-    try {
-      // Without the caller's signal: the cleanup must run even when the caller gave up.
-      if (removeMode === "tombstone") await conditionalPut(client, bucket, objectKey, tombstone(), { IfMatch: claim.etag });
-      else await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey, IfMatch: claim.etag }));
-      return true;
-    } catch (error) {
-      if (isPreconditionFailed(error) || isNotFound(error)) return true;
+  const attempt = () => releaseOnce(context, objectKey, claim, removeMode);
+  if ((await attempt()) || (await sleep(200).then(attempt))) return true;
+  void (async () => {
+    for (let delayMs = 500; performance.now() < claim.placedAt + context.leaseMs; delayMs = Math.min(delayMs * 2, 5_000)) {
+      await sleep(delayMs, undefined, { ref: false });
+      if (await attempt()) return;
     }
-  }
+  })();
   return false;
+}
+
+async function releaseOnce(
+  context: ClaimContext,
+  objectKey: string,
+  claim: HeldClaim,
+  removeMode: "tombstone" | "conditional-delete",
+): Promise<boolean> {
+  const { client, bucket } = context;
+  try {
+    // Without the caller's signal: the cleanup must run even when the caller gave up.
+    if (removeMode === "tombstone") await conditionalPut(client, bucket, objectKey, tombstone(), { IfMatch: claim.etag });
+    else await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey, IfMatch: claim.etag }));
+    return true;
+  } catch (error) {
+    return isPreconditionFailed(error) || isNotFound(error);
+  }
 }

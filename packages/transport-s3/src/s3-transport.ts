@@ -26,6 +26,7 @@ import {
   type HeldClaim,
 } from "./key-claim.js";
 import { multipartWrite } from "./multipart-write.js";
+import { whileRenewed } from "./claim-renewal.js";
 import { decodeObject, FRAME_BYTES, frameHeader, payloadMatches, tombstone } from "./object-frame.js";
 import { isNotFound, isPreconditionFailed } from "./s3-failure.js";
 
@@ -53,7 +54,7 @@ export interface S3TransportConfig {
    * then store their body with If-Match on it (see README). Default 1 MiB.
    */
   readonly claimAboveBytes?: number;
-  /** A claim older than this may be taken over by another create-only writer (its writer is presumed dead). Default 10 minutes. */
+  /** A claim older than this may be taken over by another create-only writer (its writer is presumed dead). Default 30 s: a writer renews its claim while it writes. */
   readonly claimLeaseMs?: number;
   /** Default "s3". */
   readonly name?: string;
@@ -70,7 +71,7 @@ export function s3Transport(config: S3TransportConfig): Transport {
   const threshold = config.multipartThresholdBytes ?? 16 * MIB;
   const partBytes = config.partBytes ?? 8 * MIB;
   const claimAbove = config.claimAboveBytes ?? MIB;
-  const leaseMs = config.claimLeaseMs ?? 10 * 60_000;
+  const leaseMs = config.claimLeaseMs ?? 30_000;
   const endpoint = describeEndpoint(client);
   const failure = async (error: unknown, action: string, key: string | undefined, signal?: AbortSignal) =>
     mapS3Error(error, { action, key, bucket, endpoint: await endpoint, signal } satisfies S3ErrorContext);
@@ -104,7 +105,14 @@ export function s3Transport(config: S3TransportConfig): Transport {
       return { IfMatch: claim.etag };
     };
     try {
-      if (size <= threshold) return await put(key, Buffer.concat([header, bytes]), await claimKey(), signal);
+      if (size <= threshold) {
+        const condition = await claimKey();
+        const body = Buffer.concat([header, bytes]);
+        return revisionOf(
+          await whileRenewed(context, objectKey, claim!, () => conditionalPut(client, bucket, objectKey, body, condition, signal)),
+          key,
+        );
+      }
       // Parts first, claim last: a lost race costs the upload, but a crashed writer blocks the key for
       // one completion at most. A live object is refused before uploading anything.
       const found = await probeKey(context, objectKey);
