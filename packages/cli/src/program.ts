@@ -149,6 +149,20 @@ export function buildProgram(io: ProgramIo): Command {
       io.setExitCode(await runCommand(brief, flags, io));
     });
 
+  program
+    .command("demo")
+    .description(
+      "Try Outpost offline, with no key: a scripted model server, an installed agent's real CLI, a scratch repository; one commit, then a continuation.",
+    )
+    .option("-a, --agent <name>", "installed agent to run (default: the first whose CLI is found)")
+    .option("--executable <path>", "agent CLI to run instead of the one found on PATH or in node_modules/.bin")
+    .option("--keep", "keep the scratch repository and conversations instead of removing them")
+    .exitOverride()
+    .action(async (flags: { agent?: string; executable?: string; keep?: boolean }) => {
+      const { demoCommand } = await import("./demo/demo-command.js");
+      io.setExitCode(await demoCommand(flags, io));
+    });
+
   addReplayCommand(program, io);
 
   program

@@ -2,7 +2,7 @@
 // the real Claude Code CLI runs through dispatch() in a local sandbox on a scratch repository, commits, and
 // its conversation is captured and continued in a fresh sandbox.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -82,6 +82,8 @@ async function run(): Promise<number> {
     return 1;
   } finally {
     await server.close();
+    // The scratch repository and the conversation home are the demo's alone: nothing stays in the temp folder.
+    for (const directory of [repository, conversationHome]) rmSync(directory, { recursive: true, force: true });
   }
 }
 

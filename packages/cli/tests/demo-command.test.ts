@@ -1,0 +1,35 @@
+// `outpost demo` from the built CLI, as a user runs it: offline, no key, the repository's installed agent CLI.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, expect, it } from "vitest";
+
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+const command = join(packageRoot, "bin/outpost.cjs");
+
+beforeAll(() => {
+  if (!existsSync(join(packageRoot, "dist/demo/demo-command.js"))) throw new Error("dist is missing: run `npm run build` first.");
+});
+
+it("shows a commit merged back and a continuation that saw the first turn, and leaves nothing in the temp folder", () => {
+  const temp = mkdtempSync(join(tmpdir(), "outpost-demo-test-"));
+  const environment: NodeJS.ProcessEnv = { ...process.env, TMPDIR: temp };
+  // No key anywhere: the demo must not need one.
+  for (const name of Object.keys(environment)) if (/API_KEY|TOKEN/.test(name)) delete environment[name];
+  const result = spawnSync(process.execPath, [command, "demo"], { cwd: packageRoot, env: environment, encoding: "utf8", timeout: 120_000 });
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(0);
+  expect(result.stdout).toMatch(/commit on main: [0-9a-f]+ Add hello\.txt/);
+  expect(result.stdout).toMatch(/--continue [0-9a-f-]{36}/);
+  expect(result.stdout).toContain("history_has_turn1=true");
+  expect(readdirSync(temp).filter((name) => name.startsWith("outpost-demo-"))).toEqual([]);
+});
+
+it("an unknown agent is a usage error that lists the installed ones", () => {
+  const result = spawnSync(process.execPath, [command, "demo", "--agent", "nosuch"], { cwd: packageRoot, encoding: "utf8" });
+  expect(result.status).toBe(2);
+  expect(result.stderr).toMatch(/nosuch/);
+  expect(result.stderr).toMatch(/Installed agents: \w+/);
+});
