@@ -14,7 +14,7 @@ const git = (args: string[], input?: string, variables: Record<string, string> =
   execFileSync("git", args, { cwd: repository, encoding: "utf8", input, env: { ...process.env, ...variables } }).trim();
 
 describe("rebuildScript", () => {
-  it("rebuilds each recorded commit with its id, on a private index, leaving HEAD, the index and the files alone", async () => {
+  it("rebuilds each recorded commit with its id into the scratch ref, on a private index, leaving HEAD, the index and the files alone", async () => {
     const base = git(["rev-parse", "HEAD"]);
     const identity = ["-c", "user.name=Ann O'Neil", "-c", "user.email=ann@example.com"];
     writeFileSync(join(repository, "a.txt"), "one\n");
@@ -34,18 +34,18 @@ describe("rebuildScript", () => {
     const recorded = await recordCommits(repository, { since: base }, 1 << 20);
     expect(recorded).toHaveLength(2);
     git(["reset", "-q", "--hard", base]);
-    const index = join(repository, ".git", "outpost-test.index");
-    git(["read-tree", base], undefined, { GIT_INDEX_FILE: index });
+    const ref = "refs/outpost/replay/test";
     const output = execFileSync("sh", [], {
       cwd: repository,
-      input: rebuildScript(base, recorded),
+      input: rebuildScript({ indexName: "outpost-test.index" }, ref, recorded),
       encoding: "utf8",
-      env: { ...process.env, GIT_INDEX_FILE: index },
     });
     expect(output.trim().split("\n")).toEqual([
+      `start ${base} ${join(repository, ".git", "outpost-test.index")}`,
       `ok ${recorded[0]!.tree} ${recorded[0]!.id} ${base}`,
       `ok ${recorded[1]!.tree} ${recorded[1]!.id} ${recorded[0]!.id}`,
     ]);
+    expect(git(["rev-parse", ref])).toBe(recorded[1]!.id);
     expect(git(["rev-parse", "HEAD"])).toBe(base);
     expect(git(["status", "--porcelain"])).toBe("");
   });

@@ -20,27 +20,18 @@ export async function sandboxGit(
   lease: SandboxLease,
   args: readonly string[],
   what: string,
-  options: {
-    readonly signal?: AbortSignal;
-    readonly config?: Readonly<Record<string, string>>;
-    readonly stdin?: string;
-    readonly variables?: Readonly<Record<string, string>>;
-    /** The error for a non-zero exit, when git being missing is not the likely cause (a replayed patch that does not apply). */
-    readonly failed?: (status: number, output: string) => OutpostError;
-  } = {},
+  options: { readonly signal?: AbortSignal; readonly config?: Readonly<Record<string, string>>; readonly stdin?: string } = {},
 ): Promise<string> {
   const config = sandboxGitConfigArguments(options.config);
   const result = await lease.invoke({
     executable: "git",
     arguments: [...config, ...args],
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
-    ...(options.variables ? { variables: options.variables } : {}),
     directory: lease.root,
     signal: options.signal,
     deadlineMs: 600_000,
     retain: 64 * 1024,
   });
-  if (result.status !== 0 && options.failed) throw options.failed(result.status, tailLines(result.stderr || result.stdout, 500));
   if (result.status !== 0)
     throw new OutpostError(
       "workspace",

@@ -4,15 +4,32 @@ import { commitObject } from "../journal/commit-object.js";
 import { shellQuote } from "../process/shell-quote.js";
 import { sandboxGitConfigArguments } from "../remote/sandbox-git-command.js";
 
+/** Where a turn's rebuild starts: from HEAD with a fresh private index (the first turn), or where the last one stopped. */
+export type RebuildStart = { readonly index: string; readonly head: string } | { readonly indexName: string };
+
+/** The shell function every line of the replay's scripts runs git through: no hook or fsmonitor the sandbox set. */
+export function gitFunction(): string {
+  return `g() { ${["git", ...sandboxGitConfigArguments()].map(shellQuote).join(" ")} "$@"; }`;
+}
+
 /**
  * One shell script that rebuilds a turn's commits in the sandbox: for each, the patch is applied to the private
- * index (`GIT_INDEX_FILE`, set by the caller), its tree written and its commit object written on the last rebuilt
- * one. Each prints `ok <tree> <id> <parent>` or `failed` (the patch did not apply; the index goes back to the
- * parent). One process for the turn instead of three per commit: a replay spends its time in git, not in spawning.
+ * index (`GIT_INDEX_FILE`), its tree written and its commit object written on the last rebuilt one; the scratch
+ * ref then names the last. The first turn's script first prints `start <HEAD> <index path>`; then each commit
+ * prints `ok <tree> <id> <parent>` or `failed` (its patch did not apply; the index goes back to the parent).
+ * One process for the turn: a replay spends its time in git, not in starting processes.
  */
-export function rebuildScript(start: string, commits: readonly RecordedCommit[]): string {
-  const git = ["git", ...sandboxGitConfigArguments()].map(shellQuote).join(" ");
-  const lines = ["set -u", `g() { ${git} "$@"; }`, `parent=${shellQuote(start)}`];
+export function rebuildScript(start: RebuildStart, ref: string, commits: readonly RecordedCommit[]): string {
+  const lines = ["set -u", gitFunction()];
+  if ("indexName" in start)
+    lines.push(
+      "gitdir=$(g rev-parse --absolute-git-dir) || exit 4",
+      `GIT_INDEX_FILE="$gitdir/"${shellQuote(start.indexName)}; export GIT_INDEX_FILE`,
+      "parent=$(g rev-parse --verify 'HEAD^{commit}') || exit 4",
+      'g read-tree "$parent" || exit 3',
+      'echo "start $parent $GIT_INDEX_FILE"',
+    );
+  else lines.push(`GIT_INDEX_FILE=${shellQuote(start.index)}; export GIT_INDEX_FILE`, `parent=${shellQuote(start.head)}`);
   for (const commit of commits) {
     const token = `OUTPOST_${randomUUID().replaceAll("-", "")}`;
     // Everything after the tree and first parent, exactly as the object holds it.
@@ -34,6 +51,7 @@ export function rebuildScript(start: string, commits: readonly RecordedCommit[])
       "fi",
     );
   }
+  lines.push(`g update-ref ${shellQuote(ref)} "$parent" || exit 3`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -49,4 +67,16 @@ function commitInput(rest: string, token: string): string {
 
 function withNewline(text: string): string {
   return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+/**
+ * The script that ends a replay: with `land`, the branch and work tree move to `head` by fast-forward (git
+ * refuses before writing anything when a local change or an untracked file is in the way; it prints
+ * `refused <why>`); either way the scratch ref and the private index go.
+ */
+export function finishScript(ref: string, index: string, land: string | undefined): string {
+  const lines = ["set -u", gitFunction()];
+  if (land) lines.push(`if ! out=$(g merge --ff-only --quiet ${shellQuote(land)} 2>&1); then printf 'refused %s\\n' "$out"; fi`);
+  lines.push(`g update-ref -d ${shellQuote(ref)} 2>/dev/null`, `rm -f ${shellQuote(index)}`, "exit 0");
+  return `${lines.join("\n")}\n`;
 }

@@ -31,7 +31,7 @@ export async function replayTurns(state: DispatchState, agent: ReplayAgent, leas
   builds.set(state, build);
   try {
     await run();
-    const refused = await build.land(state.options.signal);
+    const refused = await build.finish(true, state.options.signal);
     if (refused)
       diverge(
         agent.divergence,
@@ -45,6 +45,7 @@ export async function replayTurns(state: DispatchState, agent: ReplayAgent, leas
         (message) => state.observers.warn(message),
       );
   } finally {
-    await build.close();
+    // After a failure: the scratch ref and private index go; the branch was never moved.
+    await build.finish(false).catch(() => undefined);
   }
 }

@@ -84,7 +84,6 @@ export async function replayTurn(input: ReplayTurnInput): Promise<TurnOutcome> {
     await rebuilding.catch(() => undefined);
   }
   for (const divergence of await rebuilding) report(divergence);
-  await input.build.keep(input.signal);
   if (turn.fallback) throw new RecordedFallback(turn);
   const marker = turn.marker && input.markers.includes(turn.marker) ? turn.marker : findMarker(turn.text, input.markers);
   return {
