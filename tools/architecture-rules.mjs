@@ -17,6 +17,8 @@ export const RULES = [
   // plugin (it finds them through their descriptors, so a third-party plugin is one of equals).
   { match: /^cli$/, allowed: "any", namesNoPlugin: true },
   { match: /^e2e$/, allowed: "any" },
+  // Private API doubles of the cloud services (tests and benches only): plugin-utils' process helpers, no plugin.
+  { match: /^cloud-doubles$/, allowed: ["plugin-utils"] },
 ];
 
 export function ruleFor(folder) {

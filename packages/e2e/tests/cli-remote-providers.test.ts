@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDaytonaDouble, type DaytonaDouble } from "@outpost/provider-daytona/double";
-import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
+import { startDaytonaDouble, type DaytonaDouble } from "@outpost/cloud-doubles/daytona";
+import { startVercelDouble, type VercelDouble } from "@outpost/cloud-doubles/vercel";
 import { gitIn, scratchRepository } from "../src/index.js";
 import { outpostArguments, scriptAgentModule } from "./support/cli-process.js";
 import { daytonaEnvironment, onlyCloud, vercelEnvironment } from "./support/cloud-environment.js";

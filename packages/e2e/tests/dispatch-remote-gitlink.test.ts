@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxProvider } from "@outpost/core";
 import { dispatch } from "@outpost/dispatch";
 import { daytonaProvider } from "@outpost/provider-daytona";
-import { startDaytonaDouble, type DaytonaDouble } from "@outpost/provider-daytona/double";
+import { startDaytonaDouble, type DaytonaDouble } from "@outpost/cloud-doubles/daytona";
 import { vercelProvider } from "@outpost/provider-vercel";
-import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
+import { startVercelDouble, type VercelDouble } from "@outpost/cloud-doubles/vercel";
 import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
 import { isolatedDocker } from "./support/isolated-docker.js";
 

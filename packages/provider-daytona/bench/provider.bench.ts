@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { Daytona } from "@daytonaio/sdk";
 import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
 import { daytonaProvider } from "@outpost/provider-daytona";
-import { startDaytonaDouble } from "@outpost/provider-daytona/double";
+import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
 // decide the upload row otherwise.

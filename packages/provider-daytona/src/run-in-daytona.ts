@@ -107,7 +107,8 @@ async function runInOneRequest(lease: LeaseSandbox, run: SessionRun, options: Wr
     if (output.end === undefined)
       throw new OutpostError(
         "provider",
-        `Could not ${options.what}: the command ended (exit code ${String(ended.exitCode)}) without the rest of its output. Run it again; check the disk space of the sandbox (output goes through files in the lease scratch directory).`,
+        `Could not ${options.what}: the command ended (exit code ${String(ended.exitCode)}) without the rest of its output. ` +
+          "Run it again; check the disk space of the sandbox (output goes through files in the lease scratch directory).",
         { details: { incomplete: true } },
       );
     return { start: header.start ?? { missing: "executable" }, status: output.end.status };

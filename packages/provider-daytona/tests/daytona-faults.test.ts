@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Daytona } from "@daytonaio/sdk";
 import { describe, expect, it } from "vitest";
 import { type DaytonaLease, daytonaProvider } from "@outpost/provider-daytona";
-import { startDaytonaDouble } from "@outpost/provider-daytona/double";
+import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 import { failureWhenSandboxVanishes, outpostFailure as failure, useApiDouble } from "@outpost/testkit/faults";
 
 // Each fault the double can inject must reach the caller as an OutpostError that keeps the SDK error and says what to do.

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { daytonaProvider } from "@outpost/provider-daytona";
-import { startDaytonaDouble } from "@outpost/provider-daytona/double";
+import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 import { outpostFailure as failure, useApiDouble } from "@outpost/testkit/faults";
 
 // How many API requests a command costs: each is a network round trip on the real platform.

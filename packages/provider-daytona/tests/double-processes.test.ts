@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markedProcesses } from "@outpost/plugin-utils";
 import { daytonaProvider } from "@outpost/provider-daytona";
-import { startDaytonaDouble } from "@outpost/provider-daytona/double";
+import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 import { processesLeftAfterRelease, useApiDouble } from "@outpost/testkit/faults";
 
 // The double runs real processes on this machine: deleting a sandbox must leave none behind, as the platform's VM would.

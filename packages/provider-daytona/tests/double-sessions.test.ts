@@ -1,7 +1,7 @@
 import { Daytona, type Sandbox } from "@daytonaio/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daytonaProvider } from "@outpost/provider-daytona";
-import { startDaytonaDouble } from "@outpost/provider-daytona/double";
+import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 import { useApiDouble } from "@outpost/testkit/faults";
 
 // A session is one shell running its commands in itself, one after the other, as the daemon does. A double

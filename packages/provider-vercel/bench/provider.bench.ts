@@ -5,7 +5,7 @@
 import { Sandbox } from "@vercel/sandbox";
 import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
 import { vercelProvider } from "@outpost/provider-vercel";
-import { startVercelDouble } from "@outpost/provider-vercel/double";
+import { startVercelDouble } from "@outpost/cloud-doubles/vercel";
 
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
 // decide the upload row otherwise.

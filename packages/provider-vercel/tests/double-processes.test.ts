@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markedProcesses } from "@outpost/plugin-utils";
 import { vercelProvider } from "@outpost/provider-vercel";
-import { startVercelDouble } from "@outpost/provider-vercel/double";
+import { startVercelDouble } from "@outpost/cloud-doubles/vercel";
 import { processesLeftAfterRelease, useApiDouble } from "@outpost/testkit/faults";
 
 // The double runs real processes on this machine: deleting a sandbox must leave none behind, as the platform's VM would.

@@ -1,6 +1,6 @@
 import { describeSandboxProvider } from "@outpost/testkit";
 import { vercelProvider } from "@outpost/provider-vercel";
-import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
+import { startVercelDouble, type VercelDouble } from "@outpost/cloud-doubles/vercel";
 
 // The SDK's real code paths against the offline API double (real processes in a temporary root per sandbox).
 let double: VercelDouble | undefined;

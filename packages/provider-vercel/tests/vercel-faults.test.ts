@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type VercelLease, vercelProvider } from "@outpost/provider-vercel";
-import { startVercelDouble } from "@outpost/provider-vercel/double";
+import { startVercelDouble } from "@outpost/cloud-doubles/vercel";
 import { failureWhenSandboxVanishes, outpostFailure as failure, useApiDouble } from "@outpost/testkit/faults";
 
 // Each fault the double can inject must reach the caller as an OutpostError that keeps the SDK error and says what to do.

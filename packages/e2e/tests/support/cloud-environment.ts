@@ -1,5 +1,5 @@
-import type { DaytonaDouble } from "@outpost/provider-daytona/double";
-import type { VercelDouble } from "@outpost/provider-vercel/double";
+import type { DaytonaDouble } from "@outpost/cloud-doubles/daytona";
+import type { VercelDouble } from "@outpost/cloud-doubles/vercel";
 
 // Vercel: OUTPOST_VERCEL_API_URL, since the SDK has no variable for its origin; Daytona: DAYTONA_API_URL, its own.
 const CLOUD_VARIABLES = /^(VERCEL_|DAYTONA_|OUTPOST_VERCEL_)/;

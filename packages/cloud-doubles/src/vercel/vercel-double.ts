@@ -1,16 +1,32 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandLogs, getCommand, killCommand, startCommand } from "./double-commands.js";
-import { FaultPlan, type VercelFault } from "./double-faults.js";
+import { type DoubleFault, FaultPlan } from "../framework/fault-plan.js";
+import { startDoubleServer } from "../framework/double-server.js";
+import { Latency } from "../framework/latency.js";
+import type { RoundTrips } from "../framework/round-trips.js";
 import { makeDirectory, readFileRoute, writeFiles } from "./double-files.js";
 import { sessionJson } from "./double-json.js";
-import { DoubleRefusal, readJson, sendJson } from "./double-request.js";
+import { DoubleRefusal, readJson, sendJson, sendRefusal } from "./double-request.js";
 import { SandboxRegistry } from "./double-sandboxes.js";
-import { receivedBytesOf } from "@outpost/plugin-utils";
+
+/** A fault for the Vercel double (`match` against `METHOD path`, e.g. /^POST \/v[23]\/sandboxes$/). */
+export type VercelFault = DoubleFault;
+
+const CODES: Record<number, string> = {
+  400: "bad_request",
+  401: "unauthorized",
+  402: "payment_required",
+  403: "forbidden",
+  404: "not_found",
+  429: "rate_limited",
+  500: "internal_server_error",
+  502: "bad_gateway",
+  503: "service_unavailable",
+};
 
 /** The origin the SDK calls by default; the double's `fetch` sends those requests to the double. */
 const VERCEL_API = "https://vercel.com/api";
@@ -22,6 +38,8 @@ export interface VercelDoubleOptions {
   readonly projectId?: string;
   /** Where the sandboxes' filesystems live (a fresh temporary directory by default). */
   readonly directory?: string;
+  /** Injected delay per request, in ms (default 0). */
+  readonly latencyMs?: number;
 }
 
 export interface VercelDouble {
@@ -33,6 +51,10 @@ export interface VercelDouble {
   readonly credentials: { readonly token: string; readonly teamId: string; readonly projectId: string };
   /** Every request the double answered (`METHOD path`), for tests. */
   readonly requests: readonly string[];
+  /** The requests as time spans: `serial()` counts the round trips a client waited for one after the other. */
+  readonly roundTrips: RoundTrips;
+  /** Sets the injected delay per request. */
+  setLatency(delayMs: number): void;
   /** Bytes the double has read from its clients so far (headers and bodies), to check how much a sync sent. */
   receivedBytes(): number;
   /** Answers the next matching requests with this fault instead. */
@@ -58,29 +80,13 @@ export async function startVercelDouble(options: VercelDoubleOptions = {}): Prom
   const base = options.directory ?? (await mkdtemp(join(tmpdir(), "outpost-vercel-double-")));
   let createDelayMs = 0;
   const registry = new SandboxRegistry(base, () => createDelayMs);
-  const faults = new FaultPlan();
-  const requests: string[] = [];
+  const faults = new FaultPlan(CODES);
+  const latency = new Latency(options.latencyMs ?? 0);
   let sequence = 0;
-  const server = createServer((request, response) => {
-    const requestId = `double1::${(++sequence).toString(36)}-${Date.now()}`;
-    response.setHeader("x-vercel-id", requestId);
-    handle(request, response).catch((error: unknown) => {
-      const refusal = error instanceof DoubleRefusal ? error : new DoubleRefusal(500, "internal_server_error", (error as Error).message);
-      if (response.headersSent) return response.destroy();
-      sendJson(response, refusal.status, { error: { code: refusal.code, message: refusal.message } });
-    });
-  });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://double");
     const method = request.method ?? "GET";
-    requests.push(`${method} ${url.pathname}`);
-    const fault = faults.take(method, url.pathname);
-    if (fault !== undefined) {
-      request.resume();
-      const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
-      return sendJson(response, fault.status, { error: { code: fault.code, message: `Injected fault ${fault.status}.` } }, headers);
-    }
     if (request.headers.authorization !== `Bearer ${credentials.token}`) {
       throw new DoubleRefusal(401, "unauthorized", "The bearer token is missing or invalid.");
     }
@@ -151,9 +157,14 @@ export async function startVercelDouble(options: VercelDoubleOptions = {}): Prom
     );
   }
 
-  const receivedBytes = receivedBytesOf(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await startDoubleServer({
+    handle,
+    refuse: sendRefusal,
+    requestId: { header: "x-vercel-id", value: () => `double1::${(++sequence).toString(36)}-${Date.now()}` },
+    faults,
+    latency,
+  });
+  const url = served.origin;
   const doubleFetch: typeof globalThis.fetch = (input, init) => {
     const target = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     return globalThis.fetch(target.startsWith(VERCEL_API) ? url + target.slice(VERCEL_API.length) : target, init);
@@ -162,8 +173,10 @@ export async function startVercelDouble(options: VercelDoubleOptions = {}): Prom
     url,
     fetch: doubleFetch,
     credentials,
-    requests,
-    receivedBytes,
+    requests: served.requests,
+    roundTrips: served.roundTrips,
+    receivedBytes: served.receivedBytes,
+    setLatency: (delayMs) => latency.set(delayMs),
     fault: (fault) => faults.add(fault),
     slowCreate: (delayMs) => void (createDelayMs = delayMs),
     vanish: async (name) => {
@@ -174,8 +187,7 @@ export async function startVercelDouble(options: VercelDoubleOptions = {}): Prom
     directoryOf: (name) => registry.find(name).directory,
     close: async () => {
       for (const sandbox of registry.byName.values()) await sandbox.destroy().catch(() => undefined);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       if (options.directory === undefined) await rm(base, { recursive: true, force: true });
     },
   };

@@ -1,20 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { DoubleRefusal } from "../framework/double-refusal.js";
+import { readBody, sendJson } from "../framework/http-body.js";
 
-/** A refusal the double answers with the API's error body `{ error: { code, message } }`. */
-export class DoubleRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { DoubleRefusal, readBody, sendJson };
 
-export async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/** The API's error body, `{ error: { code, message } }`. */
+export function sendRefusal(response: ServerResponse, refusal: DoubleRefusal): void {
+  sendJson(response, refusal.status, { error: { code: refusal.code, message: refusal.message } }, { ...refusal.headers });
 }
 
 /** The JSON object body, or a 400 like the API's for anything else. */
@@ -65,10 +57,4 @@ export function stringRecord(body: Record<string, unknown>, key: string): Record
     throw new DoubleRefusal(400, "bad_request", `\`${key}\` must be an object of strings.`);
   }
   return value as Record<string, string>;
-}
-
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-  response.end(text);
 }

@@ -1,3 +1,4 @@
 export { startDaytonaDouble } from "./daytona-double.js";
 export type { DaytonaDouble, DaytonaDoubleOptions } from "./daytona-double.js";
-export type { DaytonaFault } from "./double-faults.js";
+export type { DaytonaFault } from "./daytona-double.js";
+export type { StreamDrops } from "./double-logs.js";

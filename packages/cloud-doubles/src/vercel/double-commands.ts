@@ -5,13 +5,11 @@ import { commandJson } from "./double-json.js";
 import type { LogEntry } from "./double-process.js";
 import { DoubleRefusal, optionalNumber, optionalString, readJson, sendJson, stringArray, stringRecord } from "./double-request.js";
 import type { DoubleCommand, DoubleSession } from "./double-sandbox.js";
+import { SplitLineWriter } from "./split-writer.js";
 
-/**
- * One ndjson line with every non-ASCII character escaped: @vercel/sandbox 3.5.0 (jsonlines) decodes each
- * network chunk on its own, so raw UTF-8 cut between two chunks would reach the client garbled.
- */
+/** One ndjson line, raw UTF-8 as the API writes it (see SplitLineWriter for how it travels). */
 export function ndjsonLine(value: unknown): string {
-  return `${JSON.stringify(value).replace(/[\u007f-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`)}\n`;
+  return `${JSON.stringify(value)}\n`;
 }
 
 const NDJSON = { "content-type": "application/x-ndjson" };
@@ -30,8 +28,9 @@ export async function startCommand(session: DoubleSession, request: IncomingMess
   const entry = session.run(command, args, cwd, env, timeout);
   if (body.wait !== true) return sendJson(response, 200, { command: commandJson(entry, session.id) });
   response.writeHead(200, NDJSON);
-  response.write(ndjsonLine({ command: commandJson(entry, session.id) }));
-  streamLogs(entry, session, response, body.logs === true, true);
+  const writer = new SplitLineWriter(response);
+  writer.write(ndjsonLine({ command: commandJson(entry, session.id) }));
+  streamLogs(entry, session, response, writer, body.logs === true, true);
 }
 
 /** GET cmd/{id}: the command, or with `?wait=true` the finished command once it exits. */
@@ -49,7 +48,7 @@ export async function getCommand(session: DoubleSession, command: DoubleCommand,
 /** GET cmd/{id}/logs: ndjson log lines, replayed from the start then followed until the command ends. */
 export function commandLogs(session: DoubleSession, command: DoubleCommand, response: ServerResponse): void {
   response.writeHead(200, NDJSON);
-  streamLogs(command, session, response, true, false);
+  streamLogs(command, session, response, new SplitLineWriter(response), true, false);
 }
 
 /** POST cmd/{id}/kill: sends the numeric `signal` to the command's process group. */
@@ -67,7 +66,14 @@ export async function killCommand(
   sendJson(response, 200, { command: commandJson(command, session.id) });
 }
 
-function streamLogs(command: DoubleCommand, session: DoubleSession, response: ServerResponse, logs: boolean, finish: boolean): void {
+function streamLogs(
+  command: DoubleCommand,
+  session: DoubleSession,
+  response: ServerResponse,
+  writer: SplitLineWriter,
+  logs: boolean,
+  finish: boolean,
+): void {
   let closed = false;
   response.once("close", () => {
     closed = true;
@@ -76,17 +82,17 @@ function streamLogs(command: DoubleCommand, session: DoubleSession, response: Se
   const unsubscribe = command.process.follow((entry: LogEntry | undefined) => {
     if (closed) return;
     if (entry !== undefined) {
-      if (logs) response.write(ndjsonLine({ stream: entry.stream, data: entry.data }));
+      if (logs) writer.write(ndjsonLine({ stream: entry.stream, data: entry.data }));
       return;
     }
     if (command.process.exitCode === null) {
       // The sandbox went away under the command: the stream ends with an error line, as on Vercel.
-      response.end(
+      writer.end(
         ndjsonLine({ stream: "error", data: { code: "sandbox_stopped", message: "The sandbox was stopped while the command ran." } }),
       );
       return;
     }
-    if (finish) response.end(ndjsonLine({ command: commandJson(command, session.id) }));
-    else response.end();
+    if (finish) writer.end(ndjsonLine({ command: commandJson(command, session.id) }));
+    else writer.end();
   });
 }

@@ -4,8 +4,9 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { CommandLog } from "./command-log.js";
-import { shellWord } from "../shell-words.js";
 import { DoubleRefusal } from "./double-http.js";
+import { LineLabeller } from "./line-labeller.js";
+import { shellWord } from "./shell-word.js";
 
 /** How often a running command's log files are read for followers (the daemon tails them too). */
 const POLL_MS = 10;
@@ -22,6 +23,8 @@ interface Running {
   status?: number;
   readonly files: { readonly stdout: string; readonly stderr: string };
   readonly offsets: { stdout: number; stderr: number };
+  /** The daemon's labelers, one per stream: the log gets whole lines (see LineLabeller). */
+  readonly labellers: { readonly stdout: LineLabeller; readonly stderr: LineLabeller };
 }
 
 /**
@@ -90,7 +93,13 @@ export class DoubleSession {
     const log = new CommandLog(id, command);
     const files = { stdout: join(this.directory, `${id}.out`), stderr: join(this.directory, `${id}.err`) };
     this.commands.set(id, log);
-    this.running.set(id, { log, files, offsets: { stdout: 0, stderr: 0 } });
+    const labeller = (stream: "stdout" | "stderr") => new LineLabeller((data) => log.emit({ stream, data }));
+    this.running.set(id, {
+      log,
+      files,
+      offsets: { stdout: 0, stderr: 0 },
+      labellers: { stdout: labeller("stdout"), stderr: labeller("stderr") },
+    });
     this.shell.stdin.write(wrap(command, id, files));
     this.timer ??= setInterval(() => this.running.forEach((entry) => this.drain(entry)), POLL_MS).unref();
     return log;
@@ -100,11 +109,14 @@ export class DoubleSession {
     return this.commands.get(commandId);
   }
 
-  /** Kills the shell, as the daemon does on delete: what its commands started lives on (a sandbox stop ends it). */
+  /**
+   * Kills the session's process group, as the daemon does on delete: the shell and what its commands left
+   * running in the background die with it (only a process that left the group, `setsid`, survives).
+   */
   kill(): void {
     if (this.alive && this.shell.pid !== undefined) {
       try {
-        process.kill(this.shell.pid, "SIGKILL");
+        process.kill(-this.shell.pid, "SIGKILL");
       } catch {
         // Already gone.
       }
@@ -130,6 +142,8 @@ export class DoubleSession {
     const entry = this.running.get(id);
     if (entry?.status === undefined) return;
     this.drain(entry);
+    entry.labellers.stdout.end();
+    entry.labellers.stderr.end();
     this.running.delete(id);
     entry.log.finish(entry.status);
     this.idle();
@@ -139,6 +153,8 @@ export class DoubleSession {
     this.alive = false;
     for (const entry of this.running.values()) {
       this.drain(entry);
+      entry.labellers.stdout.end();
+      entry.labellers.stderr.end();
       entry.log.finish(undefined);
     }
     this.running.clear();
@@ -164,7 +180,7 @@ export class DoubleSession {
         for (let read = 1; read > 0;) {
           read = readSync(fd, this.buffer, 0, this.buffer.length, entry.offsets[stream]);
           entry.offsets[stream] += read;
-          entry.log.emit({ stream, data: Buffer.from(this.buffer.subarray(0, read)) });
+          if (read > 0) entry.labellers[stream].push(Buffer.from(this.buffer.subarray(0, read)));
         }
       } finally {
         closeSync(fd);

@@ -1,22 +1,29 @@
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Duplex } from "node:stream";
-import { FaultPlan, type DaytonaFault } from "./double-faults.js";
+import { type DoubleFault, FaultPlan } from "../framework/fault-plan.js";
+import { startDoubleServer } from "../framework/double-server.js";
+import { Latency } from "../framework/latency.js";
+import type { RoundTrips } from "../framework/round-trips.js";
 import { assertAuthorized, DoubleRefusal, readJson, sendJson, sendRefusal } from "./double-http.js";
-import { LogSockets } from "./double-logs.js";
+import { LogSockets, type StreamDrops } from "./double-logs.js";
 import { SandboxRegistry } from "./double-registry.js";
 import { serveToolbox } from "./double-toolbox.js";
-import { receivedBytesOf } from "@outpost/plugin-utils";
+
+/** A fault for the Daytona double (`match` against `METHOD path`, e.g. "POST /api/sandbox"). */
+export type DaytonaFault = DoubleFault;
 
 export interface DaytonaDoubleOptions {
   /** The API key the double accepts (random when omitted). */
   readonly apiKey?: string;
   /** Where the sandboxes' directories live (a fresh temporary directory by default). */
   readonly directory?: string;
+  /** Injected delay per request and per log-stream message, in ms (default 0). */
+  readonly latencyMs?: number;
+  /** Cut every log stream this long after it opened, as a proxy or a flaky network does (default never). */
+  readonly dropLogStreamsAfterMs?: number;
 }
 
 export interface DaytonaDouble {
@@ -24,10 +31,16 @@ export interface DaytonaDouble {
   readonly credentials: { readonly apiKey: string; readonly apiUrl: string; readonly target: string };
   /** Every request the double answered (`METHOD path`), for tests. */
   readonly requests: readonly string[];
+  /** The requests as time spans: `serial()` counts the round trips a client waited for one after the other. */
+  readonly roundTrips: RoundTrips;
   /** Bytes the double has read from its clients so far (headers and bodies), to check how much a sync sent. */
   receivedBytes(): number;
+  /** Sets the injected delay per request and per log-stream message. */
+  setLatency(delayMs: number): void;
   /** Answers the next matching requests with this fault instead. */
   fault(fault: DaytonaFault): void;
+  /** Cuts log streams after they have been open this long (`undefined`: never). */
+  dropLogStreams(drops: StreamDrops | undefined): void;
   /** Delays every sandbox creation by this long (a slow cold start). */
   slowCreate(delayMs: number): void;
   /** Deletes a sandbox behind the client's back: its processes die and open log streams are cut. */
@@ -39,6 +52,16 @@ export interface DaytonaDouble {
   close(): Promise<void>;
 }
 
+const CODES: Record<number, string> = {
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+};
+
 /** Starts a local HTTP server speaking the Daytona API and toolbox as @daytonaio/sdk 0.218.0 uses them, with real processes. */
 export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Promise<DaytonaDouble> {
   const apiKey = options.apiKey ?? `dtn_double_${randomBytes(12).toString("hex")}`;
@@ -46,18 +69,16 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
   let origin = "";
   let createDelayMs = 0;
   const registry = new SandboxRegistry(base, () => `${origin}/toolbox`);
-  const faults = new FaultPlan();
-  const logs = new LogSockets();
-  const requests: string[] = [];
-  let sequence = 0;
+  const faults = new FaultPlan(CODES);
+  const latency = new Latency(options.latencyMs ?? 0);
+  const logs = new LogSockets(
+    latency,
+    options.dropLogStreamsAfterMs === undefined ? undefined : { afterMs: options.dropLogStreamsAfterMs },
+  );
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? "/", "http://double");
+  const handle = async (request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> => {
     const method = request.method ?? "GET";
     const route = `${method} ${url.pathname}`;
-    requests.push(route);
-    const fault = faults.take(route);
-    if (fault !== undefined) throw new DoubleRefusal(fault.status, fault.code, fault.message, fault.headers);
     assertAuthorized(request, apiKey);
     const toolbox = /^\/toolbox\/([^/]+)(\/.*)$/.exec(url.pathname);
     if (toolbox !== null)
@@ -95,43 +116,31 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
     throw new DoubleRefusal(404, "NOT_FOUND", `The double does not serve ${route} (see its README).`);
   };
 
-  const server = createServer((request, response) => {
-    const requestId = `req_double_${++sequence}`;
-    handle(request, response).catch((error: unknown) => {
-      if (response.headersSent) return void response.destroy();
-      const refusal =
-        error instanceof DoubleRefusal
-          ? error
-          : new DoubleRefusal(500, "INTERNAL_SERVER_ERROR", `The double failed: ${(error as Error).message}`);
-      sendRefusal(response, refusal, requestId);
-    });
-  });
-  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? "/", "http://double");
-    requests.push(`WS ${url.pathname}`);
-    const match = /^\/toolbox\/([^/]+)\/process\/session\/([^/]+)\/command\/([^/]+)\/logs$/.exec(url.pathname);
-    try {
-      const fault = faults.take(`GET ${url.pathname}`);
-      if (fault !== undefined) throw new DoubleRefusal(fault.status, fault.code, fault.message);
+  const served = await startDoubleServer({
+    handle,
+    upgrade: (request, socket, head, url) => {
       assertAuthorized(request, apiKey);
+      const match = /^\/toolbox\/([^/]+)\/process\/session\/([^/]+)\/command\/([^/]+)\/logs$/.exec(url.pathname);
       if (match === null) throw new DoubleRefusal(404, "NOT_FOUND", "No such log stream.");
       const sandbox = registry.get(decodeURIComponent(match[1]!));
       sandbox.assertStarted();
       logs.upgrade(request, socket, head, sandbox.command(decodeURIComponent(match[2]!), decodeURIComponent(match[3]!)));
-    } catch (error) {
-      const status = error instanceof DoubleRefusal ? error.status : 500;
-      socket.end(`HTTP/1.1 ${status} Refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-    }
+    },
+    refuse: sendRefusal,
+    requestId: { header: "x-request-id", value: (sequence) => `req_double_${sequence}` },
+    faults,
+    latency,
   });
-  const receivedBytes = receivedBytesOf(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = served.origin;
 
   return {
     credentials: { apiKey, apiUrl: `${origin}/api`, target: "us" },
-    requests,
-    receivedBytes,
+    requests: served.requests,
+    roundTrips: served.roundTrips,
+    receivedBytes: served.receivedBytes,
+    setLatency: (delayMs) => latency.set(delayMs),
     fault: (fault) => faults.add(fault),
+    dropLogStreams: (drops) => logs.drops(drops),
     slowCreate: (delayMs) => void (createDelayMs = delayMs),
     vanish: (idOrName) => registry.get(idOrName).destroy(),
     sandboxes: () => registry.list().map((sandbox) => sandbox.id),
@@ -139,8 +148,7 @@ export async function startDaytonaDouble(options: DaytonaDoubleOptions = {}): Pr
     close: async () => {
       for (const sandbox of registry.list()) await sandbox.destroy();
       await logs.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       if (options.directory === undefined) await rm(base, { recursive: true, force: true });
     },
   };

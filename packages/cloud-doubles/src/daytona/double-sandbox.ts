@@ -29,7 +29,7 @@ export interface SandboxSpec {
 }
 
 /**
- * One double sandbox: a directory on the host with `home` and `workspace` inside, sessions that are real
+ * One double sandbox: a directory on the host with `home` inside, sessions that are real
  * shells (see DoubleSession). Stopping or deleting kills every process; a stopped sandbox keeps its files.
  */
 export class DoubleSandbox {
@@ -51,13 +51,17 @@ export class DoubleSandbox {
     return join(this.directory, "home", this.spec.user);
   }
 
+  /**
+   * The image's WORKDIR, else the user's home (`@daytonaio/sdk` 0.218 `esm/Sandbox.d.ts`, getWorkDir: "Uses the
+   * WORKDIR specified in the Dockerfile if present, or falling back to the user's home directory"). The
+   * double's snapshot sets no WORKDIR, like Daytona's default one: the working directory *is* the home.
+   */
   get workDir(): string {
-    return join(this.directory, "workspace");
+    return this.home;
   }
 
   async prepare(): Promise<void> {
     await mkdir(this.home, { recursive: true });
-    await mkdir(this.workDir, { recursive: true });
   }
 
   assertStarted(): void {

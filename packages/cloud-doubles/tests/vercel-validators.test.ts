@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startVercelDouble, type VercelDouble } from "@outpost/provider-vercel/double";
+import { startVercelDouble, type VercelDouble } from "@outpost/cloud-doubles/vercel";
 
 // The SDK's own zod response schemas (not in its exports map, so loaded by file path).
 const sdkRoot = dirname(createRequire(import.meta.url).resolve("@vercel/sandbox/package.json"));

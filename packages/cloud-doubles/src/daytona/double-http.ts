@@ -1,36 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { DoubleRefusal } from "../framework/double-refusal.js";
+import { readBody, sendJson } from "../framework/http-body.js";
 
-/** A refusal the double answers with the API's JSON error body (`statusCode`, `message`, `code`). */
-export class DoubleRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
-    super(message);
-  }
-}
+export { DoubleRefusal, readBody, sendJson };
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? "" : JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-  response.end(text);
-}
-
-export function sendRefusal(response: ServerResponse, refusal: DoubleRefusal, requestId: string): void {
+/** The API's error body (`statusCode`, `message`, `code`), which the SDK turns into a DaytonaError. */
+export function sendRefusal(response: ServerResponse, refusal: DoubleRefusal): void {
   sendJson(
     response,
     refusal.status,
     { statusCode: refusal.status, message: refusal.message, code: refusal.code, error: refusal.code },
-    { "x-request-id": requestId, ...refusal.headers },
+    {
+      ...refusal.headers,
+    },
   );
-}
-
-export async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {

@@ -1,0 +1,11 @@
+export { startDoubleServer } from "./framework/double-server.js";
+export type { DoubleServer, DoubleServerOptions } from "./framework/double-server.js";
+export { DoubleRefusal } from "./framework/double-refusal.js";
+export { FaultPlan } from "./framework/fault-plan.js";
+export type { DoubleFault } from "./framework/fault-plan.js";
+export { Latency } from "./framework/latency.js";
+export { RoundTrips } from "./framework/round-trips.js";
+export { startVercelDouble } from "./vercel/vercel-double.js";
+export type { VercelDouble, VercelDoubleOptions } from "./vercel/vercel-double.js";
+export { startDaytonaDouble } from "./daytona/daytona-double.js";
+export type { DaytonaDouble, DaytonaDoubleOptions } from "./daytona/daytona-double.js";
