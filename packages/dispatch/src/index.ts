@@ -1,4 +1,7 @@
-export { dispatch } from "./dispatch.js";
+export { dispatch } from "./continue/continuable-dispatch.js";
+export type { ContinuableResult, ContinueOptions } from "./continue/continuable-result.js";
+export { createSandbox } from "./sandbox/create-sandbox.js";
+export type { ClosedSandbox, CreateSandboxOptions, Sandbox, SandboxDispatchOptions } from "./sandbox/create-sandbox.js";
 export type { DispatchOptions, DispatchResult, DispatchTurn, DispatchRecovery } from "./dispatch-options.js";
 export type { ConversationError } from "./conversation/conversation-error.js";
 export { dispatchAbortError, dispatchRecovery } from "./errors/abort-reason.js";
