@@ -102,19 +102,24 @@ describe("kimiConversationStore with a Kimi Code session", () => {
     await expectCode(store.locate(recording.id, source.lease.root, source.context().home), "session", /has no cwd/);
   });
 
-  it("refuses a missing main wire, an id in two buckets, and an id already under another bucket", async () => {
+  it("with copies in several buckets (one home, several workspaces) takes the workspace's, restores beside the others, never asks to remove one", async () => {
     const { recording, source, target } = pair;
-    await cp(folder(), join(sessions(recording.home), "wd_copy_000000000000", recording.id), { recursive: true });
-    await expectCode(store.capture(recording.id, source.context()), "session", /present in 2 buckets/);
+    const copy = join(sessions(recording.home), "wd_copy_000000000000", recording.id);
+    await cp(folder(), copy, { recursive: true });
+    await writeFile(join(copy, "state.json"), (await readFile(join(copy, "state.json"), "utf8")).replace("{", '{"copy": true,'));
+    const record = await store.capture(recording.id, source.context());
+    const bundle = JSON.parse(await readFile(record.file, "utf8")) as { bucket: string };
+    expect(bundle.bucket).toBe(bucketOf(recording.workspace, "repo"));
     await rm(join(sessions(recording.home), "wd_copy_000000000000"), { recursive: true });
 
-    const record = await store.capture(recording.id, source.context());
     const elsewhere = join(sessions(target.lease.home), "wd_elsewhere_111111111111", recording.id);
     await mkdir(elsewhere, { recursive: true });
     await writeFile(join(elsewhere, "state.json"), "kept");
-    await expectCode(store.restore(record, target.context()), "conflict", /already present under another bucket/);
+    await store.restore(record, target.context());
     expect(await readFile(join(elsewhere, "state.json"), "utf8")).toBe("kept");
-    expect(await readdir(sessions(target.lease.home))).toEqual(["wd_elsewhere_111111111111"]);
+    const buckets = await readdir(sessions(target.lease.home));
+    expect(buckets).toHaveLength(2);
+    expect(buckets).toContain("wd_elsewhere_111111111111");
 
     await rm(join(folder(), "agents", "main", "wire.jsonl"));
     await expectCode(store.capture(recording.id, source.context()), "session", /incomplete, agents\/main\/wire\.jsonl missing/);

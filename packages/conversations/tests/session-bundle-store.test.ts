@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -286,18 +286,36 @@ describe("sessionBundleStore with buckets", () => {
     expect(JSON.parse(await readFile(join(destination, "state.json"), "utf8")).cwd).toBe(target.lease.root);
   });
 
-  it("refuses an id present in two buckets at capture", async () => {
-    await writeSession(join(sessions(source), "wd_a", ID), source.lease.root, source.lease.home);
+  it("with the id in several buckets (one home, several workspaces): the workspace's, else the one written last; a tie asks for another turn", async () => {
+    const own = store.destination(ID, source.lease, "").split("/").slice(-2)[0]!;
+    await writeSession(join(sessions(source), own, ID), source.lease.root, source.lease.home);
     await writeSession(join(sessions(source), "wd_b", ID), source.lease.root, source.lease.home);
-    await expectCode(store.capture(ID, source.context()), "session", /present in 2 buckets \(wd_a, wd_b\)/);
+    const written = (bucket: string, at: number) => utimes(join(sessions(source), bucket, ID, "state.json"), new Date(at), new Date(at));
+    await written(own, 1_000_000);
+    await written("wd_b", 2_000_000);
+    expect(JSON.parse(await readFile((await store.capture(ID, source.context())).file, "utf8")).bucket).toBe(own);
+    await rm(join(sessions(source), own), { recursive: true });
+    await writeSession(join(sessions(source), "wd_a", ID), source.lease.root, source.lease.home);
+    await written("wd_a", 3_000_000);
+    expect(JSON.parse(await readFile((await store.capture(ID, source.context())).file, "utf8")).bucket).toBe("wd_a");
+    await written("wd_b", 3_000_000);
+    const tie = await store.capture(ID, source.context()).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(tie?.message).toMatch(/in 2 buckets \(wd_a, wd_b\) written at the same moment.*Run the turn again/);
+    expect(tie?.message).not.toMatch(/Remove/);
   });
 
-  it("refuses to restore an id already present under another bucket, leaving it untouched", async () => {
+  it("restores beside a copy under another bucket (another workspace on the same home), leaving it untouched", async () => {
     await writeSession(join(sessions(source), "wd_repo_abc", ID), source.lease.root, source.lease.home);
     const record = await store.capture(ID, source.context());
     await writeSession(join(sessions(target), "wd_elsewhere", ID), "/old", "/old-home");
-    await expectCode(store.restore(record, target.context()), "conflict", /already present under another bucket \(wd_elsewhere\)/);
-    expect(await readdir(sessions(target))).toEqual(["wd_elsewhere"]);
+    await store.restore(record, target.context());
+    expect(await readdir(sessions(target))).toHaveLength(2);
     expect(JSON.parse(await readFile(join(sessions(target), "wd_elsewhere", ID, "state.json"), "utf8")).cwd).toBe("/old");
+    expect(JSON.parse(await readFile(join(store.destination(ID, target.lease, record.file), "state.json"), "utf8")).cwd).toBe(
+      target.lease.root,
+    );
   });
 });

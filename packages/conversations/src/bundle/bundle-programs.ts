@@ -28,6 +28,23 @@ export interface CaptureBundleInput extends BundleLocation {
 /** Reads one session folder into a bundle file in the sandbox's temporary folder; returns its path. */
 export function captureBundleProgram(input: CaptureBundleInput, hooks: ProfileHooks): { file: string; size: number } {
   const { fs, path, fail } = lib;
+  /**
+   * A home shared by workspaces keeps a copy of the session per workspace bucket: the current workspace's
+   * is the one the turn continued, else the one written strictly last.
+   */
+  const currentBucket = (buckets: readonly string[]): string => {
+    const own = hooks.bucket ? callHook(hooks, "bucket", () => hooks.bucket!(input.workspace, lib.helpers)) : undefined;
+    if (own !== undefined && buckets.includes(own)) return own;
+    const written = (name: string) => lib.lstat(path.join(sessions, name, input.id, input.required[0]!))?.mtimeMs ?? 0;
+    const times = buckets.map((name) => ({ name, at: written(name) })).sort((left, right) => right.at - left.at);
+    if (times[0]!.at > times[1]!.at) return times[0]!.name;
+    throw fail(
+      "session",
+      `${what} is in ${buckets.length} buckets (${buckets.join(", ")}) written at the same moment: which one the CLI continued cannot be told. ` +
+        "Run the turn again; its capture takes the copy that turn writes.",
+      { buckets },
+    );
+  };
   const what = `${input.format} session ${input.id}`;
   const cliRoot = lib.cliRoot(input.home, input.root);
   const base = lib.trustedBase(input.home, cliRoot);
@@ -47,14 +64,7 @@ export function captureBundleProgram(input: CaptureBundleInput, hooks: ProfileHo
       );
     }
     const buckets = holding.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    if (buckets.length > 1) {
-      throw fail(
-        "session",
-        `Refused to capture ${what}: it is present in ${buckets.length} buckets (${buckets.join(", ")}). Remove the stale copy.`,
-        { buckets },
-      );
-    }
-    bucket = buckets[0] ?? null;
+    bucket = buckets.length > 1 ? currentBucket(buckets) : (buckets[0] ?? null);
     folder = bucket === null ? folder : path.join(sessions, bucket, input.id);
   }
   const stat = lib.lstat(folder);
@@ -140,6 +150,8 @@ export interface RestoreBundleInput extends BundleLocation {
   readonly to: { readonly workspace: string; readonly home: string };
   /** Leave a session already at the destination as it is (a live home: host placement). */
   readonly keepPresent: boolean;
+  /** CLI-home-relative index file the profile's `index` hook updates. */
+  readonly indexFile?: string;
 }
 
 /** Builds the session beside its destination from the uploaded bundle, then swaps it in. */
@@ -173,16 +185,7 @@ export function restoreBundleProgram(input: RestoreBundleInput, hooks: ProfileHo
           `The bucket hook of the ${input.format} profile returned ${JSON.stringify(bucket)}, which is not a single safe folder name. Fix the profile.`,
         );
       }
-      const others = (lib.lstat(sessions)?.isDirectory() ? fs.readdirSync(sessions) : []).filter(
-        (name) => name !== bucket && lib.lstat(path.join(sessions, name, input.id)) !== undefined,
-      );
-      if (others.length > 0) {
-        throw fail(
-          "conflict",
-          `Refused to restore ${what}: it is already present under another bucket (${others.join(", ")}). Remove that copy or restore into its workspace.`,
-          { buckets: others },
-        );
-      }
+      // Copies under other buckets (other workspaces on a shared home) stay: the CLI finds each by its workspace.
       destination = path.join(sessions, bucket, input.id);
     }
     // A restore that a crash interrupted is finished or undone first, whatever happens to this one.
@@ -190,8 +193,12 @@ export function restoreBundleProgram(input: RestoreBundleInput, hooks: ProfileHo
     lib.makeFolders(base, path.dirname(destination), `restore ${what}`);
     const journal = path.join(path.dirname(destination), `.${input.id}.outpost-replace.json`);
     lib.recoverReplacement(journal, base);
-    // A live home (host placement) already holding the session is where the CLI continues from: never replaced.
-    if (input.keepPresent && lib.lstat(destination)) return { destination, kept: true };
+    // A live home (host placement) already holding the session is where the CLI continues from when that copy
+    // is current: the last capture came from it, or it changed since. One the session moved on from is replaced.
+    const presentAt = input.keepPresent ? lib.lstat(path.join(destination, input.required[0]!))?.mtimeMs : undefined;
+    const sameOrigin = bundle.origin.workspace === input.to.workspace && bundle.origin.home === input.to.home;
+    if (input.keepPresent && lib.lstat(destination) && (sameOrigin || presentAt === undefined || presentAt > Date.parse(bundle.capturedAt)))
+      return { destination, kept: true };
     const rewrite = lib.createPathRewriter([
       { from: bundle.origin.workspace, to: input.to.workspace },
       { from: bundle.origin.home, to: input.to.home },
@@ -220,6 +227,28 @@ export function restoreBundleProgram(input: RestoreBundleInput, hooks: ProfileHo
         );
       return Buffer.from(result, "utf8");
     });
+    // The index (e.g. the CLI's list of workspaces) is computed before anything is written, like the files.
+    const indexUpdate = (file: string) => {
+      const cliRoot = lib.cliRoot(input.home, input.root);
+      const target = path.resolve(cliRoot, file);
+      if (!target.startsWith(`${cliRoot}/`))
+        throw fail("configuration", `The ${input.format} profile's indexFile ${file} leaves the CLI home. Fix the profile.`);
+      const missing = lib.assertNoLinkBelow(base, target, `restore ${what}`);
+      const found = missing ? undefined : lib.lstat(target);
+      if (found && (!found.isFile() || found.nlink > 1))
+        throw fail("workspace", `Refused to update ${target}: it is not a regular file of its own. Replace it by a real file.`, {
+          path: target,
+        });
+      const before = found ? fs.readFileSync(target, "utf8") : undefined;
+      const text = callHook(hooks, "index", () => hooks.index!(before, relocation));
+      if (typeof text !== "string")
+        throw fail(
+          "configuration",
+          `The index hook of the ${input.format} profile returned no text. Make it return the index file's text.`,
+        );
+      return { target, text };
+    };
+    const index = input.indexFile === undefined || !hooks.index ? undefined : indexUpdate(input.indexFile);
     const staged = lib.stagingName(destination);
     try {
       fs.mkdirSync(staged, { mode: 0o700 });
@@ -235,7 +264,14 @@ export function restoreBundleProgram(input: RestoreBundleInput, hooks: ProfileHo
         ".outpost-recovery",
         `${bucket ? `${bucket}-` : ""}${input.id}-${stamp}`,
       );
-      lib.replaceTogether(journal, base, [{ staged, target: destination, recovery }]);
+      const replacements: { staged: string; target: string; recovery?: string }[] = [{ staged, target: destination, recovery }];
+      if (index) {
+        lib.makeFolders(base, path.dirname(index.target), `restore ${what}`);
+        const sibling = lib.stagingName(index.target);
+        fs.writeFileSync(sibling, index.text, { flag: "wx", mode: 0o600 });
+        replacements.push({ staged: sibling, target: index.target });
+      }
+      lib.replaceTogether(journal, base, replacements);
     } catch (error) {
       fs.rmSync(staged, { recursive: true, force: true });
       throw error;

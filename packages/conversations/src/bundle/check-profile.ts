@@ -38,6 +38,9 @@ export function checkProfile(profile: SessionBundleProfile): void {
     if (relative(path) !== path || path === "") throw fail(`${JSON.stringify(path)} is not a normalized bundle-relative path`);
   }
   if (profile.buckets && typeof profile.bucket !== "function") throw fail("buckets is true but no bucket hook is given");
+  if ((profile.indexFile === undefined) !== (profile.index === undefined))
+    throw fail("indexFile and index are given together or not at all");
+  if (profile.indexFile !== undefined && !relative(profile.indexFile)) throw fail("indexFile must be relative to the CLI home");
 }
 
 /**

@@ -6,6 +6,7 @@ export interface ProfileHooks {
   readonly validate?: (files: SessionBundleFiles, id: string) => string | undefined;
   readonly bucket?: (cwd: string, helpers: SessionBundleHelpers) => string;
   readonly relocate?: (path: string, text: string, relocation: SessionBundleRelocation) => string;
+  readonly index?: (text: string | undefined, relocation: SessionBundleRelocation) => string;
 }
 
 /**

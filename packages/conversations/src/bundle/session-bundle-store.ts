@@ -39,6 +39,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
     validate: hookSource("validate", profile.validate, format),
     bucket: hookSource("bucket", profile.bucket, format),
     relocate: hookSource("relocate", profile.relocate, format),
+    index: hookSource("index", profile.index, format),
   };
   const hooks = profileHooksSource(format, sources);
   const limits = { maxBytes: options.maxBytes ?? DEFAULT_BUNDLE_MAX_BYTES, maxFiles: options.maxFiles ?? DEFAULT_BUNDLE_MAX_FILES };
@@ -153,7 +154,14 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
       const restored = await runSandboxScript<{ destination: string; kept?: true }>(
         lease,
         "restoreBundle",
-        { ...location(id, lease), upload, relocated: profile.relocated ?? [], to, keepPresent: context.local === true },
+        {
+          ...location(id, lease),
+          upload,
+          relocated: profile.relocated ?? [],
+          to,
+          keepPresent: context.local === true,
+          ...(profile.indexFile ? { indexFile: profile.indexFile } : {}),
+        },
         { hooks, what: `restore ${format} session ${id}`, ...placement(context) },
       );
       if (restored.kept)
@@ -212,6 +220,7 @@ export function sessionBundleStore(profile: SessionBundleProfile, options: Sessi
 const hostHelpers = {
   join: (...segments: string[]) => posix.join(...segments),
   sha256: (text: string) => createHash("sha256").update(text, "utf8").digest("hex"),
+  md5: (text: string) => createHash("md5").update(text, "utf8").digest("hex"),
   normalize: (value: string) => {
     const normalized = posix.normalize(value);
     return normalized.length > 1 ? normalized.replace(/\/+$/, "") : normalized;

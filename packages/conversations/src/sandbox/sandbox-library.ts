@@ -149,6 +149,7 @@ export function sandboxLibrary() {
   const helpers = {
     join: (...segments: string[]) => path.posix.join(...segments),
     sha256: (text: string) => crypto.createHash("sha256").update(text, "utf8").digest("hex"),
+    md5: (text: string) => crypto.createHash("md5").update(text, "utf8").digest("hex"),
     normalize: (value: string) => {
       const normalized = path.posix.normalize(value);
       return normalized.length > 1 ? normalized.replace(/\/+$/, "") : normalized;

@@ -15,6 +15,8 @@ export interface SessionBundleHelpers {
   join(...segments: string[]): string;
   /** Hex SHA-256 of UTF-8 text. */
   sha256(text: string): string;
+  /** Hex MD5 of UTF-8 text (a CLI's folder name, never a check of integrity). */
+  md5(text: string): string;
   /** Absolute path with `.`/`..` segments and trailing separators removed. */
   normalize(path: string): string;
   /** Last path segment. */
@@ -66,4 +68,11 @@ export interface SessionBundleProfile {
   readonly bucket?: (cwd: string, helpers: SessionBundleHelpers) => string;
   /** Self-contained; rewrites one relocated file for the restored workspace. Throwing aborts the restore. */
   readonly relocate?: (path: string, text: string, relocation: SessionBundleRelocation) => string;
+  /**
+   * CLI-home-relative file through which the CLI finds a workspace's sessions (Kimi CLI's `kimi.json`),
+   * updated by `index` when a session is restored, in the same replacement as the session.
+   */
+  readonly indexFile?: string;
+  /** Self-contained; the index file's new text (`text` undefined when it is absent). Throwing aborts the restore. */
+  readonly index?: (text: string | undefined, relocation: SessionBundleRelocation) => string;
 }
