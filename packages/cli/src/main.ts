@@ -9,7 +9,10 @@ export async function main(
 ): Promise<number> {
   let exitCode: number = EXIT_CODES.success;
   const stdout = io.stdout ?? process.stdout;
+  // Only `outpost run --help` reads the config file, to say where each default comes from.
+  const runHelp = isRunHelp(argv) ? await (await import("./config/run-help.js")).runHelpText(argv) : undefined;
   const program = buildProgram({
+    runHelp,
     stdout,
     stderr: io.stderr ?? process.stderr,
     // On first use only: process.stdin of a file or pipe builds a read stream (fs streams, fs/promises,
@@ -37,4 +40,9 @@ export async function main(
     throw error;
   }
   return exitCode;
+}
+
+function isRunHelp(argv: readonly string[]): boolean {
+  const words = argv.slice(2);
+  return (words[0] === "run" && (words.includes("--help") || words.includes("-h"))) || (words[0] === "help" && words[1] === "run");
 }

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from "./commander.js";
 import { findPlugins } from "./plugins/find-plugins.js";
 import { addPluginCommands } from "./plugins/plugin-commands.js";
 import { addReplayCommand } from "./replay/replay-program.js";
+import { shortUsageErrors } from "./short-usage.js";
 
 export interface ProgramIo {
   readonly stdout: NodeJS.WritableStream;
@@ -9,6 +10,8 @@ export interface ProgramIo {
   readonly setExitCode: (code: number) => void;
   /** Where `outpost run` reads steering lines, when it is a terminal. */
   readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+  /** The defaults section of `outpost run --help` (from .outpost/config.json), computed only when that help is asked for. */
+  readonly runHelp?: string;
 }
 
 /** Options of `outpost run`, as parsed. */
@@ -138,15 +141,13 @@ export function buildProgram(io: ProgramIo): Command {
     )
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
     .option("--record", "keep a replayable journal of the run (commits with verified patches) and print its reference for `outpost replay`")
+    .addHelpText("after", () => io.runHelp ?? "")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {
-      if (flags.agent === undefined && flags.agentModule === undefined) {
-        this.error("error: required option '-a, --agent <name>' not specified (or pass --agent-module <path>)", {
-          code: "commander.missingMandatoryOptionValue",
-        });
-      }
+      // The flags given on the command line win over .outpost/config.json; the others take its values.
+      const given = new Set(Object.keys(flags).filter((name) => this.getOptionValueSource(name) === "cli"));
       const { runCommand } = await import("./run/run-command.js");
-      io.setExitCode(await runCommand(brief, flags, io));
+      io.setExitCode(await runCommand(brief, flags, io, given));
     });
 
   program
@@ -161,6 +162,21 @@ export function buildProgram(io: ProgramIo): Command {
     .action(async (flags: { agent?: string; executable?: string; keep?: boolean }) => {
       const { demoCommand } = await import("./demo/demo-command.js");
       io.setExitCode(await demoCommand(flags, io));
+    });
+
+  program
+    .command("init")
+    .description(
+      "Write .outpost/ in this checkout: config.json (defaults of outpost run), .env.example, a Dockerfile for the agent image; and .gitignore lines.",
+    )
+    .option("-a, --agent <name>", "default agent (default: the first installed)")
+    .option("-p, --provider <name>", "default provider (default: none, the first available at each run)")
+    .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
+    .option("-f, --force", "overwrite files that differ from what init writes")
+    .exitOverride()
+    .action(async (flags: { agent?: string; provider?: string; repository?: string; force?: boolean }) => {
+      const { initCommand } = await import("./init/init-command.js");
+      io.setExitCode(await initCommand(flags, io));
     });
 
   addReplayCommand(program, io);
@@ -184,10 +200,12 @@ export function buildProgram(io: ProgramIo): Command {
     )
     .argument("[id...]", "only these dispatches (ids or unique prefixes, as `outpost ps` shows them)")
     .option("-n, --dry-run", "say what would be done, do nothing")
+    .option("--discard", "also drop the work a clean keeps (uncommitted changes, unmerged commits); asks first")
+    .option("-y, --yes", "with --discard: do not ask")
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--json", "print the report as JSON")
     .exitOverride()
-    .action(async (ids: string[], flags: { repository?: string; json?: boolean; dryRun?: boolean }) => {
+    .action(async (ids: string[], flags: { repository?: string; json?: boolean; dryRun?: boolean; discard?: boolean; yes?: boolean }) => {
       const { cleanCommand } = await import("./maintenance/maintenance-commands.js");
       io.setExitCode(await cleanCommand(ids, flags, io));
     });
@@ -198,10 +216,12 @@ export function buildProgram(io: ProgramIo): Command {
       "Bring back a dead or ended dispatch's work: merge an integrate branch into its target, or check a named branch out again.",
     )
     .argument("<id>", "the dispatch id (or a unique prefix)")
+    .option("--discard", "drop the dispatch's work instead (its worktree, branch, sandbox); asks first")
+    .option("-y, --yes", "with --discard: do not ask")
     .option("-r, --repository <path>", "path inside the git checkout (default: current directory)")
     .option("--json", "print the result as JSON")
     .exitOverride()
-    .action(async (id: string, flags: { repository?: string; json?: boolean }) => {
+    .action(async (id: string, flags: { repository?: string; json?: boolean; discard?: boolean; yes?: boolean }) => {
       const { recoverCommand } = await import("./maintenance/maintenance-commands.js");
       io.setExitCode(await recoverCommand(id, flags, io));
     });
@@ -259,7 +279,7 @@ export function buildProgram(io: ProgramIo): Command {
     return `\nInstalled agents: ${list("agent")}\nInstalled providers: ${list("provider")}\n`;
   });
 
-  return program;
+  return shortUsageErrors(program);
 }
 
 function positiveInteger(value: string): number {

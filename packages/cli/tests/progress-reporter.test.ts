@@ -4,6 +4,7 @@ import { OutpostError, type AgentEvent } from "@outpost/core";
 import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
 import { jsonReporter } from "../src/output/json-reporter.js";
 import { progressReporter } from "../src/output/progress-reporter.js";
+import { colorEnabled } from "../src/output/color-enabled.js";
 
 function capture(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -146,5 +147,27 @@ describe("jsonReporter", () => {
     jsonReporter(out.stream).result(uncaptured, "--agent claude");
     const line = JSON.parse(out.text().trim()) as Record<string, unknown>;
     expect(line).toMatchObject({ type: "result", conversation: null, conversationError: { code: "process", pass: 1 } });
+  });
+});
+
+describe("colour follows NO_COLOR and FORCE_COLOR", () => {
+  it("a terminal is coloured unless NO_COLOR; FORCE_COLOR colours a pipe and wins over NO_COLOR", () => {
+    expect(colorEnabled(true, {})).toBe(true);
+    expect(colorEnabled(true, { NO_COLOR: "1" })).toBe(false);
+    expect(colorEnabled(true, { NO_COLOR: "" })).toBe(true);
+    expect(colorEnabled(true, { TERM: "dumb" })).toBe(false);
+    expect(colorEnabled(false, {})).toBe(false);
+    expect(colorEnabled(false, { FORCE_COLOR: "1" })).toBe(true);
+    expect(colorEnabled(true, { FORCE_COLOR: "0" })).toBe(false);
+    expect(colorEnabled(false, { FORCE_COLOR: "1", NO_COLOR: "1" })).toBe(true);
+  });
+
+  it("an uncoloured terminal still redraws its status line, without colour codes", () => {
+    const out = capture();
+    const reporter = progressReporter(out.stream, capture().stream, true, false);
+    reporter.start({ agent: "claude", provider: "local" });
+    reporter.close();
+    expect(out.text()).toContain("\r\u001b[2K");
+    expect(out.text()).not.toMatch(new RegExp(`${String.fromCharCode(27)}\\[\\d+m`));
   });
 });

@@ -2,6 +2,7 @@ import type { OutpostError } from "@outpost/core";
 import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
 import type { Reporter } from "./reporter.js";
 import { conversationLine } from "./conversation-line.js";
+import { colorEnabled } from "./color-enabled.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -9,14 +10,19 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
  * Human output. On a terminal (`live`) a status line shows the agent, pass, elapsed time and tool calls,
  * redrawn in place; events and warnings scroll above it. Elsewhere the same lines are printed plainly.
  */
-export function progressReporter(stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream, live: boolean): Reporter {
+export function progressReporter(
+  stdout: NodeJS.WritableStream,
+  stderr: NodeJS.WritableStream,
+  live: boolean,
+  colored = colorEnabled(live),
+): Reporter {
   const started = Date.now();
   let agent = "agent";
   let pass = 1;
   let toolCalls = 0;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
-  const color = (code: number, text: string): string => (live ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const color = (code: number, text: string): string => (colored ? `\u001b[${code}m${text}\u001b[0m` : text);
   const clearStatus = (): void => {
     if (live) stdout.write("\r\u001b[2K");
   };

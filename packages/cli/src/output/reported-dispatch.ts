@@ -6,6 +6,7 @@ import { jsonReporter } from "./json-reporter.js";
 import { progressReporter } from "./progress-reporter.js";
 import type { Reporter } from "./reporter.js";
 import { closableOutput } from "./closable-output.js";
+import { errorInCliWords, inCliWords } from "./cli-words.js";
 import { exitCodeForSignal, handleStopSignals } from "../run/stop-signals.js";
 
 /** What a command hands every dispatch it reports: the stop signal and the reporting callbacks. */
@@ -49,7 +50,7 @@ export async function reportedDispatch(
       options: {
         signal: controller.signal,
         observe: (observation) => reporter.event(observation),
-        warn: (message) => reporter.warn(message),
+        warn: (message) => reporter.warn(inCliWords(message)),
         diagnostic: (message) => {
           if (flags.verbose || flags.json) reporter.diagnostic(message);
         },
@@ -71,7 +72,7 @@ export async function reportedDispatch(
           `Unexpected failure: ${caught instanceof Error ? caught.message : String(caught)}. Please report it with the command you ran.`,
           { cause: caught },
         ));
-    reporter.error(error);
+    reporter.error(errorInCliWords(error));
     const signal = signals.received();
     if (error.code === "aborted" && signal) return exitCodeForSignal(signal);
     if (error.code === "aborted" && outputClosed) return EXIT_CODES.outputClosed;

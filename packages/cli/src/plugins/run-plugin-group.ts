@@ -1,6 +1,7 @@
 import { OutpostError, type PluginCommand, type PluginCommandHost, type PluginDescriptor } from "@outpost/core";
 import { agentDescriptor, agentOptions } from "../agents/load-agent.js";
 import { Command } from "../commander.js";
+import { shortUsageErrors } from "../short-usage.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import type { ProgramIo } from "../program.js";
 import { findPlugins, type InstalledPlugin } from "./find-plugins.js";
@@ -20,6 +21,7 @@ export async function runGroup(plugin: InstalledPlugin, group: string, words: re
       exitCode = await runCommand(command, { arguments: this.args, options: this.opts() }, io);
     });
   }
+  shortUsageErrors(program);
   await program.parseAsync([group, ...words], { from: "user" });
   return exitCode;
 }

@@ -8,6 +8,8 @@ export interface ProviderChoice {
   readonly provider?: string;
   /** Provider options from the command line, by the names descriptors use; undefined entries are not given. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** Defaults from the config file: used where the provider reads them, ignored where it does not. */
+  readonly defaults?: Readonly<Record<string, unknown>>;
 }
 
 /** The provider named on the command line, else the first available one, built from its descriptor. */
@@ -28,7 +30,8 @@ export async function chooseProvider(choice: ProviderChoice): Promise<SandboxPro
       },
     );
   }
-  return descriptor.createProvider(given);
+  const defaults = Object.entries(choice.defaults ?? {}).filter(([name, value]) => value !== undefined && read.has(name));
+  return descriptor.createProvider({ ...Object.fromEntries(defaults), ...given });
 }
 
 function providerDescriptor(plugin: InstalledPlugin): Promise<ProviderDescriptor> {

@@ -1,6 +1,11 @@
 import { OutpostError } from "@outpost/core";
 import type { BranchPolicy, Brief } from "@outpost/dispatch";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import type { ProgramIo, RunFlags } from "../program.js";
+import { checkoutRoot, readConfig } from "../config/config-file.js";
+import { withConfigDefaults, type RunDefaults } from "../config/run-defaults.js";
 import { loadAgent } from "../agents/load-agent.js";
 import { chooseProvider } from "./choose-provider.js";
 import { reportedDispatch } from "../output/reported-dispatch.js";
@@ -8,9 +13,15 @@ import { responseFromSchemaFile } from "./json-schema-response.js";
 import { steerFromTerminal } from "./terminal-steering.js";
 
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
-export async function runCommand(briefText: string, flags: RunFlags, io: ProgramIo): Promise<number> {
-  return reportedDispatch(flags, io, async ({ reporter, options }) => {
-    const chosen = chooseProvider({ provider: flags.provider, options: providerOptions(flags) });
+export async function runCommand(
+  briefText: string,
+  commandLine: RunFlags,
+  io: ProgramIo,
+  given: ReadonlySet<string> = new Set(Object.keys(commandLine)),
+): Promise<number> {
+  return reportedDispatch(commandLine, io, async ({ reporter, options }) => {
+    const { flags, providerDefaults } = await runFlags(commandLine, given);
+    const chosen = chooseProvider({ provider: flags.provider, options: providerOptions(flags), defaults: providerDefaults });
     const [{ dispatch, createSteering }, agent, provider, response] = await Promise.all([
       import("@outpost/dispatch"),
       // On the host, the project's own node_modules/.bin/<cli> runs, as `outpost doctor` finds it.
@@ -64,6 +75,36 @@ export async function runCommand(briefText: string, flags: RunFlags, io: Program
       ...(journal ? { footer: [`journal: ${journal} (replay with: outpost replay ${journal})`] } : {}),
     };
   });
+}
+
+/** The command line over `.outpost/config.json`; refuses a missing checkout or agent in the command line's words. */
+async function runFlags(commandLine: RunFlags, given: ReadonlySet<string>): Promise<RunDefaults> {
+  const from = commandLine.repository ?? process.cwd();
+  if (commandLine.repository !== undefined && !existsSync(commandLine.repository))
+    throw new OutpostError("configuration", `--repository ${commandLine.repository}: no such folder. Pass a path inside a git checkout.`);
+  const root = checkoutRoot(from);
+  if (root === undefined)
+    throw new OutpostError(
+      "configuration",
+      `${resolve(from)} is not inside a git checkout. Run outpost in one (git init first), or pass --repository <path>.`,
+    );
+  const defaults = withConfigDefaults(commandLine, given, await readConfig(root));
+  if (defaults.flags.agent === undefined && defaults.flags.agentModule === undefined)
+    throw new OutpostError(
+      "configuration",
+      'Name the agent: --agent <name> (`outpost agents` lists them) or --agent-module <path>, or set "agent" in .outpost/config.json (`outpost init`).',
+    );
+  const branch = defaults.flags.branch;
+  if (branch !== "current" && branch !== "integrate" && !validBranchName(branch, root))
+    throw new OutpostError(
+      "configuration",
+      `--branch ${JSON.stringify(branch)} is not a valid branch name (git check-ref-format --branch). Pass current, integrate or a valid name.`,
+    );
+  return defaults;
+}
+
+function validBranchName(name: string, cwd: string): boolean {
+  return spawnSync("git", ["check-ref-format", "--branch", name], { cwd, stdio: "ignore" }).status === 0;
 }
 
 /** --require-conversation with an agent that keeps no conversation is refused in the command line's words. */

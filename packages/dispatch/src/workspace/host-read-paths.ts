@@ -17,6 +17,7 @@ export interface HostReadPath {
 
 export const HOST_READ_PATHS: readonly HostReadPath[] = Object.freeze([
   { path: ".outpost/.env", kind: "file", reader: "turn/env-file.ts: variables of every agent command (PATH runs programs)" },
+  { path: ".outpost/config.json", kind: "file", reader: "@outpost/cli config/config-file.ts: defaults of outpost run" },
   { path: ".outpost/.gitignore", kind: "file", reader: "git: keeps .outpost out of status (workspace/outpost-directory.ts writes it)" },
   { path: ".outpost/storage/activity", kind: "tree", reader: "maintenance/read-activity.ts: what outpost clean stops and removes" },
   { path: ".outpost/storage/objects", kind: "tree", reader: "journal/local-transport.ts: journals that replay re-emits" },
