@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { lstat, rm } from "node:fs/promises";
 import { addUsage, type TransportReference, type Usage } from "@outpost/core";
 import type { DispatchOptions, DispatchResult } from "./dispatch-options.js";
 import type { ResponseSpec } from "./response/response-spec.js";
@@ -6,7 +6,7 @@ import { commitsSince } from "./git/repository.js";
 import { discardWorkspace } from "./workspace/discard-workspace.js";
 import { withRecovery } from "./errors/with-recovery.js";
 import { rejectionFor } from "./errors/abort-reason.js";
-import type { DispatchState, StageName } from "./stages/dispatch-state.js";
+import { note, type DispatchState, type StageName } from "./stages/dispatch-state.js";
 import { prepare } from "./stages/prepare-stage.js";
 import { workspaceStage } from "./stages/workspace-stage.js";
 import { sandboxStage } from "./stages/sandbox-stage.js";
@@ -121,6 +121,8 @@ function enter(state: DispatchState, next: StageName): void {
   state.phase = next;
   state.phaseStarted = now;
   state.spans.enter(next);
+  // The record says where the dispatch is, so `outpost ps` shows a dead one's true phase (no record yet: a no-op).
+  state.recorded.push(note(state, state.activity.update({ phase: next })));
 }
 
 async function failed(state: DispatchState, error: unknown): Promise<unknown> {
@@ -134,8 +136,13 @@ async function failed(state: DispatchState, error: unknown): Promise<unknown> {
     await activity.remove().catch(() => undefined);
     return error;
   }
-  // The record outlives the dispatch only when cleaning up failed: then something may still need `outpost clean`.
-  await (state.cleanupFailed ? activity.fail(state.phase, describe(error)) : activity.remove()).catch(() => undefined);
+  // The record outlives the dispatch when something is left for `outpost ps`, `clean` and `recover`: a clean-up
+  // that failed, or the worktree or branch this dispatch created and kept for recovery.
+  const left =
+    state.cleanupFailed ||
+    (workspace.created && (await lstat(workspace.directory).catch(() => undefined)) !== undefined) ||
+    (workspace.branchCreated === true && workspace.branch !== undefined);
+  await (left ? activity.fail(state.phase, describe(error)) : activity.remove()).catch(() => undefined);
   const commits = await commitsSince(workspace.directory, workspace.baseline).catch(() => []);
   return withRecovery(error, {
     dispatchId: state.dispatchId,

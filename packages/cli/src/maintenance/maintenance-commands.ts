@@ -8,6 +8,9 @@ export interface MaintenanceFlags {
   readonly repository?: string;
   readonly json?: boolean;
   readonly dryRun?: boolean;
+  /** Drop work a clean or a recovery would keep (asked first unless `yes`). */
+  readonly discard?: boolean;
+  readonly yes?: boolean;
 }
 
 /** `outpost ps`: every dispatch of this repository that left a record. */
@@ -17,7 +20,9 @@ export function psCommand(flags: MaintenanceFlags, io: ProgramIo): Promise<numbe
     const entries = await listDispatches({ repository: flags.repository ?? process.cwd() });
     if (flags.json) {
       for (const entry of entries)
-        io.stdout.write(`${JSON.stringify({ type: "dispatch", status: entry.status, keptCommits: entry.keptCommits, ...entry.record })}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ type: "dispatch", status: entry.status, keptCommits: entry.keptCommits, sandboxCommits: entry.sandboxCommits, ...entry.record })}\n`,
+        );
       return;
     }
     if (entries.length === 0) {
@@ -32,12 +37,9 @@ export function psCommand(flags: MaintenanceFlags, io: ProgramIo): Promise<numbe
 export function cleanCommand(ids: readonly string[], flags: MaintenanceFlags, io: ProgramIo): Promise<number> {
   return guarded(flags, io, async () => {
     const { cleanDispatches } = await import("@outpost/dispatch");
-    const report = await cleanDispatches({
-      repository: flags.repository ?? process.cwd(),
-      ids,
-      dryRun: flags.dryRun === true,
-      removeContainer: removeSandbox,
-    });
+    const options = { repository: flags.repository ?? process.cwd(), ids, removeContainer: removeSandbox };
+    const discard = flags.discard === true && (await discardConfirmed(options, flags, io));
+    const report = await cleanDispatches({ ...options, dryRun: flags.dryRun === true, discard });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "clean", dryRun: flags.dryRun === true, ...report })}\n`);
     else io.stdout.write(describeReport(report, flags.dryRun === true));
   });
@@ -46,6 +48,16 @@ export function cleanCommand(ids: readonly string[], flags: MaintenanceFlags, io
 /** `outpost recover <id>`. */
 export function recoverCommand(id: string, flags: MaintenanceFlags, io: ProgramIo): Promise<number> {
   return guarded(flags, io, async () => {
+    if (flags.discard === true) {
+      // The work is not wanted: the dispatch is cleaned with its kept work dropped, nothing is merged.
+      const { cleanDispatches } = await import("@outpost/dispatch");
+      const options = { repository: flags.repository ?? process.cwd(), ids: [id], removeContainer: removeSandbox };
+      if (!(await discardConfirmed(options, flags, io))) return;
+      const report = await cleanDispatches({ ...options, discard: true });
+      if (flags.json) io.stdout.write(`${JSON.stringify({ type: "discarded", ...report })}\n`);
+      else io.stdout.write(describeReport(report, false));
+      return;
+    }
     const { recoverDispatch } = await import("@outpost/dispatch");
     const recovered = await recoverDispatch({ repository: flags.repository ?? process.cwd(), id, removeContainer: removeSandbox });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "recovered", ...recovered })}\n`);
@@ -61,6 +73,21 @@ export function unlockCommand(lock: string, flags: MaintenanceFlags & { readonly
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "unlocked", ...broken })}\n`);
     else io.stdout.write(`Removed the lock ${broken.path}, held by ${broken.holder}${broken.stale ? " (gone)" : " (forced)"}.\n`);
   });
+}
+
+/** Lists what a discarding clean would drop and asks; false when the user declined (said, nothing done). */
+async function discardConfirmed(
+  options: { repository: string; ids: readonly string[]; removeContainer: typeof removeSandbox },
+  flags: MaintenanceFlags,
+  io: ProgramIo,
+): Promise<boolean> {
+  const { cleanDispatches } = await import("@outpost/dispatch");
+  const plan = await cleanDispatches({ ...options, dryRun: true, discard: true });
+  const dropped = plan.cleaned.flatMap((entry) => entry.actions.filter((action) => action.startsWith("discard ")));
+  const { confirmDiscard } = await import("./confirm-discard.js");
+  if (await confirmDiscard(dropped, flags, io)) return true;
+  io.stderr.write("Nothing was discarded.\n");
+  return false;
 }
 
 async function guarded(flags: MaintenanceFlags, io: ProgramIo, work: () => Promise<void>): Promise<number> {
@@ -82,14 +109,23 @@ async function guarded(flags: MaintenanceFlags, io: ProgramIo, work: () => Promi
   }
 }
 
-function describeEntry({ record, status, keptCommits }: DispatchEntry): string {
+function describeEntry({ record, status, keptCommits, sandboxCommits }: DispatchEntry): string {
   const where = record.branch
     ? `${record.branch}${record.directory !== record.repository ? ` in ${record.directory}` : ""}`
     : record.directory;
   const commits = keptCommits.length > 0 ? `, ${keptCommits.length} unmerged commit(s)` : "";
-  const failure = record.error ? ` (${record.error.code} in ${record.phase ?? "?"})` : "";
-  const hint = status === "dead" || status === "kept" ? ` → outpost recover ${record.dispatchId} | outpost clean ${record.dispatchId}` : "";
-  return `${record.dispatchId}  ${status.padEnd(7)}  ${record.agent} on ${record.provider}, ${record.mode ?? "?"} ${where}${commits}${failure}, started ${record.startedAt}${hint}`;
+  const inSandbox =
+    sandboxCommits === "unknown"
+      ? ", its sandbox may hold commits (recover imports them)"
+      : sandboxCommits > 0
+        ? `, ${sandboxCommits} commit(s) still in its sandbox`
+        : "";
+  const failure = record.error ? ` (${record.error.code} in ${record.phase ?? "?"})` : record.phase ? ` (phase ${record.phase})` : "";
+  const hint =
+    status === "dead" || status === "kept"
+      ? ` → outpost recover ${record.dispatchId} | outpost clean ${record.dispatchId} | outpost clean --discard ${record.dispatchId}`
+      : "";
+  return `${record.dispatchId}  ${status.padEnd(7)}  ${record.agent} on ${record.provider}, ${record.mode ?? "?"} ${where}${commits}${inSandbox}${failure}, started ${record.startedAt}${hint}`;
 }
 
 function describeReport(report: CleanReport, dryRun: boolean): string {
@@ -99,7 +135,8 @@ function describeReport(report: CleanReport, dryRun: boolean): string {
     for (const action of entry.actions) lines.push(`  ${action}`);
     if (entry.kept)
       lines.push(
-        `  kept: ${entry.kept.reason}${entry.kept.directory ? ` (${entry.kept.directory})` : ""}; recover with: ${entry.kept.recover}`,
+        `  kept: ${entry.kept.reason}${entry.kept.directory ? ` (${entry.kept.directory})` : ""}; recover with: ${entry.kept.recover}` +
+          `, or drop it with: outpost clean --discard ${entry.dispatchId}`,
       );
   }
   for (const entry of report.skipped) lines.push(`${entry.dispatchId} left alone: ${entry.reason}`);

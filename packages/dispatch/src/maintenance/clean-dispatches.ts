@@ -20,6 +20,11 @@ export interface CleanDispatchesOptions {
   readonly ids?: readonly string[];
   /** Say what would be done, do nothing. */
   readonly dryRun?: boolean;
+  /**
+   * Also drop work a clean would keep (a worktree with uncommitted changes, a branch with unmerged commits,
+   * commits that could not be imported from a sandbox): for work the user does not want. Ask them first.
+   */
+  readonly discard?: boolean;
   /** Removes a sandbox by the id its lease recorded; `provider` is the name the record holds (the CLI asks that provider's descriptor). */
   readonly removeContainer?: (id: string, provider: string) => Promise<void>;
 }
@@ -135,7 +140,12 @@ async function cleanOne(
 
   const commits = await keptCommits(record);
   let kept: KeptWork | undefined;
-  if (importFailure)
+  const discard = options.discard === true;
+  if (importFailure && discard)
+    await act(`discard the sandbox's commits in ${record.sandboxGit!} (they could not be imported)`, () =>
+      rm(record.sandboxGit!, { recursive: true, force: true }),
+    );
+  else if (importFailure)
     kept = {
       ...(record.branch ? { branch: record.branch } : {}),
       directory: record.sandboxGit!,
@@ -154,11 +164,17 @@ async function cleanOne(
   };
   if (!kept && record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
     const dirty = (await gitStatus(record.directory, ["status", "--porcelain", "--ignored=no"])).stdout.trim() !== "";
-    if (dirty) keep("its worktree has uncommitted changes", record.directory);
+    if (dirty && discard)
+      await act(`discard worktree ${record.directory} and its uncommitted changes`, () => removeWorktree(root, record.directory, true));
+    else if (dirty) keep("its worktree has uncommitted changes", record.directory);
     else await act(`remove worktree ${record.directory}`, () => removeWorktree(root, record.directory));
   }
   if (record.branchCreated && record.branch && (await branchExists(root, record.branch))) {
-    if (commits.length > 0)
+    if (commits.length > 0 && discard && !kept)
+      await act(`discard branch ${record.branch} and its ${commits.length} unmerged commit(s)`, () =>
+        gitStatus(root, ["branch", "-D", "--", record.branch!]),
+      );
+    else if (commits.length > 0)
       kept ??= {
         branch: record.branch,
         commits,
@@ -169,8 +185,10 @@ async function cleanOne(
       await act(`delete branch ${record.branch} (nothing unmerged)`, () => gitStatus(root, ["branch", "-D", "--", record.branch!]));
   }
   if (kept) {
-    // The record stays so `outpost recover` can find the work; it now says the dispatch ended.
-    if (record.state === "running") await act("mark the record as ended", () => markEnded(root, record));
+    // The record stays so `outpost recover` can find the work; it now says the dispatch ended and no longer
+    // names what this clean removed, so the next clean has nothing more to do.
+    const settled = settledRecord(record, options.removeContainer !== undefined);
+    if (!dry && JSON.stringify(settled) !== JSON.stringify(record)) await rewriteRecord(root, settled);
   } else {
     await act("remove the activity record", () => rm(activityFile(root, record.dispatchId), { force: true }));
   }
@@ -198,10 +216,10 @@ async function importCommits(root: string, record: ActivityRecord, directory: st
   );
 }
 
-async function removeWorktree(root: string, directory: string): Promise<void> {
+async function removeWorktree(root: string, directory: string, discard = false): Promise<void> {
   await withFileLock(lockPath(root, "worktrees"), async () => {
     // Without --force git refuses a worktree with changes: nothing is lost even if one appeared meanwhile.
-    const removed = await gitStatus(root, ["worktree", "remove", directory]);
+    const removed = await gitStatus(root, ["worktree", "remove", ...(discard ? ["--force"] : []), directory]);
     await gitStatus(root, ["worktree", "prune"]);
     if (removed.status !== 0 && (await lstat(directory).catch(() => undefined))) {
       throw new OutpostError(
@@ -219,13 +237,23 @@ async function ownDirectory(path: string): Promise<boolean> {
   return info !== undefined && info.isDirectory() && info.uid === process.getuid?.();
 }
 
-async function markEnded(root: string, record: ActivityRecord): Promise<void> {
+/**
+ * The record of kept work after a clean: ended, without the folders and processes the clean removed or stopped,
+ * and without the sandbox once a remover removed it (a remover's failure fails the clean before this).
+ */
+function settledRecord(record: ActivityRecord, sandboxRemoved: boolean): ActivityRecord {
+  const ended: ActivityRecord =
+    record.state === "running"
+      ? { ...record, state: "failed", error: { code: "process", message: "its runner died before the dispatch ended" } }
+      : record;
+  const { staging: _staging, home: _home, agentProcessGroup: _group, ...rest } = ended;
+  if (!sandboxRemoved) return rest;
+  const { sandbox: _sandbox, container: _container, ...left } = rest;
+  return left;
+}
+
+async function rewriteRecord(root: string, record: ActivityRecord): Promise<void> {
   const path = activityFile(root, record.dispatchId);
-  const ended: ActivityRecord = {
-    ...record,
-    state: "failed",
-    error: { code: "process", message: "its runner died before the dispatch ended" },
-  };
-  await writeFile(`${path}.clean.tmp`, `${JSON.stringify(ended, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(`${path}.clean.tmp`, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   await rename(`${path}.clean.tmp`, path);
 }

@@ -8,11 +8,12 @@ import { vercelProvider } from "@outpost/provider-vercel";
 import { DOCKER_TEST_IMAGE, scriptAgent } from "../../src/index.js";
 
 const [repository, agentDirectory, providerName] = process.argv.slice(2) as [string, string, string];
-const docker = providerName === "docker";
+const docker = providerName === "docker" || providerName === "docker-isolated";
 // The cloud providers take their credentials (and the API double's address) from the environment.
 const provider = docker
   ? dockerProvider({
       image: DOCKER_TEST_IMAGE,
+      ...(providerName === "docker-isolated" ? { mode: "isolated" as const } : {}),
       network: "none",
       user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
       volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],

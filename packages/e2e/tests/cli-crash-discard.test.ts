@@ -1,0 +1,103 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { startOutpost } from "./support/cli-process.js";
+import { firstTextDispatchId, startDispatchRunner } from "./support/dispatch-runner-process.js";
+
+function outpost(args: readonly string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = startOutpost(args, cwd);
+  let [stdout, stderr] = ["", ""];
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((done) => child.on("exit", (status) => done({ status, stdout, stderr })));
+}
+
+const json = <T>(text: string): T => JSON.parse(text.trim()) as T;
+
+/** Worktrees, branches and the temporary directory (minus tsx's own cache): what a user would compare. */
+function snapshot(repository: string) {
+  return {
+    worktrees: gitIn(repository, "worktree", "list", "--porcelain")
+      .split("\n")
+      .filter((line) => !line.startsWith("HEAD ")),
+    branches: gitIn(repository, "for-each-ref", "--format=%(refname)", "refs/heads").split("\n"),
+    temporary: readdirSync(tmpdir())
+      .filter((name) => !name.startsWith("tsx-"))
+      .sort(),
+  };
+}
+
+interface Listed {
+  readonly dispatchId: string;
+  readonly status: string;
+  readonly phase?: string;
+  readonly sandbox?: string;
+  readonly sandboxCommits: number | "unknown";
+}
+
+async function crashAndDiscard(provider: "local" | "docker" | "docker-isolated"): Promise<void> {
+  const repository = scratchRepository();
+  const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+  const before = snapshot(repository);
+  const runner = startDispatchRunner(repository, agentDirectory, provider);
+  const dispatchId = await firstTextDispatchId(runner);
+  runner.kill("SIGKILL");
+  await new Promise((done) => runner.once("exit", done));
+
+  // Its true phase, and where its commits are: on the branch (local), in the sandbox's git (mounted), unknown (isolated).
+  const dead = json<Listed>((await outpost(["ps", "--json"], repository)).stdout);
+  expect(dead).toMatchObject({ dispatchId, status: "dead", phase: "turns" });
+  expect(dead.sandboxCommits).toBe(provider === "local" ? 0 : provider === "docker" ? 1 : "unknown");
+
+  if (provider === "docker-isolated") {
+    // The commits in an isolated sandbox cannot be read from the host: the clean removes the sandbox and the
+    // record (nothing on the host holds work), and a second clean has nothing to do.
+    const cleaned = json<{ cleaned: Array<{ actions: string[]; kept?: unknown }> }>(
+      (await outpost(["clean", "--json"], repository)).stdout,
+    );
+    expect(cleaned.cleaned[0]?.actions.join("\n")).toMatch(/remove docker-isolated sandbox/);
+    expect((await outpost(["clean"], repository)).stdout).toContain("Nothing to clean.");
+    expect(snapshot(repository)).toEqual(before);
+    return;
+  }
+  // A clean keeps the work; a second clean has nothing more to do.
+  const first = json<{ cleaned: Array<{ actions: string[]; kept?: unknown }> }>((await outpost(["clean", "--json"], repository)).stdout);
+  expect(first.cleaned[0]?.kept).toBeDefined();
+  const second = json<{ cleaned: Array<{ actions: string[]; kept?: unknown }> }>((await outpost(["clean", "--json"], repository)).stdout);
+  expect(second.cleaned).toMatchObject([{ actions: [] }]);
+  expect(second.cleaned[0]?.kept).toBeDefined();
+  const kept = json<Listed>((await outpost(["ps", "--json"], repository)).stdout);
+  expect(kept).toMatchObject({ dispatchId, status: "kept", phase: "turns" });
+  expect(kept.sandbox).toBeUndefined();
+  if (dead.sandbox)
+    expect(spawnSync("docker", ["ps", "-aq", "--no-trunc", "--filter", `id=${dead.sandbox}`], { encoding: "utf8" }).stdout.trim()).toBe("");
+
+  // Discarding asks first: without a terminal and without --yes it is refused and nothing changes.
+  const unasked = await outpost(["clean", "--discard", dispatchId], repository);
+  expect(unasked.status).not.toBe(0);
+  expect(unasked.stderr).toMatch(/configuration: --discard would drop work for good \(discard branch .*\)\. .*pass --yes/);
+  expect((await outpost(["ps", "--json"], repository)).stdout).toContain(dispatchId);
+
+  const discarded = await outpost(["recover", "--discard", "--yes", dispatchId.slice(0, 8)], repository);
+  expect(discarded.status, discarded.stderr).toBe(0);
+  expect(discarded.stdout).toMatch(/discard branch .* unmerged commit/);
+  expect((await outpost(["ps"], repository)).stdout).toContain("No dispatches");
+  expect(snapshot(repository)).toEqual(before);
+  expect((await outpost(["clean"], repository)).stdout).toContain("Nothing to clean.");
+}
+
+describe("a dispatch killed with SIGKILL mid-turn: ps, clean, clean again, recover --discard", () => {
+  it("local", () => crashAndDiscard("local"), 90_000);
+});
+
+const gate = dockerGate();
+(gate.unavailable ? describe.skip : describe)(
+  `a Docker dispatch killed with SIGKILL mid-turn: ps, clean, clean again, recover --discard${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
+  () => {
+    it("mounted", () => crashAndDiscard("docker"), 120_000);
+    it("isolated", () => crashAndDiscard("docker-isolated"), 120_000);
+  },
+);
