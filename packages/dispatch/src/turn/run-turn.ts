@@ -115,7 +115,11 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     input.onEvent(event);
     // A marker split across deltas is found in the message streamed so far (only its tail can be new).
     // An agent that owes a final event only ends with it: a marker it quotes in its text must not arm the settle timer.
-    if (!agent.requiresFinishedEvent && event.type === "text" && findMarker(texts[texts.length - 1]!.slice(-(event.text.length + longestMarker)), input.markers))
+    if (
+      !agent.requiresFinishedEvent &&
+      event.type === "text" &&
+      findMarker(texts[texts.length - 1]!.slice(-(event.text.length + longestMarker)), input.markers)
+    )
       timers.markerSeen();
     if (event.type === "finished" && findMarker(event.text ?? "", input.markers)) timers.markerSeen();
   };
