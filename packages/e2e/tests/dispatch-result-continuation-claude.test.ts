@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { claudeAgent, claudeConversationStore } from "@outpost/agent-claude";
-import { createSandbox, dispatch } from "@outpost/dispatch";
+import { createAgent, createSandbox, dispatch } from "@outpost/dispatch";
 import { localProvider } from "@outpost/provider-local";
 import { startModelServer } from "@outpost/testkit/model-server";
 import { scratchRepository } from "../src/index.js";
@@ -82,6 +82,31 @@ describe("result.resume() and result.fork() with the real Claude Code CLI (local
       } finally {
         await sandbox.close();
       }
+      expect(server.problems).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it("an agent from createAgent() (the installed claude plugin) answers and resumes", async () => {
+    const server = await startModelServer({ script: demoScript() });
+    try {
+      const agent = await createAgent({
+        harness: "claude",
+        endpoint: { baseUrl: server.url, apiKey: "sk-ant-test" },
+        executable: claudeBinary,
+      });
+      const first = await dispatch({
+        agent,
+        brief: "Create hello.txt and commit it.",
+        repository: scratchRepository(),
+        conversationHome: mkdtempSync(join(tmpdir(), "outpost-claude-home-")),
+        sandboxProvider: localProvider({ home: "private" }),
+      });
+      expect(first.commits).toHaveLength(1);
+      expect(first.conversation?.format).toBe("claude");
+      const resumed = await first.resume("TURN2: what did you do?");
+      expect(resumed.text).toContain("history_has_turn1=true");
       expect(server.problems).toEqual([]);
     } finally {
       await server.close();

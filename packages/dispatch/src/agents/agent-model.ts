@@ -1,0 +1,54 @@
+import { OutpostError } from "@outpost/core";
+
+/** A model for `createAgent()`: its name, or the name with settings. */
+export type AgentModel =
+  | string
+  | {
+      readonly name: string;
+      /** Reasoning effort, where the harness takes one. */
+      readonly reasoning?: "low" | "medium" | "high";
+      /** Largest answer, in tokens, where the harness takes a limit. */
+      readonly maxOutputTokens?: number;
+    };
+
+const REASONING = ["low", "medium", "high"] as const;
+
+/**
+ * Checks a model when the agent is composed, not at its first turn: a typo fails before any sandbox exists.
+ * The agent plugins' factories take a model name only today, so a setting is refused rather than ignored.
+ */
+export function modelName(model: AgentModel | undefined, harness: string): string | undefined {
+  if (model === undefined) return undefined;
+  const given = typeof model === "string" ? { name: model } : model;
+  if (typeof given !== "object" || given === null || typeof given.name !== "string" || given.name.trim() === "")
+    throw new OutpostError(
+      "configuration",
+      `createAgent(): model must be a model name or { name, reasoning?, maxOutputTokens? } with a non-empty name.`,
+    );
+  const { name, reasoning, maxOutputTokens, ...unknown } = given as Exclude<AgentModel, string> & Record<string, unknown>;
+  const extra = Object.keys(unknown);
+  if (extra.length > 0)
+    throw new OutpostError(
+      "configuration",
+      `createAgent(): model has unknown field(s) ${extra.join(", ")}; it takes name, reasoning and maxOutputTokens.`,
+    );
+  if (reasoning !== undefined && !REASONING.includes(reasoning))
+    throw new OutpostError(
+      "configuration",
+      `createAgent(): model.reasoning must be one of ${REASONING.join(", ")}, not ${JSON.stringify(reasoning)}.`,
+    );
+  if (maxOutputTokens !== undefined && (!Number.isSafeInteger(maxOutputTokens) || maxOutputTokens < 1))
+    throw new OutpostError(
+      "configuration",
+      `createAgent(): model.maxOutputTokens must be a positive integer, not ${String(maxOutputTokens)}.`,
+    );
+  const settings = [...(reasoning !== undefined ? ["reasoning"] : []), ...(maxOutputTokens !== undefined ? ["maxOutputTokens"] : [])];
+  if (settings.length > 0)
+    throw new OutpostError(
+      "configuration",
+      `createAgent(): the ${harness} harness takes a model name only; ${settings.join(" and ")} cannot be applied yet. ` +
+        `Pass model: ${JSON.stringify(name)}, and set them through the harness's own settings.`,
+      { details: { harness, settings } },
+    );
+  return name;
+}

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isOutpostError } from "@outpost/core";
+import { localProvider } from "@outpost/provider-local";
+import { createAgent, dispatch } from "../src/index.js";
+import { scratchRepository } from "./support/scratch-repository.js";
+
+// createAgent() (page 004) composes a harness, an agent plugin installed beside the engine and found by its
+// package.json as the CLI finds it, with a model checked when composed.
+const scratch = mkdtempSync(join(tmpdir(), "outpost-create-agent-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("createAgent()", () => {
+  it("builds the installed claude plugin's agent with its own conversation store", async () => {
+    const agent = await createAgent({ harness: "claude", model: { name: "claude-sonnet-4-5" } });
+    expect(agent).toMatchObject({ kind: "cli", name: "claude" });
+    expect(agent.storage).toBeDefined();
+    const store = (await createAgent({ harness: "codex" })).storage!;
+    expect((await createAgent({ harness: "codex", model: "gpt-5", storage: store })).storage).toBe(store);
+  });
+
+  it("refuses an unknown harness and a bad model when composed, with code configuration", async () => {
+    for (const options of [
+      { harness: "nope" },
+      { harness: "" },
+      { harness: "claude", model: "" },
+      { harness: "claude", model: { name: "m", reasoning: "extreme" } },
+      { harness: "claude", model: { name: "m", maxOutputTokens: 0 } },
+      { harness: "claude", model: { name: "m", temperature: 1 } },
+      { harness: "claude", model: { name: "m", maxOutputTokens: 1000 } },
+    ]) {
+      const error = await createAgent(options as never).catch((caught: unknown) => caught);
+      expect(isOutpostError(error, "configuration")).toBe(true);
+    }
+    const unknown = (await createAgent({ harness: "nope" }).catch((caught: unknown) => caught)) as Error;
+    expect(unknown.message).toContain("installed:");
+    expect(unknown.message).toContain("claude");
+  });
+
+  it("the composed agent runs the executable it was given in a dispatch", async () => {
+    const agent = await createAgent({ harness: "claude", executable: join(scratch, "no-such-claude") });
+    const error = await dispatch({
+      agent,
+      brief: "x",
+      repository: scratchRepository("outpost-create-agent-"),
+      sandboxProvider: localProvider({ home: "private" }),
+    }).catch((caught: unknown) => caught);
+    // The executable given to createAgent() is the one the turn started.
+    expect(isOutpostError(error, "process")).toBe(true);
+    expect((error as Error).message).toContain("no-such-claude");
+  }, 60_000);
+});
