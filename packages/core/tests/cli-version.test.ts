@@ -96,6 +96,17 @@ describe("probeCliVersion", () => {
     expect((await readFile(join(bin, "runs"), "utf8")).trim().split("\n")).toHaveLength(1);
   });
 
+  it("in a sandbox without a shell, still asks --version (only the identity is lost)", async () => {
+    const host = hostTarget();
+    const shellless = {
+      invoke: (command: Parameters<typeof host.invoke>[0]) =>
+        command.executable === "sh" ? Promise.reject(new Error("spawn sh ENOENT")) : host.invoke(command),
+    };
+    const probe = await probeCliVersion(shellless, { executable: join(bin, "democli") });
+    expect(probe).toMatchObject({ version: "1.3.7", outcome: "known" });
+    expect(probe.identity).toBeUndefined();
+  });
+
   it("tells a missing executable, an unreadable answer and a timeout apart", async () => {
     const target = hostTarget();
     expect(await probeCliVersion(target, { executable: join(bin, "missing-cli") })).toMatchObject({ outcome: "missing" });

@@ -61,15 +61,21 @@ async function probeOnce(
   key: string,
 ): Promise<CliVersionProbe> {
   const started = Date.now();
-  const found = await target.invoke({
-    executable: "sh",
-    arguments: ["-c", IDENTITY_SCRIPT, "sh", request.executable],
-    variables,
-    ...(request.signal ? { signal: request.signal } : {}),
-  });
-  const line = found.stdout.trim().split("\n").pop() ?? "";
-  if (line === "missing" || !/^(file|builtin) /.test(line))
-    return { outcome: "missing", problem: `\`${request.executable}\` is not on the PATH where the agent runs` };
+  // A sandbox without a POSIX shell (a distroless image) still answers --version: only the identity is lost.
+  const found = await target
+    .invoke({
+      executable: "sh",
+      arguments: ["-c", IDENTITY_SCRIPT, "sh", request.executable],
+      variables,
+      deadlineMs: request.budgetMs ?? cliProbeBudgetMs(),
+      ...(request.signal ? { signal: request.signal } : {}),
+    })
+    .catch((error: unknown) => {
+      if (OutpostError.isInstance(error) && error.code === "aborted") throw error;
+      return undefined;
+    });
+  const line = found?.stdout.trim().split("\n").pop() ?? "";
+  if (line === "missing") return { outcome: "missing", problem: `\`${request.executable}\` is not on the PATH where the agent runs` };
   // Without a full identity (no stat), the file cannot be told from another: only this target's cache holds.
   const identity = line.startsWith("file ") && / \d+:\d+:\d+:\d+$/.test(line) ? line.slice(5) : undefined;
   const cacheKey = `${identity} ${key}`;
