@@ -72,6 +72,7 @@ export class FileApiChannel implements SandboxChannel {
       onStderr: (chunk) => request.onStderr(bytesOf(chunk)),
       guard: request.guard,
       what: request.what,
+      outputAtEnd: true,
       ...(request.feed === undefined ? {} : { feed: request.feed }),
     });
     return outcome.status;
@@ -90,6 +91,7 @@ export class FileApiChannel implements SandboxChannel {
         onStderr: (chunk) => stderr.push(bytesOf(chunk)),
         guard,
         what: request.action,
+        outputAtEnd: true,
       });
       if (outcome.status !== 0) throw sandboxRefusal(outcome.status, stderr.text(), request.action);
       guard.check();

@@ -25,6 +25,12 @@ export interface WrappedRun {
    * may run it in one request and deliver its output when it ended.
    */
   readonly unwatched?: true;
+  /**
+   * The caller reads the output only once the process ended (a transfer script), and its stdin (`feed`) is
+   * finite: a platform may send the input whole before the start and deliver the output at the end, still
+   * honouring the guard.
+   */
+  readonly outputAtEnd?: true;
 }
 
 export interface WrappedOutcome {

@@ -1,6 +1,7 @@
-// The Daytona provider against @daytonaio/sdk used by hand, both on the offline API double, in the same run
-// (issue 15's goals: acquire + one command + release ≤ 1.2×, a 10,000-file upload ≤ 1.3×, a one-file re-sync
-// ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
+// The Daytona provider against @daytonaio/sdk used by hand, both on the offline API double with 40 ms injected
+// per request and per log-stream message, in the same run (issue 36's goals: acquire + one command + release
+// ≤ 1.15× the least the same work needs by hand, with the serial round trips of each side; a 2,000-file upload
+// ≤ 1.1×; a one-file re-sync ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
 // Run: npm run bench -w @outpost/provider-daytona   (OUTPOST_BENCH_ROUNDS, default 5)
 import { execFileSync } from "node:child_process";
 import { Daytona } from "@daytonaio/sdk";
@@ -11,7 +12,7 @@ import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
 // decide the upload row otherwise.
 usePrivateTmpdir("outpost-daytona-bench-", { inMemory: true });
-const double = await startDaytonaDouble();
+const double = await startDaytonaDouble({ latencyMs: Number(process.env.OUTPOST_BENCH_LATENCY_MS ?? 40) });
 // The same client settings as the provider: polling, so no event socket keeps the process alive.
 const daytona = new Daytona({ ...double.credentials, useDeprecatedPolling: true });
 try {
@@ -19,6 +20,8 @@ try {
     name: "daytona",
     provider: daytonaProvider(double.credentials),
     receivedBytes: () => double.receivedBytes(),
+    roundTrips: double.roundTrips,
+    files: 2_000,
     rounds: Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5),
     raw: {
       roundTrip: async () => {
@@ -26,11 +29,12 @@ try {
         await sandbox.process.executeCommand("true");
         await sandbox.delete();
       },
-      // A lease reports its home and root at once, keeps stdout and stderr apart (only session commands do),
-      // and runs the executable `true`, not the shell's builtin.
+      // A lease reports its home at once and has a root of its own (never the home), keeps stdout and stderr
+      // apart (only session commands do), and runs the executable `true`, not the shell's builtin.
       leaseMinimum: async () => {
         const sandbox = await daytona.create();
-        await Promise.all([sandbox.getUserHomeDir(), sandbox.getWorkDir(), sandbox.process.createSession("minimum")]);
+        const root = `/tmp/raw-${sandbox.id}/workspace`;
+        await Promise.all([sandbox.getUserHomeDir(), sandbox.fs.createFolder(root, "755"), sandbox.process.createSession("minimum")]);
         await sandbox.process.executeSessionCommand("minimum", { command: "/bin/true </dev/null" });
         await sandbox.delete();
       },

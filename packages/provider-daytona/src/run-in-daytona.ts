@@ -1,19 +1,24 @@
-import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed } from "@outpost/plugin-utils";
+import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startFeed } from "@outpost/plugin-utils";
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
 import { OutpostError } from "@outpost/core";
-import { ENCODED_OUTPUT_WRAPPER } from "./encoded-output-wrapper.js";
+import { ENCODED_OUTPUT_WRAPPER, KILL_BY_PID_FILE } from "./encoded-output-wrapper.js";
 import { EncodedOutput } from "./encoded-output.js";
 import { followOutput } from "./follow-output.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { sessionLine, shellCommand } from "./shell-words.js";
+import { WholeInput } from "./whole-input.js";
 import { withRetry } from "./with-retry.js";
 import { WrapperStartReader } from "./wrapper-start.js";
+
+// A transfer's input up to this size travels as one upload before its script starts; a larger one streams.
+const WHOLE_INPUT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Runs one process as a session command: FRAMED_COMMAND_WRAPPER (directory, stdin frames, pid header)
  * inside ENCODED_OUTPUT_WRAPPER (output as hex lines that survive the daemon's line labelling), in a
- * session of its own (see SessionPool).
+ * session of its own (see SessionPool). Output someone follows streams over the log socket; output read at
+ * the end (an unwatched command, a transfer script) comes with one synchronous request.
  */
 export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Promise<WrappedOutcome> {
   options.guard.check();
@@ -29,28 +34,44 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
       options.onStderr(bytes);
     },
   );
+  const atEnd = options.unwatched === true || options.outputAtEnd === true;
   const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
   const files = `${lease.scratch}/${lease.nextName("out")}`;
   const framed = ["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv];
-  const wrapped = shellCommand(["/bin/sh", "-c", ENCODED_OUTPUT_WRAPPER, "outpost-output", files, ...framed]);
+  const wrapped = shellCommand(["/bin/sh", "-c", ENCODED_OUTPUT_WRAPPER, "outpost-output", files, atEnd ? "end" : "live", ...framed]);
   const line = sessionLine({ ...lease.variables, ...options.variables }, wrapped);
-  const session = await lease.sessions.take().catch((error: unknown) => {
-    throw mapDaytonaError(error, options.what);
-  });
-  const run: SessionRun = { session, line, input, header, output, delivered: () => delivered };
-  const outcome = options.unwatched ? await runInOneRequest(lease, run, options) : await runFollowed(lease, run, options);
-  lease.sessions.giveBack(session);
+  const run: SessionRun = { line, input, files, header, output, delivered: () => delivered };
+  const outcome = atEnd ? await runAtEnd(lease, run, options) : await runFollowed(lease, run, options);
   return outcome;
 }
 
 interface SessionRun {
-  readonly session: string;
   readonly line: string;
   /** The wrapper's input directory, or `-`. */
   readonly input: string;
+  /** The wrapper's output files' base path (`.o`, `.e`, `.pid`). */
+  readonly files: string;
   readonly header: WrapperStartReader;
   readonly output: EncodedOutput;
   delivered(): number;
+}
+
+/** Kills the command's tree when the guard fires; `abandoned` rejects when that kill failed. */
+function stopper(lease: LeaseSandbox, run: SessionRun, options: WrappedRun) {
+  let killFailed: ((error: unknown) => void) | undefined;
+  const abandoned = new Promise<never>((_resolve, reject) => (killFailed = reject));
+  abandoned.catch(() => undefined);
+  let killing: Promise<void> | undefined;
+  const stop = () => {
+    killing ??= killTree(lease, run.files).catch(() => killFailed?.(options.guard.error));
+  };
+  options.guard.signal.addEventListener("abort", stop, { once: true });
+  return {
+    stop,
+    abandoned,
+    killed: () => killing,
+    dispose: () => options.guard.signal.removeEventListener("abort", stop),
+  };
 }
 
 /**
@@ -59,46 +80,66 @@ interface SessionRun {
  * thrown once the process is gone.
  */
 async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
-  const { session, line, input, header, output } = run;
-  const process = lease.sandbox.process;
-  let killFailed: ((error: unknown) => void) | undefined;
-  const abandoned = new Promise<never>((_resolve, reject) => (killFailed = reject));
-  abandoned.catch(() => undefined);
-  let killing: Promise<void> | undefined;
-  const stop = () => {
-    killing ??= killTree(lease, () => header.start).catch(() => killFailed?.(options.guard.error));
-  };
-  options.guard.signal.addEventListener("abort", stop, { once: true });
+  const { line, input, header, output } = run;
+  const stopping = stopper(lease, run, options);
   const watch: FeedWatch = { failure: undefined, exited: false };
   try {
-    const { cmdId } = await process.executeSessionCommand(session, { command: line, runAsync: true });
+    const session = await lease.sessions.take();
+    const { cmdId } = await lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: true });
     if (options.feed !== undefined)
-      startFeed(options.feed, new FramedInput((files) => writeFrames(lease, files, options.what), input), watch, stop);
+      startFeed(options.feed, new FramedInput((frames) => writeFrames(lease, frames, options.what), input), watch, stopping.stop);
     const followed = { sandbox: lease.sandbox, session, cmdId, output, guard: options.guard, what: options.what, delivered: run.delivered };
-    const end = await Promise.race([followOutput(followed), abandoned]);
+    const end = await Promise.race([followOutput(followed), stopping.abandoned]);
     watch.exited = true;
-    await killing;
+    await stopping.killed();
     options.guard.check();
     if (watch.failure !== undefined) throw inputFailure(watch.failure, options.what);
+    lease.sessions.giveBack(session);
     return { start: header.start ?? { missing: "executable" }, status: end.status };
   } catch (error) {
     watch.exited = true;
     if (options.guard.error !== undefined) throw options.guard.error;
     throw mapDaytonaError(error, options.what);
   } finally {
-    options.guard.signal.removeEventListener("abort", stop);
+    stopping.dispose();
   }
 }
 
 /**
- * A command nobody follows live runs as one synchronous session command: the daemon answers when it ended,
- * with the encoded output (one request instead of the exec, the log stream and the exit code). Should the
- * answer lack part of it, the log is read again before giving up.
+ * Output read at the end: one synchronous session command, which the daemon answers when it ended, with the
+ * encoded output. A finite stdin goes first, whole, in one upload (a larger one streams, see WholeInput).
+ * Should the answer lack part of the output, the log is read again before giving up.
  */
-async function runInOneRequest(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
-  const { session, line, header, output } = run;
+async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
+  const { line, input, header, output } = run;
+  if (options.feed !== undefined) {
+    const whole = new WholeInput(WHOLE_INPUT_BYTES);
+    options.feed(whole).then(
+      () => void whole.end(),
+      (error: unknown) => whole.failed(error),
+    );
+    const shape = await whole.shape.catch((error: unknown) => {
+      throw inputFailure(error, options.what);
+    });
+    if ("stream" in shape) return runFollowed(lease, run, { ...options, feed: shape.stream });
+    options.guard.check();
+    const frames = [
+      { path: `${input}/0`, content: shape.whole, marker: false },
+      { path: `${input}/0.ok`, content: Buffer.alloc(0), marker: true },
+      { path: `${input}/end`, content: Buffer.from("1\n"), marker: true },
+    ];
+    // Whole before the command starts: the order the daemon writes them in does not matter.
+    await writeFrames(lease, frames, options.what).catch((error: unknown) => {
+      throw options.guard.error ?? error;
+    });
+  }
+  const stopping = stopper(lease, run, options);
   try {
-    const ended = await lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
+    const session = await lease.sessions.take();
+    const request = lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
+    const ended = await Promise.race([request, stopping.abandoned]);
+    await stopping.killed();
+    options.guard.check();
     output.replay(ended.stdout ?? "");
     if (output.end === undefined) {
       const log = await withRetry(() => lease.sandbox.process.getSessionCommandLogs(session, ended.cmdId), options.what);
@@ -111,9 +152,13 @@ async function runInOneRequest(lease: LeaseSandbox, run: SessionRun, options: Wr
           "Run it again; check the disk space of the sandbox (output goes through files in the lease scratch directory).",
         { details: { incomplete: true } },
       );
+    lease.sessions.giveBack(session);
     return { start: header.start ?? { missing: "executable" }, status: output.end.status };
   } catch (error) {
+    if (options.guard.error !== undefined) throw options.guard.error;
     throw mapDaytonaError(error, options.what);
+  } finally {
+    stopping.dispose();
   }
 }
 
@@ -128,9 +173,10 @@ async function writeFrames(lease: LeaseSandbox, files: readonly InputFrameFile[]
   });
 }
 
-/** Stops the process group and every descendant of the command's wrapper, then SIGKILLs them. */
-async function killTree(lease: LeaseSandbox, started: () => WrappedOutcome["start"] | undefined): Promise<void> {
-  const pid = await startedPid(started);
-  const result = await lease.sandbox.process.executeCommand(shellCommand(["/bin/sh", "-c", KILL_TREE, "outpost-kill", String(pid)]));
+/** Stops the process group and every descendant of the command's wrapper (its pid from the pid file), then SIGKILLs them. */
+async function killTree(lease: LeaseSandbox, files: string): Promise<void> {
+  const result = await lease.sandbox.process.executeCommand(
+    shellCommand(["/bin/sh", "-c", KILL_BY_PID_FILE, "outpost-kill", `${files}.pid`, KILL_TREE]),
+  );
   if (result.exitCode !== 0) throw new Error(`kill exited with ${result.exitCode}`);
 }

@@ -18,10 +18,10 @@ const { stdDemuxStream } = (await import(pathToFileURL(join(sdkRoot, "esm/utils/
 const STDOUT_MARKER = Buffer.from([1, 1, 1]);
 
 /** What the wrapper prints for a command writing NUL, invalid UTF-8, a split emoji and no final newline. */
-function encodedLog(): { log: string; stdout: Buffer; stderr: Buffer } {
+function encodedLog(mode: "live" | "end"): { log: string; stdout: Buffer; stderr: Buffer } {
   const base = join(mkdtempSync(join(tmpdir(), "outpost-encoded-")), "out");
   const script = "printf 'a\\000b\\377 \\360\\237'; sleep 0.1; printf '\\230\\200 end'; printf 'e\\000rr' >&2; exit 3";
-  const log = spawnSync("/bin/sh", ["-c", ENCODED_OUTPUT_WRAPPER, "w", base, "/bin/sh", "-c", script], { encoding: "latin1" }).stdout;
+  const log = spawnSync("/bin/sh", ["-c", ENCODED_OUTPUT_WRAPPER, "w", base, mode, "/bin/sh", "-c", script], { encoding: "latin1" }).stdout;
   return { log, stdout: Buffer.from("a\0b\xff \xf0\x9f\x98\x80 end", "latin1"), stderr: Buffer.from("e\0rr") };
 }
 
@@ -57,11 +57,24 @@ function decoded(log: string, replay?: string): { stdout: Buffer; stderr: Buffer
 }
 
 describe("encoded command output through the daemon's labelling and the SDK's demultiplexer", () => {
-  const { log, stdout, stderr } = encodedLog();
+  const { log, stdout, stderr } = encodedLog("live");
   const wire = labelled(log);
 
   it("carries NUL, invalid UTF-8, a character split in time and a missing final newline byte-exact, with the status", () => {
     expect(decoded(log)).toEqual({ stdout, stderr, status: 3 });
+    expect(decoded(encodedLog("end").log)).toEqual({ stdout, stderr, status: 3 });
+  });
+
+  it("relays output larger than one line's share in several lines, in order", () => {
+    const base = join(mkdtempSync(join(tmpdir(), "outpost-encoded-")), "out");
+    const script = "head -c 100000 /dev/zero | tr '\\0' 'x'; printf 'end'";
+    for (const mode of ["live", "end"]) {
+      const log = spawnSync("/bin/sh", ["-c", ENCODED_OUTPUT_WRAPPER, "w", base, mode, "/bin/sh", "-c", script], {
+        encoding: "latin1",
+      }).stdout;
+      expect(log.split("\n").length, mode).toBeGreaterThan(4);
+      expect(decoded(log), mode).toEqual({ stdout: Buffer.from(`${"x".repeat(100_000)}end`), stderr: Buffer.alloc(0), status: 0 });
+    }
   });
 
   it("the SDK's demultiplexer really leaks marker bytes when a frame ends right after a marker", async () => {

@@ -1,5 +1,6 @@
-// The Vercel provider against @vercel/sandbox used by hand, both on the offline API double, in the same run
-// (issue 15's goals: acquire + one command + release ≤ 1.2×, a 10,000-file upload ≤ 1.3×, a one-file re-sync
+// The Vercel provider against @vercel/sandbox used by hand, both on the offline API double with 40 ms injected
+// per request, in the same run (issue 36's goals: acquire + one command + release ≤ 1.15× the least the same
+// work needs by hand, with the serial round trips of each side; a 2,000-file upload ≤ 1.1×; a one-file re-sync
 // ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
 // Run: npm run bench -w @outpost/provider-vercel   (OUTPOST_BENCH_ROUNDS, default 5)
 import { Sandbox } from "@vercel/sandbox";
@@ -10,13 +11,15 @@ import { startVercelDouble } from "@outpost/cloud-doubles/vercel";
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
 // decide the upload row otherwise.
 usePrivateTmpdir("outpost-vercel-bench-", { inMemory: true });
-const double = await startVercelDouble();
+const double = await startVercelDouble({ latencyMs: Number(process.env.OUTPOST_BENCH_LATENCY_MS ?? 40) });
 const sdk = { ...double.credentials, fetch: double.fetch };
 try {
   await runRemoteProviderBench({
     name: "vercel",
     provider: vercelProvider(sdk),
     receivedBytes: () => double.receivedBytes(),
+    roundTrips: double.roundTrips,
+    files: 2_000,
     rounds: Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5),
     raw: {
       roundTrip: async () => {
