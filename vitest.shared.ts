@@ -17,6 +17,16 @@ export function outpostProject(name: string, test: UserWorkspaceConfig["test"] =
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions: nodeConditions, externalConditions: nodeConditions } },
-    test: { name, include: ["tests/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000, ...test, setupFiles },
+    test: {
+      name,
+      include: ["tests/**/*.test.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      ...test,
+      // The repository's tests run the local test image (tools/build-test-image.sh) where no image is named;
+      // users get outpost-agents:latest, what `outpost image build` tags.
+      env: { OUTPOST_DOCKER_IMAGE: process.env.OUTPOST_DOCKER_IMAGE ?? "outpost-test:latest", ...test.env },
+      setupFiles,
+    },
   });
 }

@@ -20,7 +20,10 @@ export const descriptor: ProviderDescriptor = {
       description:
         "mounted (default: the worktree is bind-mounted) or isolated (remote placement: nothing of the host is mounted, the repository travels as git bundles)",
     },
-    { name: "image", description: "image to run (default outpost-test:latest)" },
+    {
+      name: "image",
+      description: "image to run (default outpost-agents:latest, what `outpost image build` tags; or OUTPOST_DOCKER_IMAGE)",
+    },
     { name: "network", description: "bridge, none (no egress), host, or a network name" },
     { name: "cpus", description: "CPU limit (default 2)" },
     { name: "memoryMb", description: "memory limit in MiB, swap included (default 4096)" },

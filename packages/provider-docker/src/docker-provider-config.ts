@@ -51,7 +51,8 @@ export interface DockerProviderConfig {
   readonly docker?: Docker | Docker.DockerOptions;
 }
 
-export const DEFAULT_DOCKER_IMAGE = "outpost-test:latest";
+/** What `outpost image build` tags by default (`OUTPOST_DOCKER_IMAGE` overrides it, e.g. the repository's tests). */
+export const DEFAULT_DOCKER_IMAGE = "outpost-agents:latest";
 export const DEFAULT_ROOT = "/workspace";
 export const DEFAULT_HOME = "/home/outpost";
 export const DEFAULT_USER = Object.freeze({ uid: 1000, gid: 1000 });

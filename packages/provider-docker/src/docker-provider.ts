@@ -73,7 +73,7 @@ async function acquire(docker: Docker, config: DockerProviderConfig, context: Sa
       { details: { directory: context.directory } },
     );
   }
-  const image = config.image ?? DEFAULT_DOCKER_IMAGE;
+  const image = config.image ?? process.env["OUTPOST_DOCKER_IMAGE"] ?? DEFAULT_DOCKER_IMAGE;
   const root = config.root ?? DEFAULT_ROOT;
   const home = config.home ?? DEFAULT_HOME;
   const user = isolated ? (config.user ?? DEFAULT_USER) : await mountedUser(context.directory, config.user);

@@ -28,7 +28,7 @@ export function mapDockerError(error: unknown, action: string, image?: string): 
   if (failure.statusCode === 404 && image !== undefined && /image/i.test(reason)) {
     return new OutpostError(
       "configuration",
-      `Could not ${action}: the image ${JSON.stringify(image)} is not in the Docker engine. Build or load it first (for the test images run tools/build-test-image.sh).`,
+      `Could not ${action}: the image ${JSON.stringify(image)} is not in the Docker engine. Build it (\`outpost image build --agent <name>\` tags outpost-agents:latest), or pull or load it first.`,
       { cause: error, details: { ...details, image } },
     );
   }

@@ -7,7 +7,7 @@ const DOCKER_SOCKETS = ["/var/run/docker.sock", "/run/docker.sock"];
 /** Refuses bad options up front with a `configuration` error naming the option and the fix. */
 export function validateConfig(config: DockerProviderConfig): void {
   if (config.image !== undefined && (typeof config.image !== "string" || config.image.trim() === ""))
-    refuse("image", "give an image name such as outpost-test:latest");
+    refuse("image", "give an image name such as outpost-agents:latest");
   if (config.mode !== undefined && config.mode !== "mounted" && config.mode !== "isolated") refuse("mode", 'use "mounted" or "isolated"');
   if (config.user !== undefined) {
     for (const key of ["uid", "gid"] as const) {

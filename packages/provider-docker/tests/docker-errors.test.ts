@@ -84,7 +84,7 @@ describeGated("docker errors on a live engine", await dockerGate({ images: [TEST
     try {
       const provider = dockerProvider({ image: "outpost-no-such-image:never" });
       const failure = await provider.acquire(contextFor(scratch.directory)).catch((error: unknown) => error);
-      expectCode(failure, "configuration", /outpost-no-such-image:never.*not in the Docker engine.*build-test-image\.sh/);
+      expectCode(failure, "configuration", /outpost-no-such-image:never.*not in the Docker engine.*outpost image build/);
     } finally {
       await scratch.dispose();
     }

@@ -16,6 +16,8 @@ describe("@outpost/provider-docker exports", () => {
         "LEASE_LABEL",
         "OWNER_HOST_LABEL",
         "OWNER_PID_LABEL",
+        "PUBLIC_BASE_DIGEST",
+        "PUBLIC_BASE_IMAGE",
         "RETAIN_LABEL",
         "descriptor",
         "dockerProvider",
@@ -48,7 +50,7 @@ describe("@outpost/provider-docker exports", () => {
     expect(hostFile.message).not.toMatch(/no Docker engine/);
     const missing = barrel.mapDockerError({ statusCode: 404, json: { message: "No such image: x:y" } }, "create", "x:y");
     expect(isOutpostError(missing, "configuration")).toBe(true);
-    expect(missing.message).toMatch(/build-test-image\.sh/);
+    expect(missing.message).toMatch(/outpost image build --agent <name>/);
     const refused = barrel.mapDockerError({ statusCode: 400, json: { message: "invalid mount config" } }, "create");
     expect(isOutpostError(refused, "configuration")).toBe(true);
   });

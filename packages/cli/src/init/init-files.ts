@@ -25,13 +25,14 @@ export function envExampleText(keys: readonly string[]): string {
 
 /**
  * `.outpost/Dockerfile`: an agent image from the official Node image with git and the pinned CLIs, built
- * anywhere with a registry: `docker build -t outpost-agents:latest .outpost`.
+ * anywhere a registry is reachable, tagged outpost-agents:latest (the container provider's default image).
  */
 export function dockerfileText(clis: readonly PinnedCli[]): string {
   const packages = clis.map((cli) => `${cli.npmPackage}@${cli.version}`).join(" ");
   return [
     "# Written by `outpost init`: an agent image for `outpost run --provider <container provider>`.",
-    "# Build it: docker build -t outpost-agents:latest .outpost   (or: outpost image build --agent <name>)",
+    "# Build it with your container engine: <engine> build -t outpost-agents:latest .outpost",
+    "# (or `outpost image build --agent <name>`, which installs the CLIs on your host and needs no registry in the build)",
     `FROM ${PUBLIC_BASE_IMAGE}`,
     "RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates procps \\",
     "  && rm -rf /var/lib/apt/lists/* && git config --system --add safe.directory '*'",

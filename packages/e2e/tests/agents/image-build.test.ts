@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { codexAgent } from "@outpost/agent-codex";
-import { dockerProvider } from "@outpost/provider-docker";
+import { DEFAULT_DOCKER_IMAGE, dockerProvider, PUBLIC_BASE_IMAGE } from "@outpost/provider-docker";
 import { conversationResponder, startModelServer, type ModelServer } from "@outpost/testkit/model-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCKER_TEST_IMAGE } from "../../src/docker-gate.js";
@@ -38,9 +38,21 @@ function outpost(...args: string[]): { status: number; stdout: string; stderr: s
   }
 }
 
+function imageExists(name: string): boolean {
+  try {
+    execFileSync("docker", ["image", "inspect", name], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe.skipIf(unavailable !== undefined)(`outpost image build${unavailable ? ` (unavailable: ${unavailable})` : ""}`, () => {
   let server: ModelServer;
   let sandbox: AgentSandbox;
+  /** True when this test tagged the stand-in for the public base (and so removes that tag). */
+  let standIn = false;
+  const built: string[] = [];
 
   beforeAll(async () => {
     server = await startModelServer({
@@ -50,10 +62,12 @@ describe.skipIf(unavailable !== undefined)(`outpost image build${unavailable ? `
   afterAll(async () => {
     await sandbox?.dispose();
     await server?.close();
-    try {
-      execFileSync("docker", ["rmi", "--force", TAG], { stdio: "ignore" });
-    } catch {
-      // Already gone.
+    for (const image of [TAG, ...built, ...(standIn ? [PUBLIC_BASE_IMAGE] : [])]) {
+      try {
+        execFileSync("docker", ["rmi", image], { stdio: "ignore" });
+      } catch {
+        // Already gone.
+      }
     }
   });
 
@@ -66,6 +80,21 @@ describe.skipIf(unavailable !== undefined)(`outpost image build${unavailable ? `
     expect(run.stdout).toContain('LABEL io.outpost.agents="codex=0.147.0 gemini=');
   });
 
+  it("by default writes the recipe for the official Node image: git installed when missing, trusted worktrees", () => {
+    const run = outpost("image", "build", "--agent", "codex", "--dockerfile");
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`FROM ${PUBLIC_BASE_IMAGE}\n`);
+    expect(run.stdout).toMatch(/apt-get install -y --no-install-recommends git ca-certificates procps/);
+    expect(run.stdout).toContain("safe.directory '*'");
+  });
+
+  it("a base image that is neither on the engine nor pullable is refused with what to pull or pass", () => {
+    const run = outpost("image", "build", "--agent", "codex", "--base", "outpost-e2e-no-such-base:1");
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("docker pull outpost-e2e-no-such-base:1");
+    expect(run.stderr).toContain("--base <image>");
+  });
+
   it("refuses an agent without an npm package, and a malformed version, with a configuration exit", () => {
     expect(outpost("image", "build", "--agent", "kimi", "--dockerfile")).toMatchObject({
       status: 2,
@@ -76,6 +105,39 @@ describe.skipIf(unavailable !== undefined)(`outpost image build${unavailable ? `
       stderr: expect.stringContaining("not a version"),
     });
   });
+
+  it("builds on the public base (a local stand-in tagged like it) and tags the Docker provider's default image", () => {
+    // No registry here: the test image, which provides Node 20 and git, stands in for the official Node image.
+    standIn = !imageExists(PUBLIC_BASE_IMAGE);
+    if (standIn) execFileSync("docker", ["tag", DOCKER_TEST_IMAGE, PUBLIC_BASE_IMAGE]);
+    const run = outpost("image", "build", "--agent", "codex", "--dockerfile");
+    const build = outpost("image", "build", "--agent", "codex");
+    expect(build.status, build.stderr).toBe(0);
+    expect(build.stdout).toBe(`--image ${DEFAULT_DOCKER_IMAGE}\n`);
+    // Both tags of the build (the default name and the recipe's hash) go in afterAll.
+    built.push(
+      ...execFileSync("docker", ["image", "inspect", "--format", '{{join .RepoTags " "}}', DEFAULT_DOCKER_IMAGE], { encoding: "utf8" })
+        .trim()
+        .split(" "),
+    );
+    const label = execFileSync(
+      "docker",
+      ["image", "inspect", "--format", '{{ index .Config.Labels "io.outpost.agents" }}', DEFAULT_DOCKER_IMAGE],
+      {
+        encoding: "utf8",
+      },
+    ).trim();
+    expect(label).toMatch(/^codex=\d+\.\d+\.\d+$/);
+    // The image built is the public base's recipe: the same FROM line and steps as --dockerfile prints.
+    const history = execFileSync("docker", ["history", "--no-trunc", "--format", "{{.CreatedBy}}", DEFAULT_DOCKER_IMAGE], {
+      encoding: "utf8",
+    });
+    expect(history).toContain("safe.directory");
+    expect(run.stdout).toContain(`FROM ${PUBLIC_BASE_IMAGE}\n`);
+    expect(
+      execFileSync("docker", ["run", "--rm", "--network", "none", DEFAULT_DOCKER_IMAGE, "codex", "--version"], { encoding: "utf8" }),
+    ).toContain(label.slice("codex=".length));
+  }, 600_000);
 
   it("builds the pinned codex onto the test image, and a real turn runs in it with nothing mounted", async () => {
     const run = outpost("image", "build", "--agent", "codex", "--base", DOCKER_TEST_IMAGE, "--tag", TAG);

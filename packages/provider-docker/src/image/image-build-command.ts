@@ -5,11 +5,14 @@ import { join } from "node:path";
 import { OutpostError, type PluginCommand, type PluginCommandHost } from "@outpost/core";
 import { imageAgent, type ImageAgent } from "./image-agents.js";
 import { imageRecipe } from "./image-recipe.js";
+import { ensureBaseImage } from "./base-image.js";
+import { PUBLIC_BASE_IMAGE } from "./public-base.js";
+import { DEFAULT_DOCKER_IMAGE as DEFAULT_AGENT_IMAGE } from "../docker-provider-config.js";
 import { installCli, run } from "./install-cli.js";
 
 /**
- * `outpost image build`: an image holding the agents' CLIs (pinned or chosen releases) on the user's base
- * image. The CLIs are installed on this host and copied in, so building needs no registry in the container.
+ * `outpost image build`: an image holding the agents' CLIs (pinned or chosen releases) on the official Node
+ * image (or the user's base), tagged with the name the Docker provider runs by default. The CLIs are installed on this host and copied in, so building needs no registry in the container.
  * Prints the `--image` to pass to `outpost run`; `--dockerfile` prints the recipe instead.
  */
 export const imageBuildCommand: PluginCommand = {
@@ -25,30 +28,48 @@ export const imageBuildCommand: PluginCommand = {
       repeatable: true,
       required: true,
     },
-    { name: "base", value: "image", description: "base image (must provide node)", default: "outpost-test:latest" },
-    { name: "tag", short: "t", value: "tag", description: "tag of the built image (default: outpost-agents:<hash of the recipe>)" },
+    {
+      name: "base",
+      value: "image",
+      description: `base image providing Node 20 (default: the official ${PUBLIC_BASE_IMAGE}; pin it with @sha256:…)`,
+      default: PUBLIC_BASE_IMAGE,
+    },
+    {
+      name: "tag",
+      short: "t",
+      value: "tag",
+      description: `tag of the built image (default: ${DEFAULT_AGENT_IMAGE}, which --provider docker runs by default, and outpost-agents:<hash>)`,
+    },
     { name: "dockerfile", description: "print the recipe instead of building" },
   ],
   run: async ({ options }, host) => {
     const names = Array.isArray(options.agent) ? (options.agent as string[]) : typeof options.agent === "string" ? [options.agent] : [];
-    const base = typeof options.base === "string" ? options.base : "outpost-test:latest";
+    const base = typeof options.base === "string" ? options.base : PUBLIC_BASE_IMAGE;
     const agents = await resolveAgents(names, host);
     const recipe = imageRecipe(base, agents);
     if (options.dockerfile === true) {
       host.stdout.write(recipe);
       return;
     }
-    const tag =
-      typeof options.tag === "string" ? options.tag : `outpost-agents:${createHash("sha256").update(recipe).digest("hex").slice(0, 12)}`;
+    // By default: the name the Docker provider runs unless told otherwise, and a tag of this recipe to pin.
+    const tags =
+      typeof options.tag === "string"
+        ? [options.tag]
+        : [DEFAULT_AGENT_IMAGE, `outpost-agents:${createHash("sha256").update(recipe).digest("hex").slice(0, 12)}`];
+    const tag = tags[0]!;
     const log = (line: string) => host.stderr.write(`outpost image: ${line}\n`);
-    await buildImage(tag, base, recipe, agents, log);
-    log(`${tag} holds ${agents.map((agent) => `${agent.name} ${agent.version}`).join(", ")}; run it with --provider docker --image ${tag}`);
+    await ensureBaseImage(base, log);
+    await buildImage(tags, base, recipe, agents, log);
+    const hint = tag === DEFAULT_AGENT_IMAGE ? "--provider docker runs it by default" : `run it with --provider docker --image ${tag}`;
+    log(
+      `${tags.join(" and ")} hold${tags.length === 1 ? "s" : ""} ${agents.map((agent) => `${agent.name} ${agent.version}`).join(", ")}; ${hint}`,
+    );
     host.stdout.write(`--image ${tag}\n`);
   },
 };
 
 async function buildImage(
-  tag: string,
+  tags: readonly string[],
   base: string,
   recipe: string,
   agents: readonly ImageAgent[],
@@ -67,8 +88,9 @@ async function buildImage(
       await symlink(`../agents/${agent.name}/node_modules/.bin/${agent.executable}`, join(context, "bin", agent.executable));
     }
     await writeFile(join(context, "Dockerfile"), recipe);
+    const tag = tags[0]!;
     log(`building ${tag} on ${base}`);
-    await run("docker", ["build", "--quiet", "--tag", tag, context], `docker build of ${tag}`);
+    await run("docker", ["build", "--quiet", ...tags.flatMap((name) => ["--tag", name]), context], `docker build of ${tag}`);
     // The image must really run each CLI: Node in the base, the links, the platform binaries.
     for (const agent of agents) {
       const printed = await run(

@@ -6,7 +6,7 @@ export const IMAGE_ROOT = "/opt/outpost";
 /**
  * The Dockerfile of an agent image. The context holds `agents/<name>/` (an `npm install --prefix` of the CLI,
  * made on the host: containers need no registry) and `bin/<executable>` links into them. The base image must
- * provide Node 20 (`node` on PATH), as the test image does.
+ * provide Node 20 (`node` on PATH): the official Node image by default (`PUBLIC_BASE_IMAGE`), or the test image.
  */
 export function imageRecipe(base: string, agents: readonly ImageAgent[]): string {
   const names = agents.map((agent) => `${agent.name}=${agent.version}`).join(" ");
@@ -16,6 +16,13 @@ export function imageRecipe(base: string, agents: readonly ImageAgent[]): string
     ...agents.map((agent) => `#   agents/${agent.name}/  npm install --prefix agents/${agent.name} ${agent.npmPackage}@${agent.version}`),
     ...agents.map((agent) => `#   bin/${agent.executable} -> ../agents/${agent.name}/node_modules/.bin/${agent.executable}`),
     `FROM ${base}`,
+    // What Outpost needs beside Node, missing from the official Node image: git (the agent commits), ps, and
+    // git's trust in a worktree owned by another uid. Installed only when absent, so a base that has them
+    // (the repository's test image) builds with no registry.
+    "USER root",
+    "RUN command -v git >/dev/null && command -v ps >/dev/null || { apt-get update \\",
+    "  && apt-get install -y --no-install-recommends git ca-certificates procps && rm -rf /var/lib/apt/lists/*; }",
+    "RUN git config --system --get-all safe.directory | grep -qx '[*]' || git config --system --add safe.directory '*'",
     `COPY agents/ ${IMAGE_ROOT}/agents/`,
     `COPY bin/ ${IMAGE_ROOT}/bin/`,
     `ENV PATH=${IMAGE_ROOT}/bin:$PATH`,
