@@ -24,7 +24,8 @@ const taken = async (path: string) => {
   return true;
 };
 const ageFile = (path: string, ms: number) => utimesSync(path, new Date(Date.now() - ms), new Date(Date.now() - ms));
-const lockOf = (owner: Record<string, unknown>) => JSON.stringify({ owner, token: "t", acquiredAt: new Date().toISOString() });
+const lockOf = (owner: Record<string, unknown>, renewsEveryMs?: number) =>
+  JSON.stringify({ owner, token: "t", acquiredAt: new Date().toISOString(), ...(renewsEveryMs ? { renewsEveryMs } : {}) });
 
 describe("locks in the old pid-only format are judged by what can be proven", () => {
   it("a dead pid, or a live pid that started after the file was written (reused), is taken over at once", async () => {
@@ -50,10 +51,14 @@ describe("locks in the old pid-only format are judged by what can be proven", ()
 describe("a holder that cannot be checked from here (another host or container)", () => {
   it("is waited for while it renews its lock, taken over once silent past the window", async () => {
     const path = join(scratch(), "far.lock");
-    writeFileSync(path, lockOf({ pid: 1, host: "another-machine", bootId: "not-this-boot" }));
+    writeFileSync(path, lockOf({ pid: 1, host: "another-machine", bootId: "not-this-boot" }, 5_000));
     expect(await taken(path)).toBe(false);
     ageFile(path, LOCK_SILENCE_MS + 5_000);
     expect(await taken(path)).toBe(true);
+    // An older outpost's lock never said it renews: its silence proves nothing, it is still waited for.
+    writeFileSync(path, lockOf({ pid: 1, host: "another-machine", bootId: "not-this-boot" }));
+    ageFile(path, LOCK_SILENCE_MS + 5_000);
+    expect(await taken(path)).toBe(false);
   });
 
   it("can be broken by a person: a silent one at once, one that looks alive only with force", async () => {

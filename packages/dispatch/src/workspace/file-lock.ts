@@ -79,6 +79,8 @@ export async function tryFileLock(path: string, options: Pick<FileLockOptions, "
     owner: currentProcess(),
     token,
     acquiredAt: new Date().toISOString(),
+    // Says this holder renews the file: only such a lock may be judged by its silence.
+    renewsEveryMs: LOCK_HEARTBEAT_MS,
     ...(options.details ? { details: options.details } : {}),
   });
   for (let round = 0; round < 3; round += 1) {
@@ -131,6 +133,8 @@ interface FoundLock {
   /** The file's last write (its holder renews it) and whether it is the old pid-only format. */
   readonly writtenAtMs: number;
   readonly legacy?: boolean;
+  /** Its holder renews it (newer outposts): silence past the window then means it is gone. */
+  readonly renews?: boolean;
 }
 
 async function createExclusive(path: string, content: string): Promise<boolean> {
@@ -171,7 +175,7 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
   }
   const parsed = (() => {
     try {
-      return JSON.parse(text) as { owner?: unknown; token?: unknown; acquiredAt?: unknown; details?: unknown };
+      return JSON.parse(text) as { owner?: unknown; token?: unknown; acquiredAt?: unknown; details?: unknown; renewsEveryMs?: unknown };
     } catch {
       return undefined;
     }
@@ -185,6 +189,7 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
     ageMs,
     readable: true,
     writtenAtMs: info.mtimeMs,
+    renews: typeof parsed.renewsEveryMs === "number",
     holder: {
       owner,
       ...(typeof parsed.acquiredAt === "string" ? { acquiredAt: parsed.acquiredAt } : {}),
@@ -195,7 +200,13 @@ async function readLock(path: string): Promise<FoundLock | undefined> {
 
 function isStale(found: FoundLock): boolean {
   const owner = found.readable ? found.holder.owner : undefined;
-  return judgeLock({ ...(owner ? { owner } : {}), writtenAtMs: found.writtenAtMs, legacy: found.legacy === true }) === "stale";
+  const evidence = {
+    ...(owner ? { owner } : {}),
+    writtenAtMs: found.writtenAtMs,
+    legacy: found.legacy === true,
+    renews: found.renews === true,
+  };
+  return judgeLock(evidence) === "stale";
 }
 
 /**

@@ -14,6 +14,8 @@ export interface LockEvidence {
   readonly writtenAtMs: number;
   /** The old format: a pid alone, written by an outpost that neither renewed it nor recorded more. */
   readonly legacy: boolean;
+  /** The holder renews the file every LOCK_HEARTBEAT_MS; a JSON lock of an older outpost does not. */
+  readonly renews: boolean;
 }
 
 export type LockVerdict = "held" | "stale";
@@ -22,7 +24,7 @@ export type LockVerdict = "held" | "stale";
  * Whether a lock's holder may still run, from what can be proven, never a blind wait: an owner judged dead is
  * stale at once (another boot, an emptied or restarted container's pid namespace, a pid reused by a process
  * that started after the file was written); one that cannot be checked from here is stale once it stopped
- * renewing its file; an unreadable file once past a short grace.
+ * renewing its file (when it said it renews it); an unreadable file once past a short grace.
  */
 export function judgeLock(evidence: LockEvidence, now = Date.now()): LockVerdict {
   const age = now - evidence.writtenAtMs;
@@ -30,7 +32,8 @@ export function judgeLock(evidence: LockEvidence, now = Date.now()): LockVerdict
   if (evidence.legacy) return legacyHolderGone(evidence.owner.pid, evidence.writtenAtMs) ? "stale" : "held";
   const state = liveness(evidence.owner);
   if (state === "dead") return "stale";
-  return state === "unknown" && age > LOCK_SILENCE_MS ? "stale" : "held";
+  // An older outpost's holder never renewed its file: its silence proves nothing, it is waited for as before.
+  return state === "unknown" && evidence.renews && age > LOCK_SILENCE_MS ? "stale" : "held";
 }
 
 // Start times are read in clock ticks and the file time has its own granularity: a second of slack.
