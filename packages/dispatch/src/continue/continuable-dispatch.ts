@@ -2,6 +2,7 @@ import type { DispatchOptions } from "../dispatch-options.js";
 import type { ResponseSpec } from "../response/response-spec.js";
 import { dispatch as runDispatch } from "../dispatch.js";
 import { continuable, type ContinuableResult } from "./continuable-result.js";
+import { refuseUnknownFields } from "../options/unknown-fields.js";
 
 /**
  * The public `dispatch()`: the engine's, whose result offers `resume()` and `fork()` (page 004). Kept apart
@@ -13,5 +14,7 @@ export async function dispatch<T>(
 ): Promise<ContinuableResult<T> & { readonly value: T }>;
 export async function dispatch(options: DispatchOptions): Promise<ContinuableResult>;
 export async function dispatch(options: DispatchOptions): Promise<ContinuableResult> {
+  // Before anything else, as every option check: a misspelt field would otherwise be silently ignored.
+  refuseUnknownFields(options);
   return continuable(await runDispatch(options), options, (next) => dispatch(next));
 }

@@ -9,6 +9,7 @@ import type { BranchPolicy } from "../workspace/branch-policy.js";
 import { ensureOutpostDirectory } from "../workspace/outpost-directory.js";
 import { heldLeaseProvider } from "./held-lease.js";
 import { serialOperations } from "./serial-operations.js";
+import { refuseUnknownFields } from "../options/unknown-fields.js";
 
 /** Options of `createSandbox()`: where the workspace lives (as `openWorkspace()`), the provider and a default agent. */
 export interface CreateSandboxOptions extends OpenWorkspaceOptions {
@@ -19,6 +20,20 @@ export interface CreateSandboxOptions extends OpenWorkspaceOptions {
   /** Where captured conversations are stored and found, for every dispatch of this sandbox. */
   readonly conversationHome?: string;
 }
+
+/** What createSandbox() takes; anything else is refused, as dispatch() refuses unknown fields. */
+const SANDBOX_FIELDS = [
+  "repository",
+  "branch",
+  "copies",
+  "storageQuota",
+  "hooks",
+  "label",
+  "signal",
+  "sandboxProvider",
+  "agent",
+  "conversationHome",
+] as const satisfies readonly (keyof CreateSandboxOptions)[];
 
 /** The sandbox decides these once; a dispatch in it that gives one is refused. */
 const FIXED = ["sandboxProvider", "workspace", "repository", "branch", "copies", "storageQuota"] as const;
@@ -64,6 +79,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       "configuration",
       "createSandbox() needs sandboxProvider, the provider of the lease it keeps. Pass localProvider().",
     );
+  refuseUnknownFields(options, "createSandbox()", SANDBOX_FIELDS);
   assertSpecificationVersion(provider, "sandbox provider");
   if (provider.placement !== "host")
     throw new OutpostError(
