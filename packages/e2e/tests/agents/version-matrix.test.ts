@@ -170,8 +170,10 @@ for (const release of matrixReleases()) {
       }, 240_000);
 
       it("a fork it cannot do is refused with `configuration` naming the release, before anything runs", () => {
-        if (agent.forkable) return;
-        const reason = agent.unsupported?.("fork");
+        // The release as the lease told it (the probe's answer, checked above).
+        const learned = { version: release.version };
+        if (agent.forkable === true || (agent.forkable === undefined && agent.unsupported?.("fork", learned) === undefined)) return;
+        const reason = agent.unsupported?.("fork", learned);
         expect(reason).toEqual(expect.any(String));
         let error: unknown;
         try {
@@ -179,6 +181,7 @@ for (const release of matrixReleases()) {
             prompt: "x",
             root: "/w",
             home: "/h",
+            cliVersion: learned,
             resume: { id: first?.run.conversationId ?? "00000000-0000-4000-8000-000000000000", fork: true },
           });
         } catch (caught) {
