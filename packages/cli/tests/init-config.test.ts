@@ -105,6 +105,10 @@ it("usage errors are short and exit 2: the error, the usage line, where to read 
   const outside = outpost(["run", "--agent", "claude", "brief"], tmpdir());
   expect(outside.status).toBe(2);
   expect(outside.stderr).toContain("not inside a git checkout");
+  const id = outpost(["run", "--agent", "claude", "--continue", "../../etc", "brief"], repository);
+  expect(id.status).toBe(2);
+  expect(id.stderr).toContain("--continue");
+  expect(id.stdout).toBe("");
   const branch = outpost(["run", "--agent", "claude", "--branch", "bad..name", "brief"], repository);
   expect(branch.status).toBe(2);
   expect(branch.stderr).toContain("--branch");

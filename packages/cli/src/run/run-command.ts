@@ -94,6 +94,7 @@ async function runFlags(commandLine: RunFlags, given: ReadonlySet<string>): Prom
       "configuration",
       'Name the agent: --agent <name> (`outpost agents` lists them) or --agent-module <path>, or set "agent" in .outpost/config.json (`outpost init`).',
     );
+  if (defaults.flags.continue !== undefined) await assertContinueId(defaults.flags.continue);
   const branch = defaults.flags.branch;
   if (branch !== "current" && branch !== "integrate" && !validBranchName(branch, root))
     throw new OutpostError(
@@ -101,6 +102,21 @@ async function runFlags(commandLine: RunFlags, given: ReadonlySet<string>): Prom
       `--branch ${JSON.stringify(branch)} is not a valid branch name (git check-ref-format --branch). Pass current, integrate or a valid name.`,
     );
   return defaults;
+}
+
+/** A malformed `--continue` id is a usage error, by the rule the conversation stores apply. */
+async function assertContinueId(id: string): Promise<void> {
+  const { assertConversationId } = await import("@outpost/conversations");
+  try {
+    assertConversationId(id);
+  } catch (error) {
+    throw new OutpostError(
+      "configuration",
+      `--continue ${JSON.stringify(id).slice(0, 80)} is not a conversation id (1-200 letters, digits, '.', '_' or '-', never ".."). ` +
+        "Pass the id a run printed after `conversation:`.",
+      { cause: error },
+    );
+  }
 }
 
 function validBranchName(name: string, cwd: string): boolean {
