@@ -89,8 +89,39 @@ async function crashAndDiscard(provider: "local" | "docker" | "docker-isolated")
   expect((await outpost(["clean"], repository)).stdout).toContain("Nothing to clean.");
 }
 
+/** Killed while a hook of `phase` runs: `ps` says that phase; nothing is worth keeping, so one clean removes all. */
+async function crashInHook(provider: "local" | "docker", hook: "workspaceReady" | "sandboxReady", phase: string): Promise<void> {
+  const repository = scratchRepository();
+  const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+  const before = snapshot(repository);
+  const runner = startDispatchRunner(repository, agentDirectory, provider, { ...process.env, OUTPOST_RUNNER_HANG: hook });
+  // In the hook: the phase's own record update (the worktree, or the sandbox) has landed before it runs.
+  const inHook = (entry?: Listed & { worktreeCreated?: boolean; home?: string }) =>
+    entry?.phase === phase && (phase === "workspace" ? entry.worktreeCreated === true : (entry.sandbox ?? entry.home) !== undefined);
+  let listed: (Listed & { worktreeCreated?: boolean; home?: string }) | undefined;
+  for (let tries = 0; !inHook(listed) && tries < 240; tries += 1) {
+    const output = (await outpost(["ps", "--json"], repository)).stdout.trim();
+    listed = output ? json<Listed>(output) : undefined;
+    if (!inHook(listed)) await new Promise((done) => setTimeout(done, 250));
+  }
+  expect(listed).toMatchObject({ status: "running", phase });
+  runner.kill("SIGKILL");
+  await new Promise((done) => runner.once("exit", done));
+  expect(json<Listed>((await outpost(["ps", "--json"], repository)).stdout)).toMatchObject({ status: "dead", phase, sandboxCommits: 0 });
+  const cleaned = await outpost(["clean"], repository);
+  expect(cleaned.status, cleaned.stderr).toBe(0);
+  expect(cleaned.stdout).not.toContain("kept:");
+  // The hook's process carried the dispatch's id: the clean found it and stopped it.
+  expect(cleaned.stdout).toMatch(/stop \d+ orphaned agent process\(es\)|remove docker\S* sandbox/);
+  expect((await outpost(["clean"], repository)).stdout).toContain("Nothing to clean.");
+  expect((await outpost(["ps"], repository)).stdout).toContain("No dispatches");
+  expect(snapshot(repository)).toEqual(before);
+}
+
 describe("a dispatch killed with SIGKILL mid-turn: ps, clean, clean again, recover --discard", () => {
   it("local", () => crashAndDiscard("local"), 90_000);
+  it("local, in the workspace phase (its workspaceReady hook)", () => crashInHook("local", "workspaceReady", "workspace"), 90_000);
+  it("local, in the sandbox phase (its sandboxReady hook)", () => crashInHook("local", "sandboxReady", "sandbox"), 90_000);
 });
 
 const gate = dockerGate();
@@ -99,5 +130,6 @@ const gate = dockerGate();
   () => {
     it("mounted", () => crashAndDiscard("docker"), 120_000);
     it("isolated", () => crashAndDiscard("docker-isolated"), 120_000);
+    it("mounted, in the sandbox phase (its sandboxReady hook)", () => crashInHook("docker", "sandboxReady", "sandbox"), 120_000);
   },
 );

@@ -1,22 +1,27 @@
 import { OutpostError, tailLines, type SandboxLease } from "@outpost/core";
 import { hookInvocation, type HookCommand } from "./lifecycle-hooks.js";
 import { runHostProcess } from "../process/run-host-process.js";
+import { DISPATCH_ID_VARIABLE } from "../activity/activity-record.js";
 
 export type HookPhase = "workspaceReady" | "hostReady" | "sandboxReady";
 
-/** Runs host hooks one after the other in `directory`; the first failure stops the rest. */
+/**
+ * Runs host hooks one after the other in `directory`; the first failure stops the rest. With `dispatchId`,
+ * each carries `OUTPOST_DISPATCH_ID` like the agent's processes, so a clean after a crash finds and stops it.
+ */
 export async function runHostHooks(
   phase: HookPhase,
   hooks: readonly HookCommand[],
   directory: string,
   signal?: AbortSignal,
+  dispatchId?: string,
 ): Promise<void> {
   for (const hook of hooks) {
     const run = hookInvocation(hook);
     const result = await runHostProcess({
       executable: run.executable,
       arguments: run.arguments,
-      variables: run.variables,
+      variables: dispatchId === undefined ? run.variables : { ...run.variables, [DISPATCH_ID_VARIABLE]: dispatchId },
       directory,
       deadlineMs: run.deadlineMs,
       signal,
@@ -26,15 +31,20 @@ export async function runHostHooks(
   }
 }
 
-/** Runs sandbox hooks all together in the lease root; fails with the first failure. */
-export async function runSandboxHooks(hooks: readonly HookCommand[], lease: SandboxLease, signal?: AbortSignal): Promise<void> {
+/** Runs sandbox hooks all together in the lease root; fails with the first failure. `dispatchId`: as for host hooks. */
+export async function runSandboxHooks(
+  hooks: readonly HookCommand[],
+  lease: SandboxLease,
+  signal?: AbortSignal,
+  dispatchId?: string,
+): Promise<void> {
   await Promise.all(
     hooks.map(async (hook) => {
       const run = hookInvocation(hook);
       const result = await lease.invoke({
         executable: run.executable,
         arguments: run.arguments,
-        variables: run.variables,
+        variables: dispatchId === undefined ? run.variables : { ...run.variables, [DISPATCH_ID_VARIABLE]: dispatchId },
         deadlineMs: run.deadlineMs,
         signal,
         retain: 16 * 1024,

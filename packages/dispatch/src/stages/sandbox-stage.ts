@@ -58,8 +58,8 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
   // Hooks given to the dispatch replace those of a workspace from openWorkspace().
   const hooks = { ...state.resolved.shared?.hooks, ...options.hooks };
   await Promise.all([
-    runHostHooks("hostReady", hooks.hostReady ?? [], workspace.directory, signal),
-    runSandboxHooks(hooks.sandboxReady ?? [], lease, signal),
+    runHostHooks("hostReady", hooks.hostReady ?? [], workspace.directory, signal, state.dispatchId),
+    runSandboxHooks(hooks.sandboxReady ?? [], lease, signal, state.dispatchId),
     ...state.recorded,
   ]);
 }

@@ -47,5 +47,6 @@ export async function workspaceStage(state: DispatchState): Promise<void> {
     };
     state.workspace = workspace;
   }
-  if (workspace.created) await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], workspace.directory, options.signal);
+  if (workspace.created)
+    await runHostHooks("workspaceReady", options.hooks?.workspaceReady ?? [], workspace.directory, options.signal, dispatchId);
 }

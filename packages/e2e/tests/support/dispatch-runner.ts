@@ -28,11 +28,14 @@ const agent = scriptAgent({
   behaviour: { HANG: "busy", FILE: "crash.txt" },
   ...(docker ? { executable: "node" } : {}),
 });
+// OUTPOST_RUNNER_HANG=workspaceReady|sandboxReady: the dispatch hangs in that hook instead (killed in that phase).
+const hang = process.env.OUTPOST_RUNNER_HANG;
 await dispatch({
   agent,
   brief: "work until killed",
   repository,
   sandboxProvider: provider,
+  ...(hang === "workspaceReady" || hang === "sandboxReady" ? { hooks: { [hang]: ["sleep 600"] } } : {}),
   branch: { mode: "integrate" },
   until: ["never"],
   observe: (observation) =>
