@@ -30,13 +30,19 @@ const repository = mkdtempSync(join(tmpdir(), "outpost-versions-"));
 describe("dispatch() refuses plugins of another contract version", () => {
   it.each([
     ["an agent of version v2", agent("v2"), provider("v1"), 'The agent adapter "versioned" declares specificationVersion "v2"'],
-    ["an agent without a version", agent(undefined), provider("v1"), 'The agent adapter "versioned" declares no specificationVersion'],
+    ["an agent of version v1.1", agent("v1.1"), provider("v1"), 'The agent adapter "versioned" declares specificationVersion "v1.1"'],
     ["a provider of version v0", agent("v1"), provider("v0"), 'The sandbox provider "counting" declares specificationVersion "v0"'],
     [
-      "a store without a version",
-      agent("v1", { name: "old-store", locate: async () => ({}), capture: async () => ({}), restore: async () => undefined }),
+      "a store of version v0",
+      agent("v1", {
+        specificationVersion: "v0",
+        name: "old-store",
+        locate: async () => ({}),
+        capture: async () => ({}),
+        restore: async () => undefined,
+      }),
       provider("v1"),
-      'The conversation store "old-store" declares no specificationVersion',
+      'The conversation store "old-store" declares specificationVersion "v0"',
     ],
   ])("%s: code configuration naming it and the supported versions, nothing allocated", async (_, theAgent, theProvider, message) => {
     const error = await dispatch({ agent: theAgent, sandboxProvider: theProvider, brief: "x", repository }).then(

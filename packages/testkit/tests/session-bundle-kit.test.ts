@@ -66,7 +66,7 @@ describe("describeSessionBundleProfile on a reference session-bundle store", () 
     300_000,
   );
 
-  it("refuses a store whose format is not the profile's, and a profile without specificationVersion", () => {
+  it("refuses a store whose format is not the profile's, and a profile of an unknown specificationVersion", () => {
     const run = (profile: SessionBundleProfile, store = referenceBundleStore(demoProfile, LIMITS)) =>
       describeSessionBundleProfile({
         profile,
@@ -76,7 +76,7 @@ describe("describeSessionBundleProfile on a reference session-bundle store", () 
         runner: recordedSuite().runner,
       });
     expect(() => run({ ...demoProfile, format: "other" })).toThrow(/format "demo" is not the profile's "other"/);
-    const unversioned = { ...demoProfile, specificationVersion: undefined } as unknown as SessionBundleProfile;
-    expect(() => run(unversioned)).toThrow(/specificationVersion/);
+    const unknown = { ...demoProfile, specificationVersion: "v9" } as unknown as SessionBundleProfile;
+    expect(() => run(unknown)).toThrow(/specificationVersion "v9"/);
   });
 });

@@ -102,7 +102,8 @@ export interface AgentLiveMessage {
 /** What an agent plugin implements: build the command for a turn, decode its output. */
 export interface AgentAdapter extends AgentFeatures {
   readonly kind: "cli";
-  readonly specificationVersion: "v1";
+  /** Contract version; omitted, it is the version the reference pages describe ("v1"). Another is refused. */
+  readonly specificationVersion?: "v1";
   /** Executable name looked up on PATH in the sandbox. */
   readonly executable: string;
   /**

@@ -22,8 +22,8 @@ export interface ConversationContext {
 
 /** Captures, locates and restores one agent's conversations. */
 export interface ConversationStore {
-  /** Contract version this implementation follows; checked when the plugin is handed to the engine or a kit. */
-  readonly specificationVersion: "v1";
+  /** Contract version this implementation follows, checked when the plugin is handed to the engine or a kit; omitted, the version the reference pages describe ("v1"). */
+  readonly specificationVersion?: "v1";
   /** Store name, e.g. `claude` or `transport:<namespace>:<format>`. */
   readonly name: string;
   /** Finds a captured conversation on the host; fails with code `session` when it is absent. */

@@ -42,8 +42,8 @@ export interface SessionBundleRelocation {
 
 /** How a directory-per-session agent (Copilot, Kimi) is captured and restored. */
 export interface SessionBundleProfile {
-  /** Contract version this implementation follows; checked when the plugin is handed to the engine or a kit. */
-  readonly specificationVersion: "v1";
+  /** Contract version this implementation follows, checked when the plugin is handed to the engine or a kit; omitted, the version the reference pages describe ("v1"). */
+  readonly specificationVersion?: "v1";
   /** Persisted format name, used in bundles, transport keys and host paths. */
   readonly format: string;
   /** CLI home: `$variable` when set, otherwise `directory` under the agent home. */

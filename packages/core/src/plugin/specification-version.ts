@@ -29,8 +29,10 @@ export function assertSpecificationVersion(plugin: unknown, contract: PluginCont
     );
   }
   const version: unknown = (plugin as { specificationVersion?: unknown }).specificationVersion;
-  if (typeof version === "string" && supported.includes(version)) return;
-  const found = version === undefined ? "declares no specificationVersion" : `declares specificationVersion ${JSON.stringify(version)}`;
+  // Omitted means the version the reference pages describe (their signatures have no such field): plugins
+  // written as the pages show them run; only a version this core does not know is refused.
+  if (version === undefined || (typeof version === "string" && supported.includes(version))) return;
+  const found = `declares specificationVersion ${JSON.stringify(version)}`;
   throw new OutpostError(
     "configuration",
     `${label} ${found}; this @outpost/core supports ${supported.map((entry) => JSON.stringify(entry)).join(", ")} for a ${contract}. ` +

@@ -3,7 +3,8 @@ import type { FileTransfers, TransferOptions } from "./file-transfers.js";
 
 /** The live sandbox a provider hands out. */
 export interface SandboxLease {
-  readonly specificationVersion: "v1";
+  /** Contract version; omitted, it is the version the reference pages describe ("v1"). Another is refused. */
+  readonly specificationVersion?: "v1";
   readonly fileTransfers?: FileTransfers;
   /** Whether invoke accepts Command.input as live stdin for a running process. */
   readonly liveInput?: boolean;

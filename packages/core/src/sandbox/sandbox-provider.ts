@@ -51,7 +51,8 @@ export interface SandboxCapabilities {
 }
 
 export interface SandboxProvider {
-  readonly specificationVersion: "v1";
+  /** Contract version; omitted, it is the version the reference pages describe ("v1"). Another is refused. */
+  readonly specificationVersion?: "v1";
   readonly name: string;
   readonly placement: SandboxPlacement;
   /** Known before `acquire`; a provider that omits it is assumed to have none of the optional capabilities. */

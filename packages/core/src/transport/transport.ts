@@ -36,7 +36,8 @@ export interface TransportRemoveOptions {
 
 /** A versioned object store. Keys are `/`-separated relative paths; escapes are refused. */
 export interface Transport {
-  readonly specificationVersion: "v1";
+  /** Contract version; omitted, it is the version the reference pages describe ("v1"). Another is refused. */
+  readonly specificationVersion?: "v1";
   readonly name: string;
   read(key: string, options?: TransportReadOptions): Promise<TransportObject | undefined>;
   write(key: string, bytes: Uint8Array, options: TransportWriteOptions): Promise<TransportEntry>;
