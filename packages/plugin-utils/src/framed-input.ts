@@ -7,9 +7,11 @@ import { Writable } from "node:stream";
  * when the directory is missing, `X` when the executable is not found. A whole line: a platform that relays
  * output line by line (Daytona's session logs) passes it on at once, so the pid is known before the command
  * prints anything (a deadline can end a silent command). The host writes stdin as numbered frames
- * into the input directory (`<n>`, then its marker `<n>.ok` once `<n>` is whole; `end` holds the number of
- * frames and a newline, so it may land before the last marker), and a reader feeds them in order through a
- * FIFO. Without input the wrapper replaces itself with the command. The input directory
+ * into the input directory (`<n>`, and its marker `<n>.ok` holding the frame's size and a newline; `end` holds
+ * the number of frames and a newline, so it may land before the last marker), and a reader feeds them in
+ * order through a FIFO. A frame is read once its marker is whole and the frame has that size, so a frame, its
+ * marker and `end` may be written in any order, even while the command starts. Without input the wrapper
+ * replaces itself with the command. The input directory
  * outlives the command (it lives in the lease's scratch, gone at release): a frame the host was still
  * writing when the command exited lands there instead of failing as if the platform had refused it.
  */
@@ -23,7 +25,8 @@ mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exi
 (
   n=0
   while :; do
-    if [ -e "$input/$n.ok" ]; then
+    want=
+    if [ -e "$input/$n.ok" ] && read -r want <"$input/$n.ok" && [ "$(($(wc -c 2>/dev/null <"$input/$n" || echo -1)))" = "$want" ]; then
       cat -- "$input/$n" || exit 0
       rm -f -- "$input/$n" "$input/$n.ok"
       n=$((n+1))
@@ -182,7 +185,7 @@ export class FramedInput extends Writable {
         if (this.dataReady && this.queue.length > 0) {
           const data = this.take();
           files.push({ path: posix.join(this.directory, String(this.frame)), content: data, marker: false });
-          const marker = { path: posix.join(this.directory, `${this.frame}.ok`), content: Buffer.alloc(0), marker: true };
+          const marker = { path: posix.join(this.directory, `${this.frame}.ok`), content: Buffer.from(`${data.length}\n`), marker: true };
           if (this.options.ordered === true) files.push(marker);
           else this.marker = marker;
           this.frame++;

@@ -72,6 +72,8 @@ export async function runWrappedCommand(
       what: `run ${JSON.stringify(command.executable)} in the ${platform} sandbox`,
       ...(stdin === undefined && input === undefined ? {} : { feed: (pipe: Writable) => feedStdin(pipe, stdin, input) }),
       ...(unwatched(command) ? { unwatched: true } : {}),
+      // Nobody reads the output before the end and stdin is finite: a platform may answer in one request.
+      ...(command.observe === undefined && input === undefined ? { outputAtEnd: true } : {}),
     });
     output.stdout.end();
     output.stderr.end();

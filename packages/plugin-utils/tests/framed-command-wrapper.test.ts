@@ -65,7 +65,7 @@ function catThroughFrames(input: string): Promise<{ output: string; status: numb
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("FRAMED_COMMAND_WRAPPER's input reader", () => {
-  it("feeds frames in order however their files land: end first (torn, then whole), a later frame before an earlier", async () => {
+  it("feeds frames in order however their files land: end first (torn, then whole), a later frame before an earlier, a marker before its frame is whole", async () => {
     const input = mkdtempSync(join(tmpdir(), "outpost-frames-"));
     const ran = catThroughFrames(input);
     const write = async (name: string, content: string) => {
@@ -74,11 +74,12 @@ describe("FRAMED_COMMAND_WRAPPER's input reader", () => {
     };
     await write("end", "2");
     await write("1", "second");
-    await write("1.ok", "");
+    await write("1.ok", "6\n");
     await write("end", "2\n");
+    await write("0.ok", "6\n");
+    await write("0", "fir");
+    expect(existsSync(join(input, "0")) && existsSync(join(input, "1"))).toBe(true);
     await write("0", "first ");
-    expect(existsSync(join(input, "1"))).toBe(true);
-    await write("0.ok", "");
     expect(await ran).toEqual({ output: "first second", status: 0 });
   });
 

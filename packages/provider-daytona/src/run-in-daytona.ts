@@ -112,6 +112,7 @@ async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: Wrappe
  */
 async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
   const { line, input, header, output } = run;
+  let uploading: Promise<void> | undefined;
   if (options.feed !== undefined) {
     const whole = new WholeInput(WHOLE_INPUT_BYTES);
     options.feed(whole).then(
@@ -125,19 +126,22 @@ async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRu
     options.guard.check();
     const frames = [
       { path: `${input}/0`, content: shape.whole, marker: false },
-      { path: `${input}/0.ok`, content: Buffer.alloc(0), marker: true },
+      { path: `${input}/0.ok`, content: Buffer.from(`${shape.whole.length}\n`), marker: true },
       { path: `${input}/end`, content: Buffer.from("1\n"), marker: true },
     ];
-    // Whole before the command starts: the order the daemon writes them in does not matter.
-    await writeFrames(lease, frames, options.what).catch((error: unknown) => {
-      throw options.guard.error ?? error;
-    });
+    // Sent while the command starts: its reader takes a frame only once the frame has its marker's size,
+    // whatever order the daemon writes the files in.
+    uploading = writeFrames(lease, frames, options.what);
+    uploading.catch(() => undefined);
   }
   const stopping = stopper(lease, run, options);
   try {
     const session = await lease.sessions.take();
     const request = lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
+    // An input that could not be sent ends the command (it would wait for it): its failure is the answer.
+    uploading?.catch(() => stopping.stop());
     const ended = await Promise.race([request, stopping.abandoned]);
+    await uploading;
     await stopping.killed();
     options.guard.check();
     output.replay(ended.stdout ?? "");

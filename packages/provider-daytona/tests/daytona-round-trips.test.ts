@@ -37,16 +37,32 @@ describe("daytona provider: requests per command", () => {
     }
   });
 
-  it("a followed command (observe, input, deadline or signal) streams through the log socket as before", async () => {
+  it("a command with a deadline or a signal but no observer is one synchronous request, still ended by its deadline", async () => {
+    const lease = await daytonaProvider(fixture.double.credentials).acquire(fixture.context);
+    try {
+      for (const command of [{ deadlineMs: 60_000 }, { signal: new AbortController().signal }]) {
+        const requests = await requestsOf(() => lease.invoke({ executable: "sh", arguments: ["-c", "echo done"], ...command }));
+        expect(
+          requests.filter((request) => request.endsWith("/exec")),
+          JSON.stringify(Object.keys(command)),
+        ).toHaveLength(1);
+        expect(
+          requests.some((request) => request.startsWith("WS ")),
+          JSON.stringify(Object.keys(command)),
+        ).toBe(false);
+      }
+      const stopped = lease.invoke({ executable: "sh", arguments: ["-c", "sleep 30"], deadlineMs: 500 });
+      await expect(stopped).rejects.toMatchObject({ code: "timeout" });
+    } finally {
+      await lease.release();
+    }
+  });
+
+  it("a followed command (observe or live input) streams through the log socket", async () => {
     const lease = await daytonaProvider(fixture.double.credentials).acquire(fixture.context);
     try {
       const seen: string[] = [];
-      for (const command of [
-        { observe: (_channel: string, text: string) => void seen.push(text) },
-        { input: Readable.from(["fed\n"]) },
-        { deadlineMs: 60_000 },
-        { signal: new AbortController().signal },
-      ]) {
+      for (const command of [{ observe: (_channel: string, text: string) => void seen.push(text) }, { input: Readable.from(["fed\n"]) }]) {
         const requests = await requestsOf(() =>
           lease.invoke({ executable: "sh", arguments: ["-c", "cat >/dev/null; echo live"], ...command }),
         );

@@ -25,9 +25,9 @@ export class RoundTrips {
     return this.spans.length;
   }
 
-  /** Serial round trips among the requests since `mark`, and their routes in order. */
-  serial(mark = 0): { readonly count: number; readonly routes: readonly string[] } {
-    const spans = this.spans.slice(mark).sort((first, second) => first.end - second.end);
+  /** Serial round trips among the requests from `mark` up to `until` (a later mark; default now), and their routes. */
+  serial(mark = 0, until = this.spans.length): { readonly count: number; readonly routes: readonly string[] } {
+    const spans = this.spans.slice(mark, until).sort((first, second) => first.end - second.end);
     const chain: Span[] = [];
     for (const span of spans) if (chain.length === 0 || span.start >= chain.at(-1)!.end) chain.push(span);
     return { count: chain.length, routes: chain.map((span) => span.route) };
