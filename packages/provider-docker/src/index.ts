@@ -1,4 +1,6 @@
 export { dockerProvider, DOCKER_CAPABILITIES } from "./docker-provider.js";
+// The reference pages' name for the same factory (page 004: the default provider); dockerProvider is primary.
+export { dockerProvider as createDockerSandboxProvider } from "./docker-provider.js";
 export { DEFAULT_DOCKER_IMAGE, DEFAULT_HOME, DEFAULT_ROOT, DEFAULT_USER } from "./docker-provider-config.js";
 export type { DockerProviderConfig, DockerVolume } from "./docker-provider-config.js";
 export { DockerLease } from "./docker-lease.js";

@@ -20,6 +20,7 @@ describe("@outpost/provider-docker exports", () => {
         "PUBLIC_BASE_IMAGE",
         "RETAIN_LABEL",
         "descriptor",
+        "createDockerSandboxProvider",
         "dockerProvider",
         "dockerReachable",
         "imageBuildCommand",
@@ -31,6 +32,11 @@ describe("@outpost/provider-docker exports", () => {
     );
     expect(typeof barrel.DockerLease).toBe("function");
     expect(barrel.DOCKER_CAPABILITIES).toEqual({ liveInput: true, fileTransfers: true, uploadBatch: true, homeFiles: true });
+  });
+
+  it("exports the reference pages' name, createDockerSandboxProvider, for the same factory", () => {
+    expect(barrel.createDockerSandboxProvider).toBe(barrel.dockerProvider);
+    expect(barrel.createDockerSandboxProvider()).toMatchObject({ name: "docker", placement: "mounted" });
   });
 
   it("a provider is created without touching the engine and reports its placement", () => {
