@@ -79,7 +79,8 @@ describe("transcriptStore.prepareCapture: the locating script starts during the 
     expect(locating(seen)).toEqual([]);
     expect(seen.filter((command) => command.executable === "node")).toHaveLength(1);
     expect(await readFile(record.file, "utf8")).toBe(transcript);
-    expect(await pidsWith(home)).toEqual([]);
+    // The capture goes on once the outcome is printed; the process exits after that.
+    await expect.poll(() => pidsWith(home), { timeout: 30_000, interval: 50 }).toEqual([]);
   });
 
   it("runs the script again when the waiting process was killed in the sandbox, and loses nothing", async () => {
@@ -87,12 +88,9 @@ describe("transcriptStore.prepareCapture: the locating script starts during the 
     const store = transcriptStore(demoTranscript);
     const context = contextOf(observed(sandbox.lease, seen));
     store.prepareCapture!(context);
-    let pids: number[] = [];
-    for (let attempt = 0; attempt < 100 && pids.length === 0; attempt++) {
-      pids = await pidsWith(home);
-      if (pids.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(pids.length).toBeGreaterThan(0);
+    // A loaded machine may take seconds to start node: wait for the process, without a bound on speed.
+    await expect.poll(async () => (await pidsWith(home)).length, { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
+    const pids = await pidsWith(home);
     for (const pid of pids) process.kill(pid, "SIGKILL");
     const record = await store.capture(ID, context);
     expect(locating(seen)).toHaveLength(1);
@@ -114,9 +112,7 @@ describe("transcriptStore.prepareCapture: the locating script starts during the 
     await expect(store.capture(ID, moved)).rejects.toMatchObject({ code: "session" });
     expect(locating(seen)).toHaveLength(1);
     // Every waiting process is gone: the disposed ones were ended, the used one exited.
-    for (let attempt = 0; attempt < 100 && (await pidsWith(home)).length > 0; attempt++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await pidsWith(home)).toEqual([]);
+    await expect.poll(() => pidsWith(home), { timeout: 30_000, interval: 50 }).toEqual([]);
   });
 
   it("starts nothing where a waiting process would cost (no idleInput) or where capture runs in-process", async () => {
