@@ -31,7 +31,8 @@ export async function followOutput(command: FollowedCommand): Promise<EncodedEnd
   let filling: Promise<void> | undefined;
   const fill = async () => {
     const log = await withRetry(() => sandbox.process.getSessionCommandLogs(session, cmdId), what, guard.signal);
-    output.replay(log.stdout ?? log.output ?? "");
+    // The encoded lines are all on stdout; a daemon that only fills the combined `output` has them there.
+    output.replay(log.stdout || log.output || "");
   };
   const push = (text: string) => {
     output.push(text);

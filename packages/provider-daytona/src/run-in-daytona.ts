@@ -144,10 +144,11 @@ async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRu
     await uploading;
     await stopping.killed();
     options.guard.check();
-    output.replay(ended.stdout ?? "");
+    // The encoded lines are all on stdout; a daemon that only fills the combined `output` has them there.
+    output.replay(ended.stdout || ended.output || "");
     if (output.end === undefined) {
       const log = await withRetry(() => lease.sandbox.process.getSessionCommandLogs(session, ended.cmdId), options.what);
-      output.replay(log.stdout ?? "");
+      output.replay(log.stdout || log.output || "");
     }
     if (output.end === undefined)
       throw new OutpostError(

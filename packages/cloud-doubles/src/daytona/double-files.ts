@@ -23,7 +23,7 @@ export async function bulkUpload(sandbox: DoubleSandbox, request: IncomingMessag
     const content = files.get(index);
     if (content === undefined) throw new DoubleRefusal(400, "BAD_REQUEST", `files[${index}].file is missing.`);
     const target = posix.resolve(sandbox.workDir, path);
-    await mkdir(dirname(target), { recursive: true });
+    sandbox.made(await mkdir(dirname(target), { recursive: true }));
     const staged = `${target}.outpost-double-${randomBytes(4).toString("hex")}`;
     await writeFile(staged, content);
     await rename(staged, target).catch(async (error: unknown) => {
@@ -46,9 +46,10 @@ export async function createFolder(sandbox: DoubleSandbox, query: URLSearchParam
   const modeText = query.get("mode") ?? "";
   if (modeText !== "" && !/^[0-7]{1,4}$/.test(modeText)) throw new DoubleRefusal(400, "BAD_REQUEST", "invalid mode format");
   const mode = modeText === "" ? 0o755 : Number.parseInt(modeText, 8);
-  await mkdir(posix.resolve(sandbox.workDir, path), { recursive: true, mode }).catch((error: unknown) => {
+  const made = await mkdir(posix.resolve(sandbox.workDir, path), { recursive: true, mode }).catch((error: unknown) => {
     throw new DoubleRefusal(400, "BAD_REQUEST", (error as Error).message);
   });
+  sandbox.made(made);
   response.writeHead(201, { "content-length": 0 });
   response.end();
 }

@@ -38,6 +38,8 @@ export class DoubleSandbox {
   readonly createdAt = new Date().toISOString();
   updatedAt = this.createdAt;
   private readonly sessions = new Map<string, DoubleSession>();
+  /** Directories the file API made outside the sandbox's directory (its paths are the host's): gone with it. */
+  private readonly outside = new Set<string>();
   private readonly loose = new Set<DoubleCommand>();
   // Where the pid counter stood before this sandbox's first process: stop reads only what came after.
   private readonly pidsBefore = readPidCounter();
@@ -141,6 +143,14 @@ export class DoubleSandbox {
     this.state = "destroyed";
     await this.endProcesses();
     await rm(this.directory, { recursive: true, force: true });
+    // A real sandbox's disk goes with it; on this host, what the file API made elsewhere goes too.
+    for (const path of this.outside) await rm(path, { recursive: true, force: true });
+    this.outside.clear();
+  }
+
+  /** Records the first directory a recursive mkdir made, when it lies outside the sandbox's directory. */
+  made(first: string | undefined): void {
+    if (first !== undefined && !first.startsWith(`${this.directory}/`)) this.outside.add(first);
   }
 
   private session(sessionId: string): DoubleSession {
