@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { assertHostOwnedDirectories, OutpostError, readHostOwnedFile } from "@outpost/core";
-import { configIssues, type OutpostConfig } from "./config-schema.js";
+import type { OutpostConfig } from "./config-schema.js";
 import { jsonKeyLine, jsonErrorLine } from "./json-key-line.js";
 
 /** The config file, relative to the checkout root. */
@@ -43,6 +43,8 @@ export async function readConfig(root: string): Promise<LoadedConfig | undefined
     const line = jsonErrorLine(text, error as Error);
     throw invalid(`${path}${line ? `:${line}` : ""}: not JSON (${(error as Error).message})`, path);
   }
+  // The schema library loads only when there is a file to check: a run without one does not pay for it.
+  const { configIssues } = await import("./config-schema.js");
   const { config, issues } = configIssues(value);
   if (config) return { path, config };
   const lines = issues.map((issue) => {

@@ -27,19 +27,6 @@ export const CONFIG_SCHEMA = v.strictObject(
 
 export type OutpostConfig = v.InferOutput<typeof CONFIG_SCHEMA>;
 
-/** The config keys and the flag each one sets a default for. */
-export const CONFIG_FLAGS = {
-  agent: "agent",
-  provider: "provider",
-  model: "model",
-  branch: "branch",
-  image: "image",
-  network: "network",
-  passes: "passes",
-  "deadline-ms": "deadlineMs",
-  "idle-ms": "idleMs",
-} as const satisfies Record<Exclude<keyof OutpostConfig, "$schema">, string>;
-
 /** The issues of a parsed value: each with its key (`undefined` for the whole file) and message. */
 export function configIssues(value: unknown): { readonly config?: OutpostConfig; readonly issues: { key?: string; message: string }[] } {
   const result = v.safeParse(CONFIG_SCHEMA, value);

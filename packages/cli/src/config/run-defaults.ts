@@ -1,5 +1,5 @@
 import type { RunFlags } from "../program.js";
-import { CONFIG_FLAGS } from "./config-schema.js";
+import { CONFIG_FLAGS } from "./config-keys.js";
 import type { LoadedConfig } from "./config-file.js";
 
 type ConfigKey = keyof typeof CONFIG_FLAGS;

@@ -11,6 +11,13 @@ type Issue = StandardSchemaV1.Issue;
  * patternProperties, prefixItems, uniqueItems, allOf/anyOf/oneOf/not, if/then/else and local `$ref`s
  * (`#/$defs/…`, `#/definitions/…`), and the common `format`s (json-schema-formats.ts). References to other
  * documents are refused when the file is read (json-schema-references.ts): nothing is fetched.
+ *
+ * Kept hand-written after measuring the maintained alternative without code generation, @cfworker/json-schema
+ * 4.1.6 (668 kB): a `$ref` loop in the user's schema crashes it (RangeError: call stack exceeded)
+ * where this reports "nests too deeply"; it reports a missing property at the object, not at the property's
+ * path, and each failure again on every enclosing keyword (8 issues for 4 faults in one test), so an answer's
+ * correction turn would get noisier feedback; and it adds 18–43 ms to a fresh process's import. ajv compiles
+ * schemas to code (new Function) and is larger still.
  */
 export function checkJsonSchema(root: JsonSchema, value: unknown): Issue[] {
   const issues: Issue[] = [];
