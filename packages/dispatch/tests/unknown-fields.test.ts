@@ -47,6 +47,15 @@ describe("unknown option fields", () => {
     expect(result.turns).toHaveLength(1);
   }, 60_000);
 
+  it("has no default agent: an omitted one is refused quoting the page's rule, nothing allocated", async () => {
+    const { agent: _omitted, ...withoutAgent } = base;
+    const before = acquired;
+    const error = await dispatch(withoutAgent as unknown as DispatchOptions).catch((caught: unknown) => caught);
+    expect(isOutpostError(error, "configuration")).toBe(true);
+    expect((error as Error).message).toContain("from createAgent() or createReplayAgent(), or a createFallbackAgent()");
+    expect(acquired).toBe(before);
+  });
+
   it("createSandbox() refuses its unknown fields too", async () => {
     const error = await createSandbox({ sandboxProvider: provider, repository, brnach: { mode: "current" } } as never).catch(
       (caught: unknown) => caught,

@@ -3,6 +3,7 @@ import type { ResponseSpec } from "../response/response-spec.js";
 import { dispatch as runDispatch } from "../dispatch.js";
 import { continuable, type ContinuableResult } from "./continuable-result.js";
 import { refuseUnknownFields } from "../options/unknown-fields.js";
+import { refuseMissingAgent } from "../options/missing-agent.js";
 
 /**
  * The public `dispatch()`: the engine's, whose result offers `resume()` and `fork()` (page 004). Kept apart
@@ -16,5 +17,6 @@ export async function dispatch(options: DispatchOptions): Promise<ContinuableRes
 export async function dispatch(options: DispatchOptions): Promise<ContinuableResult> {
   // Before anything else, as every option check: a misspelt field would otherwise be silently ignored.
   refuseUnknownFields(options);
+  refuseMissingAgent(options);
   return continuable(await runDispatch(options), options, (next) => dispatch(next));
 }
