@@ -1,15 +1,5 @@
-import { realpathSync } from "node:fs";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import {
-  DESCRIPTOR_SPECIFICATION_VERSION,
-  OutpostError,
-  type AgentAdapter,
-  type AgentDescriptor,
-  type AgentEndpoint,
-  type ConversationStore,
-} from "@outpost/core";
-import { nodeModulesAbove, pluginPackagesIn, type PluginPackage } from "@outpost/core/plugin-packages";
+import { OutpostError, type AgentAdapter, type AgentEndpoint, type ConversationStore } from "@outpost/core";
+import { agentDescriptorOf, installedAgents } from "./installed-agents.js";
 import { modelName, type AgentModel } from "./agent-model.js";
 
 /** Options of `createAgent()`: a named harness (an installed agent plugin) composed with a model. */
@@ -45,7 +35,7 @@ export async function createAgent(options: CreateAgentOptions): Promise<AgentAda
         `Install it (npm install @outpost/agent-${harness}), or pass an agent built by its package.`,
       { details: { harness, installed: plugins.map((p) => p.name) } },
     );
-  const descriptor = agentDescriptor((await load(plugin)).descriptor, plugin);
+  const descriptor = await agentDescriptorOf(plugin);
   const storage = options.storage ?? descriptor.createStore?.();
   return descriptor.createAgent({
     ...(model !== undefined ? { model } : {}),
@@ -54,40 +44,4 @@ export async function createAgent(options: CreateAgentOptions): Promise<AgentAda
     ...(options.executable !== undefined ? { executable: options.executable } : {}),
     ...(storage ? { storage } : {}),
   });
-}
-
-/** Agent plugins beside the engine, nearest first (as Node resolves); one name once. */
-function installedAgents(): PluginPackage[] {
-  const seen = new Set<string>();
-  return nodeModulesAbove(realpathSync(dirname(fileURLToPath(import.meta.url))))
-    .flatMap((root) => pluginPackagesIn(root))
-    .filter((plugin) => plugin.kind === "agent" && !seen.has(plugin.name) && seen.add(plugin.name));
-}
-
-async function load(plugin: PluginPackage): Promise<{ readonly descriptor?: unknown }> {
-  const specifier = plugin.descriptorPath === "." ? plugin.packageName : `${plugin.packageName}${plugin.descriptorPath.slice(1)}`;
-  try {
-    return (await import(specifier)) as { readonly descriptor?: unknown };
-  } catch (cause) {
-    throw new OutpostError(
-      "configuration",
-      `The agent plugin ${plugin.packageName} (${plugin.directory}) could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}. Reinstall it.`,
-      { cause, details: { package: plugin.packageName } },
-    );
-  }
-}
-
-function agentDescriptor(descriptor: unknown, plugin: PluginPackage): AgentDescriptor {
-  const candidate = descriptor as Partial<AgentDescriptor> | null | undefined;
-  if (
-    candidate?.kind === "agent" &&
-    candidate.specificationVersion === DESCRIPTOR_SPECIFICATION_VERSION &&
-    typeof candidate.createAgent === "function"
-  )
-    return candidate as AgentDescriptor;
-  throw new OutpostError(
-    "configuration",
-    `${plugin.packageName} does not export an agent descriptor this engine reads (specificationVersion ${DESCRIPTOR_SPECIFICATION_VERSION}). Update the plugin or @outpost/dispatch.`,
-    { details: { package: plugin.packageName } },
-  );
 }

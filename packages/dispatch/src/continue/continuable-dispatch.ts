@@ -4,6 +4,7 @@ import { dispatch as runDispatch } from "../dispatch.js";
 import { continuable, type ContinuableResult } from "./continuable-result.js";
 import { refuseUnknownFields } from "../options/unknown-fields.js";
 import { refuseMissingAgent } from "../options/missing-agent.js";
+import { withInstalledBootstrap } from "../bootstrap/installed-bootstrap.js";
 
 /**
  * The public `dispatch()`: the engine's, whose result offers `resume()` and `fork()` (page 004). Kept apart
@@ -18,5 +19,5 @@ export async function dispatch(options: DispatchOptions): Promise<ContinuableRes
   // Before anything else, as every option check: a misspelt field would otherwise be silently ignored.
   refuseUnknownFields(options);
   refuseMissingAgent(options);
-  return continuable(await runDispatch(options), options, (next) => dispatch(next));
+  return continuable(await runDispatch(await withInstalledBootstrap(options)), options, (next) => dispatch(next));
 }
