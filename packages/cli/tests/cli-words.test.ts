@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { OutpostError } from "@outpost/core";
 import { errorInCliWords, inCliWords } from "../src/output/cli-words.js";
@@ -25,6 +28,19 @@ describe("engine messages in the command line's words", () => {
     });
     expect(errorInCliWords(empty).message).toBe("No engine. Nothing was committed (failed phase: acquire).");
     expect(errorInCliWords(empty).code).toBe("provider");
+    const worktree = mkdtempSync(join(tmpdir(), "outpost-cli-words-"));
+    const directory = join(worktree, ".outpost", "workspaces", "w1");
+    mkdirSync(directory, { recursive: true });
+    const inWorktree = new OutpostError(
+      "process",
+      `Died. Work is kept on branch outpost/w1 in ${directory} (0 commits); failed phase: turns.`,
+      {
+        details: { recovery: { ...recovery, directory } },
+      },
+    );
+    expect(errorInCliWords(inWorktree).message).toBe(
+      `Died. Nothing was committed (failed phase: turns). Its worktree is kept: ${directory}.`,
+    );
     const kept = new OutpostError("process", "Died. Work is kept on branch main in /r (1 commit); failed phase: turn.", {
       details: { recovery: { ...recovery, commits: ["abc"] } },
     });

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { sep } from "node:path";
 import { OutpostError } from "@outpost/core";
 
 // The engine's messages name its options (it is a library too); the CLI's users know flags and commands.
@@ -26,13 +28,21 @@ interface Recovery {
   readonly conversationId?: string;
   readonly recoveryLocation?: string;
   readonly phase?: string;
+  readonly directory?: string;
 }
 
 /** The error in the CLI's words; "Work is kept on … (0 commits)" only when there is work to keep. */
 export function errorInCliWords(error: OutpostError): OutpostError {
   let message = inCliWords(error.message);
   const recovery = (error.details as { recovery?: Recovery } | undefined)?.recovery;
-  if (recovery && (recovery.commits?.length ?? 0) === 0 && !recovery.conversationId && !recovery.recoveryLocation)
-    message = message.replace(/ Work is kept on .*? \(0 commits\); failed phase: ([^.]*)\./, " Nothing was committed (failed phase: $1).");
+  if (recovery && (recovery.commits?.length ?? 0) === 0 && !recovery.conversationId && !recovery.recoveryLocation) {
+    // A managed worktree still on disk may hold uncommitted work: it stays named.
+    const kept = recovery.directory?.includes(`${sep}.outpost${sep}workspaces${sep}`) && existsSync(recovery.directory);
+    const tail = kept ? ` Its worktree is kept: ${recovery.directory}.` : "";
+    message = message.replace(
+      / Work is kept on .*? \(0 commits\); failed phase: ([^.]*)\./,
+      ` Nothing was committed (failed phase: $1).${tail}`,
+    );
+  }
   return message === error.message ? error : new OutpostError(error.code, message, { cause: error, details: error.details });
 }
