@@ -19,7 +19,12 @@ export async function readEnvFile(root: string): Promise<Record<string, string>>
   return bytes === undefined ? {} : parseEnv(bytes.toString("utf8"), path);
 }
 
-/** Parses the text of an env file; a malformed line fails with `configuration` naming its number. */
+/**
+ * Parses the text of an env file; a malformed line fails with `configuration` naming its number.
+ * Not node:util's parseEnv: measured on Node 20.20, it takes `not a line\nexport B=2` as one variable named
+ * "not a line\nexport B", accepts `1BAD=3` and an unterminated quote, and never says so; this file sets the
+ * variables (PATH among them) of every agent command, so a typo must be an error, not a silently other value.
+ */
 export function parseEnv(text: string, path: string): Record<string, string> {
   const variables: Record<string, string> = {};
   text.split(/\r?\n/).forEach((raw, index) => {
