@@ -98,9 +98,12 @@ describe.each(folders)("the published @outpost/%s", (folder) => {
 });
 
 describe("the published @outpost/cli", () => {
-  it("names every plugin it can discover as an optional peer", () => {
+  it("names every plugin it can discover as an optional peer, and the test kit that `outpost demo` loads", () => {
     const manifest = manifestOf("cli");
-    const plugins = folders.filter((folder) => /^(agent|provider|transport|queue)-/.test(folder)).map((folder) => `@outpost/${folder}`);
+    const plugins = [
+      ...folders.filter((folder) => /^(agent|provider|transport|queue)-/.test(folder)).map((folder) => `@outpost/${folder}`),
+      "@outpost/testkit",
+    ].sort();
     expect(Object.keys(manifest.peerDependencies ?? {}).sort()).toEqual(plugins);
     for (const plugin of plugins) expect(manifest.peerDependenciesMeta?.[plugin]?.optional, plugin).toBe(true);
   });
