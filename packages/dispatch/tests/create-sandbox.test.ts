@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isOutpostError, type AgentTurn, type SandboxProvider } from "@outpost/core";
+import { isOutpostError, type AgentTurn, type SandboxLease, type SandboxProvider } from "@outpost/core";
 import { localProvider } from "@outpost/provider-local";
 import { scriptAgent } from "@outpost/testkit/script-agent";
 import { createSandbox } from "../src/index.js";
@@ -14,20 +14,22 @@ import { scratchRepository } from "./support/scratch-repository.js";
 const scratch = mkdtempSync(join(tmpdir(), "outpost-create-sandbox-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function countingProvider(): { provider: SandboxProvider; acquired: () => number; released: () => number } {
+function countingProvider(): { provider: SandboxProvider; acquired: () => number; released: () => number; leases: SandboxLease[] } {
   const inner = localProvider({ home: "private" });
   let acquired = 0;
   let released = 0;
+  const leases: SandboxLease[] = [];
   const provider: SandboxProvider = {
     ...inner,
     acquire: async (context) => {
       acquired++;
       const lease = await inner.acquire(context);
       const release = lease.release.bind(lease);
+      leases.push(lease);
       return Object.assign(lease, { release: () => (released++, release()) });
     },
   };
-  return { provider, acquired: () => acquired, released: () => released };
+  return { provider, acquired: () => acquired, released: () => released, leases };
 }
 
 const writes = (file: string) => scriptAgent({ directory: scratch, behaviour: { FILE: file, CONTENT: file } });
@@ -85,7 +87,7 @@ describe("createSandbox()", () => {
 
   it("refuses an operation that overlaps another, and close({ preserve }) keeps the sandbox and its worktree", async () => {
     const repository = scratchRepository("outpost-sandbox-busy-");
-    const { provider, released } = countingProvider();
+    const { provider, released, leases } = countingProvider();
     const sandbox = await createSandbox({ sandboxProvider: provider, repository, branch: { mode: "named", name: "kept" } });
     const running = sandbox.dispatch("Write busy.txt.", { agent: writes("busy.txt") });
     for (const overlap of [
@@ -104,6 +106,8 @@ describe("createSandbox()", () => {
     expect(released()).toBe(0);
     expect(readFileSync(join(sandbox.workspace.directory, "busy.txt"), "utf8")).toBe("busy.txt\n");
     expect(sandbox.closed).toBe(true);
+    // The preserved sandbox is the caller's to end: its lease is still live.
+    await Promise.all(leases.map((lease) => lease.release()));
   }, 120_000);
 
   it("refuses what it cannot keep: no agent, options the sandbox fixed, a mounted provider", async () => {
