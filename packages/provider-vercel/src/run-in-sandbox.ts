@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed, WrapperHeader } from "@outpost/plugin-utils";
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
+import { installedScript, withInstalledScript } from "./installed-scripts.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapVercelError } from "./map-vercel-error.js";
 
@@ -41,7 +42,12 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
   try {
     const finished = await lease.sandbox.runCommand({
       cmd: "/bin/sh",
-      args: ["-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv],
+      args: [
+        installedScript(lease.scratch, FRAMED_COMMAND_WRAPPER)!,
+        options.directory,
+        input,
+        ...withInstalledScript(lease.scratch, options.argv),
+      ],
       env: { ...lease.variables, ...options.variables },
       stdout,
       stderr,
@@ -64,7 +70,7 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
 /** Stops the process group and every descendant of the command's wrapper, then SIGKILLs them. */
 async function killTree(lease: LeaseSandbox, started: () => WrappedOutcome["start"] | undefined): Promise<void> {
   const pid = await startedPid(started);
-  await lease.sandbox.runCommand({ cmd: "/bin/sh", args: ["-c", KILL_TREE, "outpost-kill", String(pid)] });
+  await lease.sandbox.runCommand({ cmd: "/bin/sh", args: [installedScript(lease.scratch, KILL_TREE)!, String(pid)] });
 }
 
 function sink(deliver: (text: string) => void): Writable {

@@ -2,6 +2,7 @@ import { isAbsolute, posix } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
 import { Sandbox } from "@vercel/sandbox";
+import { INSTALL_SCRIPTS, scriptArguments } from "./installed-scripts.js";
 import { mapVercelError } from "./map-vercel-error.js";
 import { isPlainEmptyDirectory, OperationGuard } from "@outpost/plugin-utils";
 import { vercelCredentials, type VercelProviderConfig } from "./vercel-provider-config.js";
@@ -13,7 +14,9 @@ import { VercelLease } from "./vercel-lease.js";
 export const VERCEL_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true });
 
 /** Reports the sandbox user's HOME and makes sure root and the lease's scratch directory exist. */
-const SETUP_SCRIPT = `mkdir -p -- "$1" "$2" && chmod 700 "$2" && printf %s "$HOME"`;
+const SETUP_SCRIPT = `mkdir -p -- "$1" "$2" && chmod 700 "$2" || exit 1
+${INSTALL_SCRIPTS} || exit 1
+printf %s "$HOME"`;
 
 /** A SandboxProvider that runs each lease in its own Vercel Sandbox (a Firecracker microVM) through @vercel/sandbox. */
 export function vercelProvider(config: VercelProviderConfig = {}): SandboxProvider {
@@ -46,7 +49,7 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
     const scratch = posix.join("/tmp", `outpost-${sandbox.name}-${Date.now().toString(36)}`);
     const setup = await sandbox.runCommand({
       cmd: "/bin/sh",
-      args: ["-c", SETUP_SCRIPT, "outpost-setup", root, scratch],
+      args: ["-c", SETUP_SCRIPT, "outpost-setup", root, scratch, ...scriptArguments()],
       signal: guard.signal,
     });
     if (setup.exitCode !== 0) {
