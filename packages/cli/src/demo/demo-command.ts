@@ -34,7 +34,10 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
     io.stderr.write(`outpost: ${error.code}: ${error.message}\n`);
     return exitCodeFor(error.code);
   }
-  const checkout = scratchCheckout();
+  const checkout = await scratchCheckout().catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
   const common = ["--agent", agent.name, "--executable", agent.executable, "--provider", "local"];
   const where = ["--repository", checkout.repository, "--conversation-home", checkout.conversationHome, "--base-url", server.url];
   // Any key: the scripted server checks none, and nothing leaves this machine.
@@ -49,7 +52,7 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
       io,
     );
     if (first.status !== 0 || !first.conversationId) return failed(first.status, "the first run did not finish with a conversation");
-    say(`\n  commit on main: ${lastCommit(checkout.repository)}\n`);
+    say(`\n  commit on main: ${await lastCommit(checkout.repository)}\n`);
     say(`2. outpost run --agent ${agent.name} --continue ${first.conversationId} "TURN2: what did you do …"`);
     const second = await runCli(
       ["run", ...common, ...where, "--continue", first.conversationId, "TURN2: what did you do in the previous turn?"],

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OutpostError } from "@outpost/core";
 
 /** The demo's one temporary folder: a git checkout on `main` with one commit, and a conversation home beside it. */
 export interface ScratchCheckout {
@@ -11,25 +11,35 @@ export interface ScratchCheckout {
   readonly conversationHome: string;
 }
 
-export function scratchCheckout(): ScratchCheckout {
+/** Git on the host goes through the engine's hardened runner, as everywhere else (dispatch's hardened-git test). */
+async function git(repository: string, ...args: string[]): Promise<string> {
+  const { hardenedGit } = await import("@outpost/dispatch");
+  const result = await hardenedGit(repository, args);
+  if (result.status !== 0)
+    throw new OutpostError(
+      "workspace",
+      `git ${args[0]} failed in the demo's scratch checkout ${repository}: ${result.stderr.trim()}. Check that git is installed.`,
+    );
+  return result.stdout.trim();
+}
+
+export async function scratchCheckout(): Promise<ScratchCheckout> {
   const root = mkdtempSync(join(tmpdir(), "outpost-demo-"));
   const repository = join(root, "repository");
   const conversationHome = join(root, "conversations");
   mkdirSync(repository);
   mkdirSync(conversationHome);
-  const git = (...args: string[]): string =>
-    execFileSync("git", args, { cwd: repository, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-  git("init", "--quiet", "--initial-branch=main");
+  await git(repository, "init", "--quiet", "--initial-branch=main");
   // A local identity: the agent commits inside the sandbox, where no global git identity may exist.
-  git("config", "user.name", "Outpost Demo");
-  git("config", "user.email", "demo@outpost.invalid");
+  await git(repository, "config", "user.name", "Outpost Demo");
+  await git(repository, "config", "user.email", "demo@outpost.invalid");
   writeFileSync(join(repository, "README.md"), "# scratch\n");
-  git("add", "README.md");
-  git("commit", "--quiet", "-m", "initial commit");
+  await git(repository, "add", "README.md");
+  await git(repository, "commit", "--quiet", "-m", "initial commit");
   return { root, repository, conversationHome };
 }
 
-/** `git log --oneline` of the demo's checkout, for the summary. */
-export function lastCommit(repository: string): string {
-  return execFileSync("git", ["log", "-1", "--format=%h %s"], { cwd: repository, encoding: "utf8" }).trim();
+/** The newest commit of the demo's checkout, for the summary. */
+export function lastCommit(repository: string): Promise<string> {
+  return git(repository, "log", "-1", "--format=%h %s");
 }

@@ -1,6 +1,5 @@
 import { OutpostError } from "@outpost/core";
 import type { BranchPolicy, Brief } from "@outpost/dispatch";
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ProgramIo, RunFlags } from "../program.js";
@@ -96,7 +95,7 @@ async function runFlags(commandLine: RunFlags, given: ReadonlySet<string>): Prom
     );
   if (defaults.flags.continue !== undefined) await assertContinueId(defaults.flags.continue);
   const branch = defaults.flags.branch;
-  if (branch !== "current" && branch !== "integrate" && !validBranchName(branch, root))
+  if (branch !== "current" && branch !== "integrate" && !(await validBranchName(branch, root)))
     throw new OutpostError(
       "configuration",
       `--branch ${JSON.stringify(branch)} is not a valid branch name (git check-ref-format --branch). Pass current, integrate or a valid name.`,
@@ -119,8 +118,10 @@ async function assertContinueId(id: string): Promise<void> {
   }
 }
 
-function validBranchName(name: string, cwd: string): boolean {
-  return spawnSync("git", ["check-ref-format", "--branch", name], { cwd, stdio: "ignore" }).status === 0;
+/** Asked of git in the checkout, through the engine's hardened runner: nothing the repository configures runs. */
+async function validBranchName(name: string, root: string): Promise<boolean> {
+  const { hardenedGit } = await import("@outpost/dispatch");
+  return (await hardenedGit(root, ["check-ref-format", "--branch", name])).status === 0;
 }
 
 /** --require-conversation with an agent that keeps no conversation is refused in the command line's words. */
