@@ -6,6 +6,7 @@ import { mapDaytonaError } from "./map-daytona-error.js";
 import { runInDaytona } from "./run-in-daytona.js";
 import { SessionPool } from "./session-pool.js";
 import { shellCommand } from "./shell-words.js";
+import { withRetry } from "./with-retry.js";
 
 export interface DaytonaLeaseSetup {
   readonly sandbox: Sandbox;
@@ -58,14 +59,17 @@ export class DaytonaLease extends SandboxLeaseBase implements LeaseSandbox {
     return runWrappedCommand(this, command, "Daytona", (options) => runInDaytona(this, options));
   }
 
+  /** Stop and delete are idempotent: tried again on 5xx and 429 (see withRetry). */
   protected async destroy(): Promise<void> {
-    if (this.setup.retain) await this.sandbox.stop();
-    else await this.sandbox.delete();
+    const what = `release the Daytona sandbox ${this.sandbox.id}`;
+    if (this.setup.retain) await withRetry(() => this.sandbox.stop(), what);
+    else await withRetry(() => this.sandbox.delete(), what);
   }
 
-  /** Already gone: nothing left to release. */
+  /** Already gone: nothing left to release (the SDK's 404, also as the cause of a mapped error). */
   protected isGone(error: unknown): boolean {
-    return (error as { statusCode?: number }).statusCode === 404;
+    const failure = error as { statusCode?: number; cause?: { statusCode?: number } };
+    return failure.statusCode === 404 || failure.cause?.statusCode === 404;
   }
 
   protected releaseFailure(error: unknown): OutpostError {

@@ -57,6 +57,16 @@ describe("daytona provider: API faults against the double", () => {
     }
   }, 60_000);
 
+  it("release() tries a failed delete again (5xx), and a sandbox already gone (404) releases quietly", async () => {
+    const lease = (await daytonaProvider(fixture.double.credentials).acquire(fixture.context)) as DaytonaLease;
+    fixture.double.fault({ status: 503, match: "DELETE /api/sandbox", times: 2 });
+    await lease.release();
+    expect(fixture.double.sandboxes()).not.toContain(lease.sandboxId);
+    const gone = (await daytonaProvider(fixture.double.credentials).acquire(fixture.context)) as DaytonaLease;
+    await fixture.double.vanish(gone.sandboxId);
+    await gone.release();
+  }, 60_000);
+
   it("a sandbox that disappears mid-command ends the command with a provider error saying it is gone", async () => {
     const lease = (await daytonaProvider(fixture.double.credentials).acquire(fixture.context)) as DaytonaLease;
     const error = await failureWhenSandboxVanishes(lease, () => fixture.double.vanish(lease.sandboxId));
