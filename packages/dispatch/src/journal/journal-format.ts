@@ -1,4 +1,4 @@
-import type { AgentEvent, FailureClassification, RecordedCommit, Usage } from "@outpost/core";
+import type { AgentEvent, RecordedCommit, ReplayFallback, Usage } from "@outpost/core";
 import type { JournalSignature } from "./journal-seal.js";
 
 /** The index version this code writes and reads; a newer index is refused with a clear error. */
@@ -42,16 +42,7 @@ export type JournalRecord =
       readonly atMs: number;
     }
   /** The turn's agent failed with a listed classification and the fallback chain moved on to `to`. */
-  | {
-      readonly kind: "fallback";
-      readonly pass: number;
-      readonly from: string;
-      readonly to: string;
-      readonly classification: FailureClassification;
-      readonly rule?: string;
-      readonly message: string;
-      readonly usage?: Usage;
-    };
+  | ({ readonly kind: "fallback"; readonly pass: number } & ReplayFallback);
 
 /** One immutable segment: written once (create-only), never rewritten. */
 export interface JournalSegment {
