@@ -21,9 +21,11 @@ const run = spawnSync("npx", ["nx", "release", "--dry-run", "--skip-publish", "-
   cwd: root,
   encoding: "utf8",
   maxBuffer: 256 * 1024 * 1024,
-  env: { ...process.env, NX_DAEMON: "false", NX_TUI: "false" },
+  // CI=true turns colours on in nx's output even into a pipe; the checks read plain text.
+  env: { ...process.env, NX_DAEMON: "false", NX_TUI: "false", NO_COLOR: "1", FORCE_COLOR: "0" },
 });
-const output = `${run.stdout ?? ""}${run.stderr ?? ""}`;
+// eslint-disable-next-line no-control-regex -- the escape sequences of colours, whatever asked for them
+const output = `${run.stdout ?? ""}${run.stderr ?? ""}`.replace(/\u001b\[[0-9;]*m/g, "");
 process.stdout.write(output);
 const defects = run.status === 0 ? findReleaseDefects(output, { folders, runtimeDependencies }) : [];
 if (run.status !== 0)
