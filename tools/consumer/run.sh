@@ -42,12 +42,13 @@ fi
 
 say "pack into $work/tarballs"
 rm -rf "$work/tarballs" && mkdir -p "$work/tarballs" "$work/project"
-# One npm process packs them all (-w for each package that is not private).
+# One npm process packs them all (-w for each package that is not private), and the private cloud doubles the
+# Vercel and Daytona tests run against, as a test of a user's would install them.
 workspaces=$(cd "$repo" && node -e '
   const { readdirSync, readFileSync } = require("node:fs");
   for (const name of readdirSync("packages")) {
     const manifest = JSON.parse(readFileSync(`packages/${name}/package.json`, "utf8"));
-    if (manifest.private !== true) console.log(`-w ${manifest.name}`);
+    if (manifest.private !== true || manifest.name === "@outpost/cloud-doubles") console.log(`-w ${manifest.name}`);
   }')
 # shellcheck disable=SC2086 # one word per flag and name
 (cd "$repo" && npm pack --silent $workspaces --pack-destination "$work/tarballs" >/dev/null)
