@@ -28,9 +28,12 @@ export async function syncBackStage(state: DispatchState): Promise<void> {
   state.cleanupFailed = false;
 }
 
-/** The sandbox wrote the host worktree itself: no setuid or setgid bit it set stays there. */
+/**
+ * The sandbox wrote the host worktree itself: no setuid or setgid bit it set stays there. Host cleanup after
+ * the sandbox ended, so it also runs for an aborted dispatch (no signal; `find` has its own deadline).
+ */
 async function stripWorktree(state: DispatchState): Promise<void> {
-  const stripped = await stripSpecialBits(workspaceOf(state).directory, state.options.signal);
+  const stripped = await stripSpecialBits(workspaceOf(state).directory);
   if (stripped.length > 0)
     state.observers.warn(
       `The agent left setuid or setgid bits in the worktree; they were removed (git keeps no such bit): ${stripped.slice(0, 20).join(", ")}` +
@@ -43,12 +46,13 @@ async function stripWorktree(state: DispatchState): Promise<void> {
  * wrote the host worktree itself, removes the setuid and setgid bits it left there.
  */
 export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
-  if (state.options.sandboxProvider.placement !== "remote") await stripWorktree(state);
+  // The commits are imported first: nothing after this may lose the work.
   const { restored } = await sandbox.boundary.close(state.dispatchId);
   if (restored.length > 0)
     state.observers.warn(
       `The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`,
     );
+  if (state.options.sandboxProvider.placement !== "remote") await stripWorktree(state);
 }
 
 /**
