@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DOCKER_TEST_IMAGE, dockerGate, scratchRepository } from "../../src/index.js";
 import { CLI_BIN, missingCli, pathWithClis } from "../support/cli-bin.js";
 import { matrixCache, matrixReleases } from "../support/cli-matrix.js";
+import { insideOfflineNamespace } from "../support/offline-tripwire.js";
 
 /**
  * The CLI release is learned where the agent runs, not on the host: a container whose CLI differs from the
@@ -60,7 +61,11 @@ describe("the CLI version where the agent runs", () => {
     opencodeAgent({ endpoint: { baseUrl: `${server.url}/v1`, apiKey: "fake-key" }, model: "fake-model", variables });
   const userAgent = () => server.requests.filter((request) => request.kind === "turn").at(-1)?.headers["user-agent"] ?? "";
 
-  const docker = dockerGate().unavailable?.reason;
+  // Its containers use the host network to reach the model server, which the offline namespace cannot give them:
+  // this file's container cases run in npm test, outside offline.sh.
+  const docker = insideOfflineNamespace()
+    ? "host-network containers cannot join the offline namespace (they run in npm test)"
+    : dockerGate().unavailable?.reason;
   const containers = missingCli("opencode") ?? opencodeOld?.missing ?? docker;
   it.skipIf(containers !== undefined)(
     `opencode older in the container (${opencodeOld?.version}) than on the host: its own flag, no warning${containers ? ` (unavailable: ${containers})` : ""}`,
