@@ -29,6 +29,7 @@ export type { ActivityRecord } from "./activity/activity-record.js";
 export { activityKey } from "./activity/activity-record.js";
 export { DEFAULT_MARKER } from "./turn/markers.js";
 export { findRepository } from "./git/repository.js";
+export { ENV_FILE, readEnvFile } from "./turn/env-file.js";
 export type { Repository } from "./git/repository.js";
 export { DISPATCH_ID_VARIABLE } from "./activity/activity-record.js";
 export { listDispatches } from "./maintenance/list-dispatches.js";
