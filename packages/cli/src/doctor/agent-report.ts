@@ -15,8 +15,13 @@ export interface AgentCliReport {
    * plugin has no version table).
    */
   readonly status: "ok" | "outside-tested-range" | "timeout" | "unreadable" | "not-found" | "misconfigured" | "untracked";
-  /** Whether a key is set (OUTPOST_API_KEY or the variable the plugin names); its value is never printed. */
+  /**
+   * Whether a key is set (OUTPOST_API_KEY or the variable the plugin names, in the environment or, as the
+   * agent's commands get it, in the checkout's `.outpost/.env`); its value is never printed.
+   */
   readonly credentials: "present" | "missing";
+  /** Where the key was found when present. */
+  readonly credentialsFrom?: "environment" | ".outpost/.env";
   readonly problem?: string;
   /** For a version outside the tested range: the features it has otherwise than the pinned release. */
   readonly affected?: readonly string[];
@@ -30,13 +35,14 @@ export interface AgentProbeSetting {
   readonly projectDirectory?: string;
   /** Where the CLI may write its caches during the probe (removed afterwards). */
   readonly cacheDirectory: string;
+  /** The checkout's `.outpost/.env` variables: a run gives them to every agent command, under the agent's own. */
+  readonly envFile?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
 }
 
 /** Builds the agent as `outpost run` would and asks its CLI for its version where the run would start it. */
 export async function agentReport(descriptor: AgentDescriptor, setting: AgentProbeSetting): Promise<AgentCliReport> {
-  const keyVariable = descriptor.variables.apiKey;
-  const credentials = process.env.OUTPOST_API_KEY || (keyVariable !== undefined && process.env[keyVariable]) ? "present" : "missing";
+  const credentials = credentialsOf(descriptor, setting.envFile ?? {});
   const table = descriptor.features;
   const tracked = table === undefined ? {} : { pinned: table.pinned, tested: table.tested };
   let agent;
@@ -48,12 +54,12 @@ export async function agentReport(descriptor: AgentDescriptor, setting: AgentPro
     agent = descriptor.createAgent(options);
   } catch (error) {
     if (!OutpostError.isInstance(error)) throw error;
-    const base = { agent: descriptor.name, executable: descriptor.executable, credentials, ...tracked } as const;
+    const base = { agent: descriptor.name, executable: descriptor.executable, ...credentials, ...tracked } as const;
     return { ...base, status: "misconfigured", problem: error.message };
   }
-  const base = { agent: descriptor.name, executable: agent.executable, credentials, ...tracked } as const;
-  // The agent's own variables, as its commands get them; a cache it did not place goes to a scratch directory.
-  const variables = { XDG_CACHE_HOME: setting.cacheDirectory, ...(agent.variables ?? {}) };
+  const base = { agent: descriptor.name, executable: agent.executable, ...credentials, ...tracked } as const;
+  // As a run layers them: `.outpost/.env`, then the agent's own variables; a cache neither places goes to scratch.
+  const variables = { XDG_CACHE_HOME: setting.cacheDirectory, ...setting.envFile, ...(agent.variables ?? {}) };
   const probe = await probeCliVersion(setting.target, {
     executable: agent.executable,
     variables,
@@ -76,6 +82,22 @@ export async function agentReport(descriptor: AgentDescriptor, setting: AgentPro
   const outside = compareVersions(probe.version, table.tested.oldest) < 0 || compareVersions(probe.version, table.tested.newest) > 0;
   if (!outside) return { ...found, status: "ok" };
   return { ...found, status: "outside-tested-range", affected: affectedFeatures(table, probe.version) };
+}
+
+/**
+ * The key as a run finds it: OUTPOST_API_KEY or the plugin's variable in this environment (the agent's options),
+ * or the plugin's variable in `.outpost/.env` (every agent command gets it). OUTPOST_API_KEY there is no key:
+ * the run reads it only from the environment.
+ */
+function credentialsOf(
+  descriptor: AgentDescriptor,
+  envFile: Readonly<Record<string, string>>,
+): Pick<AgentCliReport, "credentials" | "credentialsFrom"> {
+  const keyVariable = descriptor.variables.apiKey;
+  if (process.env.OUTPOST_API_KEY || (keyVariable !== undefined && process.env[keyVariable]))
+    return { credentials: "present", credentialsFrom: "environment" };
+  if (keyVariable !== undefined && envFile[keyVariable]) return { credentials: "present", credentialsFrom: ".outpost/.env" };
+  return { credentials: "missing" };
 }
 
 /** Whether a run with this agent can start its CLI at all. */

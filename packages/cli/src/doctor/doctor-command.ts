@@ -9,10 +9,12 @@ import { chooseProvider } from "../run/choose-provider.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import type { ProgramIo } from "../program.js";
 import { agentReport, canRun, type AgentCliReport } from "./agent-report.js";
-import { describeAgents, describeProviders } from "./doctor-table.js";
+import { describeAgents, describeEnvFile, describeProviders } from "./doctor-table.js";
 import { hostTarget } from "./host-target.js";
+import { envFileReport, type EnvFileReport } from "./env-file-report.js";
 
 export type { AgentCliReport } from "./agent-report.js";
+export type { EnvFileReport } from "./env-file-report.js";
 
 /** One provider: whether what it needs (e.g. an engine) is there, and what to do when it is not. */
 export interface ProviderReport {
@@ -31,8 +33,8 @@ export interface DoctorFlags {
 
 /**
  * `outpost doctor`: each agent's CLI probed as a run would start it (its variables, its executable, the
- * project's node_modules/.bin on the host), and each provider's check. Exits 1 when something asked about
- * cannot run; every report is printed first. Whatever the probes write (caches) goes with a scratch directory.
+ * project's node_modules/.bin on the host, the checkout's `.outpost/.env`), and each provider's check. Exits 1
+ * when something asked about cannot run (a refused `.outpost/.env` stops every run); every report is printed first. Whatever the probes write (caches) goes with a scratch directory.
  */
 export async function doctorCommand(flags: DoctorFlags, io: ProgramIo): Promise<number> {
   const scratch = await mkdtemp(join(tmpdir(), "outpost-doctor-"));
@@ -50,17 +52,30 @@ export async function doctorCommand(flags: DoctorFlags, io: ProgramIo): Promise<
       cacheDirectory = provider.placement === "remote" ? `${lease.root}/.outpost-doctor-cache` : join(scratch, "cache");
       projectDirectory = provider.placement === "host" ? process.cwd() : undefined;
     }
+    // A run gives every agent command the checkout's .outpost/.env: the probes get it too, and keys there count.
+    const envFile = await envFileReport(process.cwd());
     const names = flags.agent?.length ? flags.agent : findPlugins("agent").map((plugin) => plugin.name);
     const agents: AgentCliReport[] = [];
     for (const name of names) {
       const descriptor = await agentDescriptor(name);
-      agents.push(await agentReport(descriptor, { target, cacheDirectory, ...(projectDirectory ? { projectDirectory } : {}) }));
+      agents.push(
+        await agentReport(descriptor, {
+          target,
+          cacheDirectory,
+          envFile: envFile.variables,
+          ...(projectDirectory ? { projectDirectory } : {}),
+        }),
+      );
     }
     if (flags.json) {
       for (const entry of agents) io.stdout.write(`${JSON.stringify({ type: "agent-cli", ...entry })}\n`);
       for (const entry of providers) io.stdout.write(`${JSON.stringify({ type: "provider", ...entry })}\n`);
-    } else io.stdout.write(`${describeAgents(agents)}\n${describeProviders(providers)}`);
-    return verdict(flags, agents, providers, io);
+      if (envFile.report) io.stdout.write(`${JSON.stringify({ type: "env-file", ...envFile.report })}\n`);
+    } else {
+      io.stdout.write(`${describeAgents(agents)}\n${describeProviders(providers)}`);
+      if (envFile.report) io.stdout.write(`\n${describeEnvFile(envFile.report)}`);
+    }
+    return verdict(flags, agents, providers, envFile.report, io);
   } catch (caught) {
     const error = OutpostError.isInstance(caught)
       ? caught
@@ -74,8 +89,15 @@ export async function doctorCommand(flags: DoctorFlags, io: ProgramIo): Promise<
 }
 
 /** Asked about by name: each must work. Asked about nothing: at least one agent and one provider must. */
-function verdict(flags: DoctorFlags, agents: readonly AgentCliReport[], providers: readonly ProviderReport[], io: ProgramIo): number {
+function verdict(
+  flags: DoctorFlags,
+  agents: readonly AgentCliReport[],
+  providers: readonly ProviderReport[],
+  envFile: EnvFileReport | undefined,
+  io: ProgramIo,
+): number {
   const failing: string[] = [];
+  if (envFile?.status === "refused") failing.push(`every run here (${envFile.path} is refused)`);
   const blocked = agents.filter((entry) => !canRun(entry)).map((entry) => `--agent ${entry.agent}`);
   if (flags.agent?.length) failing.push(...blocked);
   else if (agents.length > 0 && blocked.length === agents.length) failing.push("every agent");

@@ -1,5 +1,6 @@
 import { agentVariablePrefix } from "../agents/load-agent.js";
 import type { AgentCliReport } from "./agent-report.js";
+import type { EnvFileReport } from "./env-file-report.js";
 import type { ProviderReport } from "./doctor-command.js";
 
 /** The agents as a table: what runs, against what is pinned and tested, and what to do about it. */
@@ -9,7 +10,7 @@ export function describeAgents(reports: readonly AgentCliReport[]): string {
     entry.installed ?? "-",
     entry.pinned ?? "-",
     entry.tested ? `${entry.tested.oldest}–${entry.tested.newest}` : "-",
-    entry.credentials,
+    entry.credentialsFrom === ".outpost/.env" ? "present (.outpost/.env)" : entry.credentials,
     statusText(entry),
   ]);
   return table(["agent", "installed", "pinned", "tested", "key", "status"], rows);
@@ -20,6 +21,14 @@ export function describeProviders(reports: readonly ProviderReport[]): string {
     ["provider", "status", "detail"],
     reports.map((entry) => [entry.provider, entry.ok ? "ok" : "missing", entry.detail]),
   );
+}
+
+/** One line on the checkout's `.outpost/.env`: the names it sets (never the values), or why runs refuse it. */
+export function describeEnvFile(report: EnvFileReport): string {
+  if (report.status === "refused") return `${report.path}: refused: ${report.problem ?? ""}\n`;
+  if (report.status === "absent") return `${report.path}: absent (no variables for agent commands)\n`;
+  const names = report.variables.length > 0 ? report.variables.join(", ") : "none";
+  return `${report.path}: every agent command gets ${names}\n`;
 }
 
 function statusText(entry: AgentCliReport): string {

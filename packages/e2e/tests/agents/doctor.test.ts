@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { scratchRepository } from "../../src/index.js";
 import { CLI_BIN, missingCli, pathWithClis } from "../support/cli-bin.js";
 import { outsideReleases } from "../support/cli-matrix.js";
 
@@ -127,4 +128,55 @@ describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
     },
     180_000,
   );
+  it("reads the checkout's .outpost/.env as a run does: its PATH finds the CLI, its key counts, values never printed", () => {
+    const repository = scratchRepository();
+    mkdirSync(join(repository, ".outpost"));
+    const envFile = join(repository, ".outpost", ".env");
+    writeFileSync(
+      envFile,
+      `# what every agent command gets\nexport PATH=${pathWithClis("/usr/bin:/bin")}\nANTHROPIC_API_KEY='sk-ant-from-env-file'\n`,
+      {
+        mode: 0o600,
+      },
+    );
+    const env = { PATH: "/usr/bin:/bin", ANTHROPIC_API_KEY: undefined, OUTPOST_API_KEY: undefined };
+    const run = doctor(["--json", "--agent", "claude"], env, repository);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.agent("claude")).toMatchObject({ status: "ok", credentials: "present", credentialsFrom: ".outpost/.env" });
+    expect(run.reports.find((report) => report["type"] === "env-file")).toEqual({
+      type: "env-file",
+      path: envFile,
+      status: "ok",
+      variables: ["PATH", "ANTHROPIC_API_KEY"],
+    });
+    const human = doctor(["--agent", "claude"], env, repository);
+    expect(human.status, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^claude .*present \(\.outpost\/\.env\)/m);
+    expect(human.stdout).toContain(`${envFile}: every agent command gets PATH, ANTHROPIC_API_KEY`);
+    expect(human.stdout + human.stderr + run.stdout).not.toContain("sk-ant-from-env-file");
+    // Without the file the key is missing and the CLI is not on PATH: the file was what the probe used.
+    const bare = doctor(["--json", "--agent", "claude"], env, scratchRepository());
+    expect(bare.agent("claude")).toMatchObject({ status: "not-found", credentials: "missing" });
+    expect(bare.reports.find((report) => report["type"] === "env-file")).toMatchObject({ status: "absent", variables: [] });
+  }, 180_000);
+
+  it("a .outpost/.env a run would refuse (writable by others) is reported refused, and doctor exits 1", () => {
+    const repository = scratchRepository();
+    mkdirSync(join(repository, ".outpost"));
+    const envFile = join(repository, ".outpost", ".env");
+    writeFileSync(envFile, "ANTHROPIC_API_KEY=sk-ant-x\n");
+    chmodSync(envFile, 0o666);
+    const run = doctor(["--json"], { PATH: pathWithClis() }, repository);
+    expect(run.status).toBe(1);
+    expect(run.reports.find((report) => report["type"] === "env-file")).toMatchObject({
+      status: "refused",
+      path: envFile,
+      problem: expect.stringMatching(/writ/),
+    });
+    expect(run.reports.filter((report) => report["type"] === "agent-cli")).toHaveLength(6);
+    const human = doctor([], { PATH: pathWithClis() }, repository);
+    expect(human.status).toBe(1);
+    expect(human.stdout).toMatch(/\.env: refused: /);
+    expect(human.stderr).toContain("cannot run: every run here");
+  }, 180_000);
 });
