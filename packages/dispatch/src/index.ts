@@ -38,6 +38,7 @@ export type { DispatchStatus } from "./maintenance/dispatch-status.js";
 export { cleanDispatches } from "./maintenance/clean-dispatches.js";
 export type { CleanDispatchesOptions, CleanReport, CleanedDispatch, KeptWork } from "./maintenance/clean-dispatches.js";
 export { recoverDispatch } from "./maintenance/recover-dispatch.js";
+export type { SandboxReopener } from "./maintenance/sandbox-reopener.js";
 export { breakLock } from "./maintenance/break-lock.js";
 export type { BreakLockOptions, BrokenLock } from "./maintenance/break-lock.js";
 export type { RecoverDispatchOptions, RecoveredDispatch } from "./maintenance/recover-dispatch.js";

@@ -4,14 +4,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDaytonaDouble, type DaytonaDouble } from "@outpost/cloud-doubles/daytona";
 import { startVercelDouble, type VercelDouble } from "@outpost/cloud-doubles/vercel";
-import { scratchRepository } from "../src/index.js";
+import { gitIn, scratchRepository } from "../src/index.js";
 import { startOutpost } from "./support/cli-process.js";
 import { daytonaEnvironment, onlyCloud, vercelEnvironment } from "./support/cloud-environment.js";
 import { firstTextDispatchId, startDispatchRunner } from "./support/dispatch-runner-process.js";
 
 // A dispatch in a cloud sandbox whose process is killed with SIGKILL leaves the sandbox running on the platform.
-// Its activity record names it (the lease's sandboxId), and `outpost clean` deletes it through the provider's
-// descriptor, with the credentials of the environment. The platforms are the API doubles, reached by URL.
+// Its activity record names it (the lease's sandboxId); `outpost clean` leases it again (the provider's `sandbox`
+// option), brings the agent's commit back onto the run's branch, then deletes it through the provider's descriptor,
+// with the credentials of the environment. The platforms are the API doubles, reached by URL.
 
 let vercel: VercelDouble;
 let daytona: DaytonaDouble;
@@ -50,7 +51,7 @@ const platforms = [
 
 describe("a cloud dispatch killed with SIGKILL, then outpost clean", () => {
   for (const platform of platforms) {
-    it(`${platform.name}: the sandbox left on the platform is deleted through the provider's descriptor`, async () => {
+    it(`${platform.name}: the commit comes back from the sandbox left on the platform, which is then deleted through the provider's descriptor`, async () => {
       const repository = scratchRepository();
       const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
       const env = onlyCloud(platform.cloud());
@@ -73,11 +74,20 @@ describe("a cloud dispatch killed with SIGKILL, then outpost clean", () => {
 
       const cleaned = await outpost(["clean", "--json"], repository, env);
       expect(cleaned.status, cleaned.stderr).toBe(0);
+      // The agent's commit exists only in the sandbox: it comes back onto the run's branch before the sandbox goes.
+      expect(cleaned.stdout).toContain(`brought back 1 commit(s) and 0 uncommitted file(s) from ${platform.name} sandbox`);
       expect(cleaned.stdout).toContain(`remove ${platform.name} sandbox ${left[0]!.slice(0, 12)}`);
       expect(platform.sandboxes()).toEqual(before);
-      // Gone already: a second removal through the descriptor counts as done.
+      const record = running as { branch?: string };
+      expect(gitIn(repository, "log", "--format=%s", `main..${record.branch!}`)).toBe("script agent: crash.txt");
+      // A second clean has nothing more to do; recover merges the commit where the dispatch would have.
       const again = await outpost(["clean", "--json"], repository, env);
       expect(again.status, again.stderr).toBe(0);
+      expect((JSON.parse(again.stdout) as { cleaned: Array<{ actions: string[] }> }).cleaned).toMatchObject([{ actions: [] }]);
+      const recovered = await outpost(["recover", dispatchId], repository, env);
+      expect(recovered.status, recovered.stderr).toBe(0);
+      expect(gitIn(repository, "log", "-1", "--format=%s", "main")).toBe("script agent: crash.txt");
+      expect((await outpost(["ps"], repository, env)).stdout).toContain("No dispatches");
     }, 180_000);
   }
 });

@@ -34,7 +34,7 @@ function snapshot(repository: string) {
   };
 }
 
-async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
+async function crashAndClean(providerName: "local" | "docker" | "docker-isolated"): Promise<void> {
   const repository = scratchRepository();
   const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
   const before = snapshot(repository);
@@ -54,7 +54,7 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
     agentProcessGroup?: number;
   };
   expect(existsSync(record.staging)).toBe(true);
-  if (providerName === "docker") expect(record.sandbox).toMatch(/^[0-9a-f]{64}$/);
+  if (providerName !== "local") expect(record.sandbox).toMatch(/^[0-9a-f]{64}$/);
   else expect(record.agentProcessGroup).toBeGreaterThan(1);
 
   runner.kill("SIGKILL");
@@ -62,8 +62,9 @@ async function crashAndClean(providerName: "local" | "docker"): Promise<void> {
 
   const dead = JSON.parse((await outpost(["ps", "--json"], repository)).stdout.trim()) as { status: string; keptCommits: string[] };
   expect(dead).toMatchObject({ status: "dead" });
-  // A mounted sandbox commits into its private git directory: the clean imports them.
-  expect(dead.keptCommits).toHaveLength(providerName === "docker" ? 0 : 1);
+  // A mounted sandbox commits into its private git directory, an isolated one into its own file system: the clean
+  // imports them, or brings them back before removing the container.
+  expect(dead.keptCommits).toHaveLength(providerName === "local" ? 1 : 0);
   const dry = await outpost(["clean", "--dry-run"], repository);
   expect(dry.stdout).toContain("would be cleaned");
   expect(existsSync(record.directory)).toBe(true);
@@ -106,5 +107,10 @@ const gate = dockerGate();
   `a Docker dispatch killed with SIGKILL, then outpost clean${gate.unavailable ? ` (unavailable: ${gate.unavailable.reason})` : ""}`,
   () => {
     it(`docker (${DOCKER_TEST_IMAGE}): the container is removed too`, () => crashAndClean("docker"), 120_000);
+    it(
+      `docker isolated (${DOCKER_TEST_IMAGE}): the commit comes back from the container before it is removed`,
+      () => crashAndClean("docker-isolated"),
+      120_000,
+    );
   },
 );

@@ -7,8 +7,12 @@ import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
 import { startOutpost } from "./support/cli-process.js";
 import { firstTextDispatchId, startDispatchRunner } from "./support/dispatch-runner-process.js";
 
-function outpost(args: readonly string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = startOutpost(args, cwd);
+function outpost(
+  args: readonly string[],
+  cwd: string,
+  environment?: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = startOutpost(args, cwd, environment);
   let [stdout, stderr] = ["", ""];
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -47,25 +51,34 @@ async function crashAndDiscard(provider: "local" | "docker" | "docker-isolated")
   runner.kill("SIGKILL");
   await new Promise((done) => runner.once("exit", done));
 
-  // Its true phase, and where its commits are: on the branch (local), in the sandbox's git (mounted), unknown (isolated).
+  // Its true phase, and where its commits are: on the branch (local), in the sandbox's git (mounted), unknown (isolated:
+  // a clean brings them back).
   const dead = json<Listed>((await outpost(["ps", "--json"], repository)).stdout);
   expect(dead).toMatchObject({ dispatchId, status: "dead", phase: "turns" });
   expect(dead.sandboxCommits).toBe(provider === "local" ? 0 : provider === "docker" ? 1 : "unknown");
 
   if (provider === "docker-isolated") {
-    // The commits in an isolated sandbox cannot be read from the host: the clean removes the sandbox and the
-    // record (nothing on the host holds work), and a second clean has nothing to do.
-    const cleaned = json<{ cleaned: Array<{ actions: string[]; kept?: unknown }> }>(
-      (await outpost(["clean", "--json"], repository)).stdout,
+    // The engine cannot be reached: the sandbox cannot be reopened, so it is left with its commit, never removed.
+    const unreachable = { ...process.env, DOCKER_HOST: `unix://${join(agentDirectory, "no-engine.sock")}` };
+    const blocked = await outpost(["clean", "--json"], repository, unreachable);
+    expect(blocked.status, blocked.stderr).toBe(0);
+    const left = json<{ cleaned: Array<{ actions: string[]; kept?: { sandbox?: string; reason: string } }> }>(blocked.stdout);
+    expect(left.cleaned[0]?.kept).toMatchObject({ sandbox: dead.sandbox });
+    expect(left.cleaned[0]?.kept?.reason).toMatch(/may still hold commits and could not be reopened/);
+    expect(left.cleaned[0]?.actions.join("\n")).not.toMatch(/remove docker-isolated sandbox/);
+    expect(spawnSync("docker", ["ps", "-aq", "--no-trunc", "--filter", `id=${dead.sandbox}`], { encoding: "utf8" }).stdout.trim()).toBe(
+      dead.sandbox,
     );
-    expect(cleaned.cleaned[0]?.actions.join("\n")).toMatch(/remove docker-isolated sandbox/);
-    expect((await outpost(["clean"], repository)).stdout).toContain("Nothing to clean.");
-    expect(snapshot(repository)).toEqual(before);
-    return;
+    expect(json<Listed>((await outpost(["ps", "--json"], repository)).stdout)).toMatchObject({ dispatchId, status: "dead" });
   }
   // A clean keeps the work; a second clean has nothing more to do.
   const first = json<{ cleaned: Array<{ actions: string[]; kept?: unknown }> }>((await outpost(["clean", "--json"], repository)).stdout);
   expect(first.cleaned[0]?.kept).toBeDefined();
+  // An isolated sandbox's commit was brought back onto the branch before the sandbox went.
+  if (provider === "docker-isolated")
+    expect(first.cleaned[0]?.actions.join("\n")).toMatch(
+      /brought back 1 commit\(s\) .* from docker-isolated sandbox[^]*remove docker-isolated sandbox/,
+    );
   const second = json<{ cleaned: Array<{ actions: string[]; kept?: unknown }> }>((await outpost(["clean", "--json"], repository)).stdout);
   expect(second.cleaned).toMatchObject([{ actions: [] }]);
   expect(second.cleaned[0]?.kept).toBeDefined();

@@ -32,6 +32,11 @@ export const descriptor: ProviderDescriptor = {
     { name: "user", description: "numeric user the container runs as" },
     { name: "volume", description: "extra mounts" },
     { name: "host", description: "Docker engine address", environment: "DOCKER_HOST" },
+    { name: "retain", description: "keep the (killed) container on release instead of removing it" },
+    {
+      name: "sandbox",
+      description: "id of a container an earlier lease made, to lease again (how clean brings a dead run's commits back)",
+    },
   ],
   capabilities: ["live-input", "file-transfers", "network-isolation", "resource-limits"],
   available: () => dockerReachable(),
@@ -47,6 +52,7 @@ export const descriptor: ProviderDescriptor = {
 function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProviderConfig {
   const { text, number, flag } = descriptorOptions(options);
   const image = text("image");
+  const sandbox = text("sandbox");
   // Anything else than the two modes reaches validateConfig, which refuses it with code configuration.
   const mode = options.mode as DockerProviderConfig["mode"];
   const network = text("network");
@@ -55,6 +61,7 @@ function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProvide
   const [cpus, memoryMb, pidsLimit] = [number("cpus"), number("memoryMb"), number("pidsLimit")];
   return {
     ...(image ? { image } : {}),
+    ...(sandbox ? { sandbox } : {}),
     ...(mode === undefined ? {} : { mode }),
     ...(network ? { network } : {}),
     // As root, your worktrees are root's: the container runs as you (capabilities dropped) so it can write them.
@@ -64,5 +71,6 @@ function dockerConfig(options: Readonly<Record<string, unknown>>): DockerProvide
     ...(memoryMb ? { memoryMb } : {}),
     ...(pidsLimit ? { pidsLimit } : {}),
     ...(flag("writableRootFilesystem") ? { readOnlyRootFilesystem: false } : {}),
+    ...(flag("retain") ? { retain: true } : {}),
   };
 }

@@ -39,6 +39,11 @@ export interface DockerProviderConfig {
   readonly tmpSizeMb?: number;
   /** Keep the (killed) container after release, for debugging. `reap()` leaves these alone by default. */
   readonly retain?: boolean;
+  /**
+   * The id of a container an earlier lease made, to lease again instead of creating one (nothing is copied or
+   * mounted anew): how a dead dispatch's isolated container is reached to bring its commits back.
+   */
+  readonly sandbox?: string;
   /** Extra container labels. Keys under `dev.outpost.` are reserved. */
   readonly labels?: Readonly<Record<string, string>>;
   /** Lease root inside the container. Default "/workspace". */

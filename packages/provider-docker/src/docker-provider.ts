@@ -13,6 +13,7 @@ import { OperationGuard } from "@outpost/plugin-utils";
 import { sandboxGitBinds } from "./sandbox-git-mounts.js";
 import { validateConfig } from "./validate-config.js";
 import { mountedUser } from "./worktree-owner.js";
+import { reuseContainer } from "./reuse-container.js";
 
 /** Capabilities every Docker lease has. */
 export const DOCKER_CAPABILITIES = Object.freeze({ liveInput: true, fileTransfers: true, uploadBatch: true, homeFiles: true });
@@ -64,6 +65,7 @@ async function acquire(docker: Docker, config: DockerProviderConfig, context: Sa
       );
     }
   }
+  if (config.sandbox !== undefined) return reuseContainer(docker, config.sandbox, config.retain === true);
   const isolated = config.mode === "isolated";
   // A bind mount follows a symlinked worktree to wherever it points: refused, as transfers refuse it.
   if (!isolated && (await lstat(context.directory).catch(() => undefined))?.isSymbolicLink() === true) {

@@ -3,6 +3,7 @@ import type { CleanReport, DispatchEntry, RecoveredDispatch } from "@outpost/dis
 import type { ProgramIo } from "../program.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import { removeSandbox } from "./remove-sandbox.js";
+import { reopenSandbox } from "./reopen-sandbox.js";
 
 export interface MaintenanceFlags {
   readonly repository?: string;
@@ -37,7 +38,7 @@ export function psCommand(flags: MaintenanceFlags, io: ProgramIo): Promise<numbe
 export function cleanCommand(ids: readonly string[], flags: MaintenanceFlags, io: ProgramIo): Promise<number> {
   return guarded(flags, io, async () => {
     const { cleanDispatches } = await import("@outpost/dispatch");
-    const options = { repository: flags.repository ?? process.cwd(), ids, removeContainer: removeSandbox };
+    const options = { repository: flags.repository ?? process.cwd(), ids, removeContainer: removeSandbox, reopenSandbox };
     const discard = flags.discard === true && (await discardConfirmed(options, flags, io));
     const report = await cleanDispatches({ ...options, dryRun: flags.dryRun === true, discard });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "clean", dryRun: flags.dryRun === true, ...report })}\n`);
@@ -51,7 +52,7 @@ export function recoverCommand(id: string, flags: MaintenanceFlags, io: ProgramI
     if (flags.discard === true) {
       // The work is not wanted: the dispatch is cleaned with its kept work dropped, nothing is merged.
       const { cleanDispatches } = await import("@outpost/dispatch");
-      const options = { repository: flags.repository ?? process.cwd(), ids: [id], removeContainer: removeSandbox };
+      const options = { repository: flags.repository ?? process.cwd(), ids: [id], removeContainer: removeSandbox, reopenSandbox };
       if (!(await discardConfirmed(options, flags, io))) return;
       const report = await cleanDispatches({ ...options, discard: true });
       if (flags.json) io.stdout.write(`${JSON.stringify({ type: "discarded", ...report })}\n`);
@@ -59,7 +60,12 @@ export function recoverCommand(id: string, flags: MaintenanceFlags, io: ProgramI
       return;
     }
     const { recoverDispatch } = await import("@outpost/dispatch");
-    const recovered = await recoverDispatch({ repository: flags.repository ?? process.cwd(), id, removeContainer: removeSandbox });
+    const recovered = await recoverDispatch({
+      repository: flags.repository ?? process.cwd(),
+      id,
+      removeContainer: removeSandbox,
+      reopenSandbox,
+    });
     if (flags.json) io.stdout.write(`${JSON.stringify({ type: "recovered", ...recovered })}\n`);
     else io.stdout.write(`${describeRecovered(recovered)}\n`);
   });
@@ -77,7 +83,7 @@ export function unlockCommand(lock: string, flags: MaintenanceFlags & { readonly
 
 /** Lists what a discarding clean would drop and asks; false when the user declined (said, nothing done). */
 async function discardConfirmed(
-  options: { repository: string; ids: readonly string[]; removeContainer: typeof removeSandbox },
+  options: { repository: string; ids: readonly string[]; removeContainer: typeof removeSandbox; reopenSandbox: typeof reopenSandbox },
   flags: MaintenanceFlags,
   io: ProgramIo,
 ): Promise<boolean> {
@@ -135,7 +141,7 @@ function describeReport(report: CleanReport, dryRun: boolean): string {
     for (const action of entry.actions) lines.push(`  ${action}`);
     if (entry.kept)
       lines.push(
-        `  kept: ${entry.kept.reason}${entry.kept.directory ? ` (${entry.kept.directory})` : ""}; recover with: ${entry.kept.recover}` +
+        `  kept: ${entry.kept.reason}${entry.kept.directory ? ` (${entry.kept.directory})` : ""}; ${entry.kept.sandbox ? "try again with" : "recover with"}: ${entry.kept.recover}` +
           `, or drop it with: outpost clean --discard ${entry.dispatchId}`,
       );
   }

@@ -42,6 +42,8 @@ export interface ActivityRecord {
   readonly sandboxGit?: string;
   /** The lease's `sandboxId`: what its provider's descriptor removes after a crash (a Docker container id, a cloud sandbox). */
   readonly sandbox?: string;
+  /** The lease's root in a sandbox with its own file system: where a clean reads the commits of a dead run. */
+  readonly sandboxRoot?: string;
   /** Records written before `sandbox` existed: the Docker container's id. */
   readonly container?: string;
   /** Process group of the agent on the host (host providers). */

@@ -1,6 +1,6 @@
 import { lstat, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { OutpostError } from "@outpost/core";
+import { OutpostError, type SandboxLease } from "@outpost/core";
 import type { ActivityRecord } from "../activity/activity-record.js";
 import { activityFile } from "../activity/activity-log.js";
 import { findDispatchProcesses, stopDispatchProcesses } from "../activity/dispatch-processes.js";
@@ -12,6 +12,8 @@ import { lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
 import { dispatchStatus, type DispatchStatus } from "./dispatch-status.js";
 import { keptCommits } from "./kept-commits.js";
 import { readActivityRecords } from "./read-activity.js";
+import { bringBackSandboxWork } from "./bring-back-sandbox-work.js";
+import { sandboxMayHoldWork, type SandboxReopener } from "./sandbox-reopener.js";
 
 export interface CleanDispatchesOptions {
   /** Path inside the checkout; default the process's cwd. */
@@ -27,6 +29,11 @@ export interface CleanDispatchesOptions {
   readonly discard?: boolean;
   /** Removes a sandbox by the id its lease recorded; `provider` is the name the record holds (the CLI asks that provider's descriptor). */
   readonly removeContainer?: (id: string, provider: string) => Promise<void>;
+  /**
+   * Leases again a dead dispatch's isolated or cloud sandbox, so the commits still in it come back before it is
+   * removed. Without it (or when it cannot), such a sandbox is left in place and listed as kept work.
+   */
+  readonly reopenSandbox?: SandboxReopener;
 }
 
 /** Work a clean left in place, and how to get it back. */
@@ -35,6 +42,8 @@ export interface KeptWork {
   readonly directory?: string;
   readonly commits: readonly string[];
   readonly reason: string;
+  /** A sandbox left in place because it may still hold the dispatch's commits. */
+  readonly sandbox?: string;
   /** `outpost recover <id>`. */
   readonly recover: string;
 }
@@ -97,11 +106,12 @@ export function selectRecords(records: readonly ActivityRecord[], ids: readonly 
 
 async function cleanOne(
   root: string,
-  record: ActivityRecord,
+  found: ActivityRecord,
   status: DispatchStatus,
   options: CleanDispatchesOptions,
 ): Promise<CleanedDispatch> {
   const dry = options.dryRun === true;
+  let record = found;
   const actions: string[] = [];
   const act = async (description: string, work: () => Promise<unknown>): Promise<void> => {
     actions.push(description);
@@ -113,10 +123,31 @@ async function cleanOne(
       stopDispatchProcesses(record.dispatchId),
     );
   const sandbox = record.sandbox ?? record.container;
+  const discard = options.discard === true;
+  let sandboxLeft: string | undefined;
+  let sandboxRemoved = false;
   if (sandbox) {
     const name = `${record.provider} sandbox ${sandbox.slice(0, 12)}`;
-    if (options.removeContainer) await act(`remove ${name}`, () => options.removeContainer!(sandbox, record.provider));
-    else actions.push(`${name} not removed (no sandbox remover given for provider ${record.provider})`);
+    const holdsWork = sandboxMayHoldWork(record);
+    if (holdsWork && discard && options.removeContainer)
+      await act(`discard the work still in ${name} and remove it`, () => options.removeContainer!(sandbox, record.provider));
+    else if (holdsWork && !discard) {
+      // Its commits exist nowhere else: they come back before the sandbox may go.
+      if (dry) actions.push(`bring back the work still in ${name}`);
+      else {
+        const outcome = await bringBack(root, record, sandbox, options.reopenSandbox);
+        if (outcome.left !== undefined) sandboxLeft = outcome.left;
+        else {
+          actions.push(outcome.action);
+          record = outcome.record;
+        }
+      }
+    }
+    if (!sandboxLeft && !(holdsWork && discard && options.removeContainer)) {
+      if (options.removeContainer) await act(`remove ${name}`, () => options.removeContainer!(sandbox, record.provider));
+      else actions.push(`${name} not removed (no sandbox remover given for provider ${record.provider})`);
+    }
+    sandboxRemoved = !sandboxLeft && options.removeContainer !== undefined;
   }
   for (const directory of [record.staging, record.home]) {
     if (directory && (await ownDirectory(directory)))
@@ -140,8 +171,15 @@ async function cleanOne(
 
   const commits = await keptCommits(record);
   let kept: KeptWork | undefined;
-  const discard = options.discard === true;
-  if (importFailure && discard)
+  if (sandboxLeft)
+    kept = {
+      ...(record.branch ? { branch: record.branch } : {}),
+      sandbox: sandbox!,
+      commits,
+      reason: sandboxLeft,
+      recover: `outpost recover ${record.dispatchId}`,
+    };
+  else if (importFailure && discard)
     await act(`discard the sandbox's commits in ${record.sandboxGit!} (they could not be imported)`, () =>
       rm(record.sandboxGit!, { recursive: true, force: true }),
     );
@@ -153,21 +191,25 @@ async function cleanOne(
       reason: `the sandbox's commits could not be imported: ${importFailure}`,
       recover: `outpost recover ${record.dispatchId}`,
     };
-  const keep = (reason: string, directory?: string): void => {
-    kept = {
-      ...(record.branch ? { branch: record.branch } : {}),
-      ...(directory ? { directory } : {}),
-      commits,
-      reason,
-      recover: `outpost recover ${record.dispatchId}`,
-    };
-  };
-  if (!kept && record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
+  const keptWork = (reason: string, directory?: string): KeptWork => ({
+    ...(record.branch ? { branch: record.branch } : {}),
+    ...(directory ? { directory } : {}),
+    commits,
+    reason,
+    recover: `outpost recover ${record.dispatchId}`,
+  });
+  if ((!kept || sandboxLeft) && record.worktreeCreated && (await lstat(record.directory).catch(() => undefined))) {
     const dirty = (await gitStatus(record.directory, ["status", "--porcelain", "--ignored=no"])).stdout.trim() !== "";
-    if (dirty && discard)
+    // Killed while the worktree was being made (or its copies and hooks ran): the agent never worked there, and
+    // it may be half checked out; it goes, as the dispatch itself would have removed it.
+    if (record.phase === "workspace")
+      await act(`remove worktree ${record.directory} (made before the agent ran)`, () =>
+        removeWorktree(root, record.directory, true, true),
+      );
+    else if (dirty && discard)
       await act(`discard worktree ${record.directory} and its uncommitted changes`, () => removeWorktree(root, record.directory, true));
-    else if (dirty) keep("its worktree has uncommitted changes", record.directory);
-    else await act(`remove worktree ${record.directory}`, () => removeWorktree(root, record.directory));
+    else if (dirty) kept ??= keptWork("its worktree has uncommitted changes", record.directory);
+    else if (!sandboxLeft) await act(`remove worktree ${record.directory}`, () => removeWorktree(root, record.directory));
   }
   if (record.branchCreated && record.branch && (await branchExists(root, record.branch))) {
     if (commits.length > 0 && discard && !kept)
@@ -187,12 +229,61 @@ async function cleanOne(
   if (kept) {
     // The record stays so `outpost recover` can find the work; it now says the dispatch ended and no longer
     // names what this clean removed, so the next clean has nothing more to do.
-    const settled = settledRecord(record, options.removeContainer !== undefined);
+    const settled = settledRecord(record, sandboxRemoved, sandboxLeft !== undefined);
     if (!dry && JSON.stringify(settled) !== JSON.stringify(record)) await rewriteRecord(root, settled);
   } else {
     await act("remove the activity record", () => rm(activityFile(root, record.dispatchId), { force: true }));
   }
   return { dispatchId: record.dispatchId, status, actions, ...(kept ? { kept } : {}) };
+}
+
+/** The outcome of bringing a dead dispatch's sandbox work back: done (the record now says so), or why the sandbox stays. */
+type BringBackOutcome = { readonly left?: undefined; readonly action: string; readonly record: ActivityRecord } | { readonly left: string };
+
+async function bringBack(
+  root: string,
+  record: ActivityRecord,
+  sandbox: string,
+  reopen: SandboxReopener | undefined,
+): Promise<BringBackOutcome> {
+  const name = `${record.provider} sandbox ${sandbox.slice(0, 12)}`;
+  const how = `clean again once it can be reached, or drop it with \`outpost clean --discard ${record.dispatchId}\``;
+  if (!reopen) return { left: `${name} may still hold commits and no way to reopen it was given; it was left in place` };
+  let lease: SandboxLease | undefined;
+  try {
+    lease = await reopen(sandbox, record.provider, record.sandboxRoot);
+  } catch (error) {
+    return { left: `${name} may still hold commits and could not be reopened (${message(error)}); it was left in place: ${how}` };
+  }
+  if (!lease)
+    return {
+      left:
+        `${name} may still hold commits and provider ${record.provider} cannot reopen sandboxes; it was left in place: ` +
+        `bring the commits back with the provider's own tools, or drop them with \`outpost clean --discard ${record.dispatchId}\``,
+    };
+  try {
+    const brought = await bringBackSandboxWork(root, record, lease);
+    // Said at once: a later clean must not bring the same work back twice, even if the removal below fails.
+    const settled: ActivityRecord = {
+      ...record,
+      state: "failed",
+      error: { code: "process", message: "its runner died before the dispatch ended" },
+    };
+    await rewriteRecord(root, settled);
+    return {
+      action: `brought back ${brought.commits} commit(s) and ${brought.files} uncommitted file(s) from ${name}`,
+      record: settled,
+    };
+  } catch (error) {
+    return { left: `the work in ${name} could not be brought back (${message(error)}); the sandbox was left in place: ${how}` };
+  } finally {
+    // Reopened to be kept (stopped, not removed): the removal is the clean's, once the work is home.
+    await lease.release().catch(() => undefined);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function importCommits(root: string, record: ActivityRecord, directory: string): Promise<void> {
@@ -216,10 +307,18 @@ async function importCommits(root: string, record: ActivityRecord, directory: st
   );
 }
 
-async function removeWorktree(root: string, directory: string, discard = false): Promise<void> {
+async function removeWorktree(root: string, directory: string, discard = false, unfinished = false): Promise<void> {
   await withFileLock(lockPath(root, "worktrees"), async () => {
     // Without --force git refuses a worktree with changes: nothing is lost even if one appeared meanwhile.
-    const removed = await gitStatus(root, ["worktree", "remove", ...(discard ? ["--force"] : []), directory]);
+    const removed = await gitStatus(root, [
+      "worktree",
+      "remove",
+      ...(discard ? ["--force"] : []),
+      ...(unfinished ? ["--force"] : []),
+      directory,
+    ]);
+    // One whose `git worktree add` was killed may not be registered yet: its folder (in .outpost/workspaces) goes.
+    if (removed.status !== 0 && unfinished) await rm(directory, { recursive: true, force: true });
     await gitStatus(root, ["worktree", "prune"]);
     if (removed.status !== 0 && (await lstat(directory).catch(() => undefined))) {
       throw new OutpostError(
@@ -239,11 +338,13 @@ async function ownDirectory(path: string): Promise<boolean> {
 
 /**
  * The record of kept work after a clean: ended, without the folders and processes the clean removed or stopped,
- * and without the sandbox once a remover removed it (a remover's failure fails the clean before this).
+ * and without the sandbox once a remover removed it (a remover's failure fails the clean before this); a sandbox
+ * left because its work could not be brought back keeps the record a dead run's.
  */
-function settledRecord(record: ActivityRecord, sandboxRemoved: boolean): ActivityRecord {
+function settledRecord(record: ActivityRecord, sandboxRemoved: boolean, sandboxLeft: boolean): ActivityRecord {
+  // A sandbox left with work in it stays a dead run's, so the next clean or recover tries to bring it back again.
   const ended: ActivityRecord =
-    record.state === "running"
+    record.state === "running" && !sandboxLeft
       ? { ...record, state: "failed", error: { code: "process", message: "its runner died before the dispatch ended" } }
       : record;
   const { staging: _staging, home: _home, agentProcessGroup: _group, ...rest } = ended;

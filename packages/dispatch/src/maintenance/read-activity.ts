@@ -1,5 +1,5 @@
 import { readdir } from "node:fs/promises";
-import { isAbsolute, join, normalize } from "node:path";
+import { isAbsolute, join, normalize, posix } from "node:path";
 import type { ActivityRecord } from "../activity/activity-record.js";
 import { outpostDirectory } from "../workspace/outpost-directory.js";
 import { readHostFile } from "../workspace/host-written.js";
@@ -54,6 +54,7 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
   const error = raw.error as { code?: unknown; message?: unknown } | undefined;
   const container = text("container");
   const sandbox = text("sandbox");
+  const sandboxRoot = text("sandboxRoot");
   return {
     dispatchId: id,
     agent: text("agent") ?? "?",
@@ -75,6 +76,13 @@ function checked(raw: Record<string, unknown>, id: string, root: string): Activi
     ...optional("sandboxGit", temporary("sandboxGit")),
     ...optional("container", container && CONTAINER_ID.test(container) ? container : undefined),
     ...optional("sandbox", sandbox && SANDBOX_ID.test(sandbox) ? sandbox : undefined),
+    // Handed to a provider as its root option: an absolute, normal sandbox path, nothing else.
+    ...optional(
+      "sandboxRoot",
+      sandboxRoot && posix.isAbsolute(sandboxRoot) && posix.normalize(sandboxRoot) === sandboxRoot && !/[\0\n]/.test(sandboxRoot)
+        ? sandboxRoot
+        : undefined,
+    ),
     ...optional(
       "agentProcessGroup",
       Number.isInteger(raw.agentProcessGroup) && (raw.agentProcessGroup as number) > 1 ? (raw.agentProcessGroup as number) : undefined,

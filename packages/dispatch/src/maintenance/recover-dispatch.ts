@@ -11,12 +11,15 @@ import { cleanDispatches, selectRecords } from "./clean-dispatches.js";
 import { dispatchStatus } from "./dispatch-status.js";
 import { keptCommits } from "./kept-commits.js";
 import { readActivityRecords } from "./read-activity.js";
+import type { SandboxReopener } from "./sandbox-reopener.js";
 
 export interface RecoverDispatchOptions {
   readonly repository?: string;
   /** The dispatch id (or a unique prefix), as `outpost ps` shows it. */
   readonly id: string;
   readonly removeContainer?: (id: string, provider: string) => Promise<void>;
+  /** Leases a dead run's isolated or cloud sandbox again, so its commits come back first (see cleanDispatches). */
+  readonly reopenSandbox?: SandboxReopener;
   readonly signal?: AbortSignal;
 }
 
@@ -49,8 +52,16 @@ export async function recoverDispatch(options: RecoverDispatchOptions): Promise<
     );
   }
   // Orphans, containers and temporary directories go first (a clean worktree too); the work itself stays.
-  const remover = options.removeContainer ? { removeContainer: options.removeContainer } : {};
-  await cleanDispatches({ repository: root, ids: [record!.dispatchId], ...remover });
+  const remover = {
+    ...(options.removeContainer ? { removeContainer: options.removeContainer } : {}),
+    ...(options.reopenSandbox ? { reopenSandbox: options.reopenSandbox } : {}),
+  };
+  const [first] = (await cleanDispatches({ repository: root, ids: [record!.dispatchId], ...remover })).cleaned;
+  // Work still in a sandbox is not recovered by merging what is on the branch: nothing moves until it is home.
+  if (first?.kept?.sandbox)
+    throw new OutpostError("provider", `Dispatch ${record!.dispatchId} was not recovered: ${first.kept.reason}.`, {
+      details: { dispatchId: record!.dispatchId, sandbox: first.kept.sandbox },
+    });
   const commits = await keptCommits(record!);
   const { branch, target } = record!;
   if (record!.mode === "integrate" && branch && target && (await branchExists(root, branch))) {

@@ -50,6 +50,7 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
       state.activity.update({
         phase: "sandbox",
         ...(typeof lease.sandboxId === "string" ? { sandbox: lease.sandboxId } : {}),
+        ...(provider.placement === "remote" ? { sandboxRoot: lease.root } : {}),
         ...(boundary.context.git ? { sandboxGit: boundary.context.git.directory } : {}),
         ...(isPrivateHostHome(provider, lease) ? { home: lease.home } : {}),
       }),
