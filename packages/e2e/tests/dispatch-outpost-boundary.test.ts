@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, lstatSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -79,11 +79,33 @@ const providers: { name: string; make: () => SandboxProvider; modes: readonly ("
 ];
 
 describe("nothing the host reads from .outpost is writable from a sandbox", () => {
-  // The local provider is not a boundary: the agent runs as you. What it promises: .outpost/.env (the one
-  // file whose contents run programs) is put back after the turn, with a warning, and never merged in.
+  // The local provider is not a boundary: the agent runs as you. What it promises: the single files the host
+  // reads from .outpost (.env: variables of every agent command; config.json: outpost run's defaults;
+  // .gitignore) are put back after the turn, with a warning, and never merged in.
+  const hostFiles = HOST_READ_PATHS.filter((entry) => entry.kind === "file").map((entry) => entry.path);
+  /** The user's own files before the run, so "put back" is checked byte for byte. */
+  const userFiles = (repository: string): Map<string, Buffer> => {
+    mkdirSync(join(repository, ".outpost"), { recursive: true });
+    writeFileSync(join(repository, ".outpost", "config.json"), '{ "agent": "claude", "provider": "docker" }\n');
+    writeFileSync(join(repository, ".outpost", ".env"), "OUTPOST_USER_VARIABLE=kept\n");
+    writeFileSync(join(repository, ".outpost", ".gitignore"), "*\n");
+    return new Map(hostFiles.map((path) => [path, readFileSync(join(repository, path))]));
+  };
+  const expectPutBack = (repository: string, before: Map<string, Buffer>): void => {
+    for (const [path, bytes] of before) {
+      expect(lstatSync(join(repository, path)).isFile(), path).toBe(true);
+      expect(readFileSync(join(repository, path)).equals(bytes), path).toBe(true);
+    }
+  };
+
+  it("the files put back are every single file of the table", () => {
+    expect(hostFiles).toEqual(expect.arrayContaining([".outpost/.env", ".outpost/config.json", ".outpost/.gitignore"]));
+  });
+
   for (const mode of ["current", "integrate"] as const)
-    it(`local, ${mode}: .outpost/.env the agent rewrote is restored and reported; the next dispatch sees none of it`, async () => {
+    it(`local, ${mode}: every .outpost file the agent rewrote is restored and reported; the next dispatch sees none of it`, async () => {
       const repository = scratchRepository();
+      const before = userFiles(repository);
       const warnings: string[] = [];
       await dispatch({
         agent: scriptAgent({ directory: agentDirectory, behaviour: { SHELL: plantEverything(repository), FILE: "agent.txt" } }),
@@ -97,8 +119,11 @@ describe("nothing the host reads from .outpost is writable from a sandbox", () =
         expect(error.code).toBe("workspace");
         expect(error.message).toContain(".outpost/.env");
       });
-      expect(warnings.join("\n")).toContain(join(".outpost", ".env"));
-      expect(planted(repository, undefined)).not.toContain(join(repository, ".outpost", ".env"));
+      for (const path of hostFiles) {
+        expect(warnings.join("\n")).toContain(join(repository, path));
+        expect(planted(repository, undefined)).not.toContain(join(repository, path));
+      }
+      expectPutBack(repository, before);
       const texts: string[] = [];
       await dispatch({
         agent: scriptAgent({ directory: agentDirectory, behaviour: { PRINT_ENVIRONMENT: "1" } }),
@@ -111,6 +136,55 @@ describe("nothing the host reads from .outpost is writable from a sandbox", () =
         },
       });
       expect(texts.join("\n")).not.toContain(MARK);
+    }, 60_000);
+
+  // Links are the other way to rewrite a file: the restore removes them and never writes or deletes through
+  // one (the agent's link targets keep what it wrote there).
+  const linkCases = {
+    "each file replaced by a link to the agent's copy": (outside: string) =>
+      hostFiles.map(
+        (path) =>
+          `printf 'PLANTED=%s\\n' "$m" > '${outside}/${path.split("/").pop()}'; rm -f '${path}'; ln -s '${outside}/${path.split("/").pop()}' '${path}'`,
+      ),
+    ".outpost itself moved away and replaced by a link": (outside: string) => [
+      `mv .outpost '${outside}/moved'`,
+      `ln -s '${outside}/moved' .outpost`,
+      ...hostFiles.map((path) => `printf 'PLANTED=%s\\n' "$m" > '${outside}/moved/${path.split("/").pop()}'`),
+    ],
+  };
+  for (const [name, plant] of Object.entries(linkCases))
+    it(`local, current: ${name}: the links are removed, not followed, and the files put back`, async () => {
+      const repository = scratchRepository();
+      const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));
+      const before = userFiles(repository);
+      const warnings: string[] = [];
+      await dispatch({
+        agent: scriptAgent({
+          directory: agentDirectory,
+          behaviour: { SHELL: ['m=planted; m="$m-by-the-agent"', ...plant(outside)].join("\n"), FILE: "agent.txt" },
+        }),
+        brief: "plant links",
+        repository,
+        sandboxProvider: localProvider({ home: "private" }),
+        branch: { mode: "current" },
+        logging: false,
+        warn: (message) => warnings.push(message),
+      }).catch((error: { code: string; message: string }) => {
+        // What the agent moved away (this dispatch's lock, records) may be missing when the dispatch ends.
+        expect(error.code, error.message).toMatch(/^(workspace|internal)$/);
+      });
+      expect(lstatSync(join(repository, ".outpost")).isDirectory()).toBe(true);
+      expectPutBack(repository, before);
+      for (const path of hostFiles) expect(warnings.join("\n")).toContain(join(repository, path));
+      // Nothing was written or removed through a link: the agent's files outside still hold its bytes.
+      const left = readdirSync(outside, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(left.length).toBeGreaterThanOrEqual(hostFiles.length);
+      for (const path of hostFiles) {
+        const name = path.split("/").pop()!;
+        const file = left.find((entry) => entry.name === name);
+        expect(file, name).toBeDefined();
+        expect(readFileSync(join(file!.parentPath, name), "utf8")).toContain(MARK);
+      }
     }, 60_000);
 
   it("the table names every place, each under .outpost", () => {

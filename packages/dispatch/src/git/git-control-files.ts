@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Workspace } from "../workspace/workspace.js";
-import { ENV_FILE } from "../turn/env-file.js";
+import { hostReadFiles, outpostParentsIntact, reclaimOutpostParents } from "../workspace/host-read-files.js";
 import { gitStatus } from "./run-git.js";
 
 /** The bytes and mode of each file that decides what git executes, by path; null where there was none. */
@@ -22,9 +22,10 @@ async function controlPaths(workspace: Workspace): Promise<string[]> {
     ["config", "config.worktree", "commondir", join("info", "attributes")].map((name) => join(directory, name)),
   );
   if (workspace.directory !== workspace.root) paths.push(join(workspace.directory, ".git"));
-  // Not git's, but as much code: its PATH and variables reach every later agent command. A host agent can
-  // write it; a mounted one never sees it (protectedPaths), so this matters for the host placement.
-  paths.push(join(workspace.root, ENV_FILE));
+  // Not git's, but as much code: `.outpost/.env` sets every later agent command's variables (PATH runs
+  // programs), `config.json` the defaults of `outpost run` (a provider, an image). A host agent can write
+  // them; a mounted one never sees them (protectedPaths), so this matters for the host placement.
+  paths.push(...hostReadFiles(workspace.root));
   return [...paths, ...nested, ...hooks];
 }
 
@@ -71,10 +72,13 @@ export async function restoreControlFiles(workspace: Workspace, snapshot: Contro
   const paths = [...new Set([...snapshot.keys(), ...hookPaths(workspace)])];
   // All read before anything is put back, so no restoration changes what another path reads.
   const found = paths.map((path) => readEntry(path));
+  // A file read through a planted `.outpost` link may look unchanged: the link itself is the change.
+  const intact = paths.map((path) => outpostParentsIntact(workspace.root, path));
   for (const [index, path] of paths.entries()) {
     const before = snapshot.get(path) ?? null;
-    if (same(before, found[index]!)) continue;
-    restored.push(path);
+    if (same(before, found[index]!) && intact[index]) continue;
+    // A link planted on the way under `.outpost` is replaced first: rm and write never go through it.
+    restored.push(...(await reclaimOutpostParents(workspace.root, path)), path);
     await rm(path, { recursive: true, force: true });
     if (before) {
       await mkdir(join(path, ".."), { recursive: true });

@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { basename, sep } from "node:path";
 import { isOutpostError, OutpostError } from "@outpost/core";
 import { collectSandboxWork } from "../remote/sandbox-work.js";
 import { verifyWorkBundle } from "../remote/verify-work-bundle.js";
@@ -9,6 +10,7 @@ import { checkPending } from "../remote/check-pending.js";
 import { fetchChangedFiles, listChangedPaths } from "../remote/fetch-changed-files.js";
 import { assertChangedFilesMayLand, bringBackFiles } from "../remote/bring-back-files.js";
 import { stripSpecialBits } from "../workspace/strip-special-bits.js";
+import { outpostDirectory } from "../workspace/outpost-directory.js";
 import type { SyncBackBudget } from "../remote/sync-back-budget.js";
 import { withinLimit } from "./stage-limit.js";
 import { sandboxOf, workspaceOf, type DispatchState, type HeldSandbox } from "./dispatch-state.js";
@@ -48,9 +50,18 @@ async function stripWorktree(state: DispatchState): Promise<void> {
 export async function closeBoundary(state: DispatchState, sandbox: HeldSandbox): Promise<void> {
   // The commits are imported first: nothing after this may lose the work.
   const { restored } = await sandbox.boundary.close(state.dispatchId);
-  if (restored.length > 0)
+  // Under .outpost, only the kept worktrees' `.git` files are git's; the rest are the host-read files (and
+  // any link planted on the way to them).
+  const outpost = outpostDirectory(workspaceOf(state).root);
+  const ours = (path: string): boolean => (path === outpost || path.startsWith(`${outpost}${sep}`)) && basename(path) !== ".git";
+  const [own, git] = [restored.filter(ours), restored.filter((path) => !ours(path))];
+  if (git.length > 0)
     state.observers.warn(
-      `The agent changed git control files of the repository; each was restored as it was before the turn: ${restored.join(", ")}.`,
+      `The agent changed git control files of the repository; each was restored as it was before the turn: ${git.join(", ")}.`,
+    );
+  if (own.length > 0)
+    state.observers.warn(
+      `The agent changed files under .outpost/ that Outpost reads on the host (run defaults, agent variables); each was put back as it was before the turn: ${own.join(", ")}.`,
     );
   if (state.options.sandboxProvider.placement !== "remote") await stripWorktree(state);
 }
