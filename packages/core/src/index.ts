@@ -49,6 +49,7 @@ export type {
   FailureRule,
   LearnedCliVersion,
 } from "./agent/agent-adapter.js";
+export type { Agent, AgentForkContext, CustomAgent } from "./agent/custom-agent.js";
 export { affectedFeatures, cliRelease, compareVersions, firstVersionWith, parseCliVersion } from "./agent/cli-version.js";
 export type { CliFeatureRow, CliFeatureTable, CliRelease } from "./agent/cli-version.js";
 export { probeCliVersion } from "./agent/cli-version-probe.js";

@@ -110,7 +110,7 @@ describe("createSandbox()", () => {
     await Promise.all(leases.map((lease) => lease.release()));
   }, 120_000);
 
-  it("refuses what it cannot keep: no agent, options the sandbox fixed, a mounted provider", async () => {
+  it("refuses what it cannot keep: no agent, options the sandbox fixed, current mode on a remote provider", async () => {
     const repository = scratchRepository("outpost-sandbox-refusals-");
     const sandbox = await createSandbox({ sandboxProvider: localProvider({ home: "private" }), repository });
     for (const attempt of [
@@ -121,10 +121,13 @@ describe("createSandbox()", () => {
       expect(isOutpostError(refused, "configuration")).toBe(true);
     }
     await sandbox.close();
-    const mounted = await createSandbox({ sandboxProvider: { ...localProvider(), placement: "mounted" }, repository }).catch(
+    // A remote provider cannot honour "current" (page 004): refused before any lease, as dispatch() refuses it.
+    let acquired = 0;
+    const remote = { ...localProvider(), placement: "remote" as const, acquire: () => (acquired++, Promise.reject(new Error("acquired"))) };
+    const refused = await createSandbox({ sandboxProvider: remote, repository, branch: { mode: "current" } }).catch(
       (error: unknown) => error,
     );
-    expect(isOutpostError(mounted, "configuration")).toBe(true);
-    expect((mounted as Error).message).toContain("host providers only");
+    expect(isOutpostError(refused, "configuration")).toBe(true);
+    expect(acquired).toBe(0);
   }, 60_000);
 });

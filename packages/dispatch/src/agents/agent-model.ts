@@ -15,9 +15,10 @@ const REASONING = ["low", "medium", "high"] as const;
 
 /**
  * Checks a model when the agent is composed, not at its first turn: a typo fails before any sandbox exists.
- * The agent plugins' factories take a model name only today, so a setting is refused rather than ignored.
+ * The agent plugins' factories take a model name only today, so a setting is refused rather than ignored,
+ * unless the agent has its own request(), which receives it.
  */
-export function modelName(model: AgentModel | undefined, harness: string): string | undefined {
+export function modelName(model: AgentModel | undefined, harness: string, ownRequest = false): string | undefined {
   if (model === undefined) return undefined;
   const given = typeof model === "string" ? { name: model } : model;
   if (typeof given !== "object" || given === null || typeof given.name !== "string" || given.name.trim() === "")
@@ -43,7 +44,8 @@ export function modelName(model: AgentModel | undefined, harness: string): strin
       `createAgent(): model.maxOutputTokens must be a positive integer, not ${String(maxOutputTokens)}.`,
     );
   const settings = [...(reasoning !== undefined ? ["reasoning"] : []), ...(maxOutputTokens !== undefined ? ["maxOutputTokens"] : [])];
-  if (settings.length > 0)
+  // With its own request(), the caller applies them (createAgent() hands the checked model to request()).
+  if (settings.length > 0 && !ownRequest)
     throw new OutpostError(
       "configuration",
       `createAgent(): the ${harness} harness takes a model name only; ${settings.join(" and ")} cannot be applied yet. ` +

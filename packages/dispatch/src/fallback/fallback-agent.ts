@@ -1,4 +1,5 @@
-import { OutpostError, type AgentAdapter, type FailureClassification } from "@outpost/core";
+import { OutpostError, type AgentAdapter, type CustomAgent, type FailureClassification } from "@outpost/core";
+import { customAdapter, isCustomAgent } from "../agents/custom-adapter.js";
 
 /** The classifications a fallback can be triggered by (an agent's failure rules give them). */
 export const FALLBACK_CLASSIFICATIONS: readonly FailureClassification[] = Object.freeze(["quota", "unavailable"]);
@@ -17,18 +18,18 @@ export interface FallbackAgent {
   readonly on: readonly FailureClassification[];
 }
 
-/** What `dispatch()` accepts as `agent`. */
-export type DispatchAgent = AgentAdapter | FallbackAgent;
+/** What `dispatch()` accepts as `agent` (besides a replay agent): a CLI agent, a custom one, or a chain. */
+export type DispatchAgent = AgentAdapter | CustomAgent | FallbackAgent;
 
 /** Builds a fallback chain; refuses an empty chain or an unknown class with code `configuration`. */
-export function createFallbackAgent(candidates: readonly AgentAdapter[], options: FallbackAgentOptions): FallbackAgent {
+export function createFallbackAgent(candidates: readonly (AgentAdapter | CustomAgent)[], options: FallbackAgentOptions): FallbackAgent {
   if (!Array.isArray(candidates) || candidates.length === 0)
     throw new OutpostError("configuration", "createFallbackAgent() needs at least one candidate agent, in the order they should be tried.");
   for (const [index, candidate] of candidates.entries()) {
-    if (!candidate || (candidate as { kind?: unknown }).kind !== "cli")
+    if (!candidate || !["cli", "custom"].includes((candidate as { kind?: unknown }).kind as string))
       throw new OutpostError(
         "configuration",
-        `Candidate ${index} of createFallbackAgent() is not an agent adapter (a fallback chain cannot nest). Pass adapters such as claudeAgent().`,
+        `Candidate ${index} of createFallbackAgent() is not a CLI or custom agent (a fallback chain cannot nest). Pass agents such as claudeAgent() or createAgent()'s.`,
       );
   }
   const on = options?.on;
@@ -40,7 +41,8 @@ export function createFallbackAgent(candidates: readonly AgentAdapter[], options
   return Object.freeze({
     kind: "fallback" as const,
     name: candidates.map((candidate) => candidate.name).join("→"),
-    candidates: Object.freeze([...candidates]),
+    // A custom candidate runs as the engine's CLI path does (custom-adapter.ts), once for the chain.
+    candidates: Object.freeze(candidates.map((candidate) => (isCustomAgent(candidate) ? customAdapter(candidate) : candidate))),
     on: Object.freeze([...new Set(on)]),
   });
 }
@@ -49,7 +51,7 @@ export function isFallbackAgent(agent: unknown): agent is FallbackAgent {
   return typeof agent === "object" && agent !== null && (agent as { kind?: unknown }).kind === "fallback";
 }
 
-/** The adapters of an agent option: the chain's candidates, or the agent alone. */
-export function candidatesOf(agent: DispatchAgent): readonly AgentAdapter[] {
+/** The agents of an agent option: the chain's candidates, or the agent alone. */
+export function candidatesOf(agent: DispatchAgent): readonly (AgentAdapter | CustomAgent)[] {
   return isFallbackAgent(agent) ? agent.candidates : [agent];
 }

@@ -54,11 +54,12 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   const candidates: readonly (AgentAdapter | ReplayAgent)[] = replay
     ? [given as ReplayAgent]
     : options.agent
-      ? candidatesOf(options.agent as Exclude<ProvidedOptions["agent"], ReplayAgent>)
+      ? // A custom agent is an adapter by now (with-custom-agent.ts); anything else not "cli" is refused below.
+        (candidatesOf(options.agent as Exclude<ProvidedOptions["agent"], ReplayAgent>) as readonly AgentAdapter[])
       : [];
   if (candidates.length === 0)
     throw configuration(
-      "agent must be an AgentAdapter (for example claudeAgent()), a createFallbackAgent() chain or a replay agent (createReplayAgent()).",
+      "agent must be an AgentAdapter (for example claudeAgent()), a custom agent (createAgent()), a createFallbackAgent() chain or a replay agent (createReplayAgent()).",
     );
   for (const candidate of candidates) {
     if (candidate.kind === "replay") continue;

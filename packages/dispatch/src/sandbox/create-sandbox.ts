@@ -1,19 +1,31 @@
-import { OutpostError, assertSpecificationVersion, type Command, type CommandResult, type SandboxProvider } from "@outpost/core";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  OutpostError,
+  assertSpecificationVersion,
+  type Command,
+  type CommandResult,
+  type SandboxLease,
+  type SandboxProvider,
+} from "@outpost/core";
 import type { Brief } from "../brief/brief.js";
-import type { DispatchOptions } from "../dispatch-options.js";
+import type { DispatchOptions, ProvidedOptions } from "../dispatch-options.js";
 import { continuable, type ContinuableResult } from "../continue/continuable-result.js";
 import { dispatch } from "../continue/continuable-dispatch.js";
 import { openWorkspace, sharedWorkspaceOf, type OpenWorkspaceOptions, type Workspace } from "../workspace/shared-workspace.js";
 import type { ClosedWorkspace } from "../workspace/close-workspace.js";
-import type { BranchPolicy } from "../workspace/branch-policy.js";
+import { assertProviderHonours, branchPolicyFor } from "../options/provider-fit.js";
 import { ensureOutpostDirectory } from "../workspace/outpost-directory.js";
 import { heldLeaseProvider } from "./held-lease.js";
+import { holdSandboxGit, type HeldGit } from "./held-git-boundary.js";
+import type { Workspace as WorkingDirectory } from "../workspace/workspace.js";
 import { serialOperations } from "./serial-operations.js";
 import { refuseUnknownFields } from "../options/unknown-fields.js";
 
 /** Options of `createSandbox()`: where the workspace lives (as `openWorkspace()`), the provider and a default agent. */
 export interface CreateSandboxOptions extends OpenWorkspaceOptions {
-  /** Allocates the one lease the sandbox keeps. A host provider (`localProvider()`) today. */
+  /** Allocates the one lease the sandbox keeps: a host, mounted or remote provider. */
   readonly sandboxProvider: SandboxProvider;
   /** The agent of each dispatch that names none. */
   readonly agent?: DispatchOptions["agent"];
@@ -69,8 +81,9 @@ export interface Sandbox {
 /**
  * Opens a workspace and acquires one lease in it, kept until `close()`. Each dispatch is the engine's own
  * (its stages, journal, capture and integration), given the workspace and a provider that hands back the
- * held lease. Only host placements today: a mounted sandbox's private git directory and a remote one's seed
- * belong to a single dispatch, so they are refused before anything is opened.
+ * held lease. On a mounted provider the lease keeps one private git directory, refilled at each dispatch's
+ * baseline (held-git-boundary.ts); on a remote one each dispatch seeds the root, which then holds the
+ * branch already, so only newer commits travel.
  */
 export async function createSandbox(options: CreateSandboxOptions): Promise<Sandbox> {
   const provider = (options as Partial<CreateSandboxOptions> | undefined)?.sandboxProvider;
@@ -81,30 +94,20 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     );
   refuseUnknownFields(options, "createSandbox()", SANDBOX_FIELDS);
   assertSpecificationVersion(provider, "sandbox provider");
-  if (provider.placement !== "host")
-    throw new OutpostError(
-      "configuration",
-      `createSandbox() keeps one lease across dispatches, which it supports on host providers only today; ${provider.name} is ` +
-        `${provider.placement}. Use localProvider(), or dispatch() on ${provider.name}, which takes a lease per dispatch.`,
-      { details: { provider: provider.name, placement: provider.placement } },
-    );
-  const workspace = await openWorkspace({ ...options, branch: defaultBranch(options.branch, provider) });
-  const working = await sharedWorkspaceOf(workspace).forDispatch();
-  const lease = await provider
-    .acquire({
-      repository: working.root,
-      directory: working.directory,
-      gitDirectories: [working.commonDirectory],
-      protectedPaths: [await ensureOutpostDirectory(working.root)],
-      variables: {},
-      ...(options.signal ? { signal: options.signal } : {}),
-    })
-    .catch(async (error: unknown) => {
-      await workspace.close().catch(() => undefined);
-      throw error;
-    });
+  // As dispatch() checks them, before anything is opened: a placement it knows, a branch mode it can honour.
+  const fit = { sandboxProvider: provider, ...(options.branch ? { branch: options.branch } : {}) } as ProvidedOptions;
+  assertProviderHonours(fit);
+  const workspace = await openWorkspace({ ...options, branch: branchPolicyFor(fit) });
+  let acquired: Acquired;
+  try {
+    acquired = await acquireFor(provider, await sharedWorkspaceOf(workspace).forDispatch(), options.signal);
+  } catch (error) {
+    await workspace.close().catch(() => undefined);
+    throw error;
+  }
+  const { lease, git, scratch } = acquired;
   assertSpecificationVersion(lease, "sandbox lease");
-  const held = heldLeaseProvider(provider, lease);
+  const held = heldLeaseProvider(provider, lease, git ? (working) => git.boundary(working) : undefined);
   const serial = serialOperations();
   let closed: Promise<ClosedSandbox> | undefined;
 
@@ -168,17 +171,45 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
         root: lease.root,
         directory: workspace.directory,
       };
-    // Both run even when one fails; the first failure is the close's.
-    const [released, ended] = await Promise.allSettled([lease.release(), workspace.close()]);
+    // Both run even when one fails; the first failure is the close's. The private git directory and the
+    // remote root's scratch go once the lease that mounts them is gone.
+    const [released, ended] = await Promise.allSettled([
+      lease.release().finally(() => Promise.allSettled([git?.dispose(), scratch && rm(scratch, { recursive: true, force: true })])),
+      workspace.close(),
+    ]);
     if (released.status === "rejected") throw released.reason as Error;
     if (ended.status === "rejected") throw ended.reason as Error;
     return { preserved: false, workspace: ended.value };
   }
 }
 
-/** Page 004: `createSandbox()` (as `dispatch()`) takes integrate by default on a remote provider. */
-function defaultBranch(branch: BranchPolicy | undefined, provider: SandboxProvider): BranchPolicy {
-  return branch ?? (provider.placement === "remote" ? { mode: "integrate" } : { mode: "current" });
+interface Acquired {
+  readonly lease: SandboxLease;
+  /** Mounted: the private git directory the lease mounts. */
+  readonly git?: HeldGit;
+  /** Remote: the empty host directory named as the context's, which nothing reads. */
+  readonly scratch?: string;
+}
+
+/** The lease, acquired as a dispatch would acquire it on this placement (sandbox-stage.ts). */
+async function acquireFor(provider: SandboxProvider, working: WorkingDirectory, signal: AbortSignal | undefined): Promise<Acquired> {
+  const remote = provider.placement === "remote";
+  const git = provider.placement === "mounted" ? await holdSandboxGit(working) : undefined;
+  const scratch = remote ? await mkdtemp(join(tmpdir(), "outpost-warm-root-")) : undefined;
+  try {
+    const lease = await provider.acquire({
+      repository: working.root,
+      directory: scratch ?? working.directory,
+      ...(git ? git.context : { gitDirectories: remote ? [] : [working.commonDirectory] }),
+      protectedPaths: remote ? [] : [await ensureOutpostDirectory(working.root)],
+      variables: {},
+      ...(signal ? { signal } : {}),
+    });
+    return { lease, ...(git ? { git } : {}), ...(scratch ? { scratch } : {}) };
+  } catch (error) {
+    await Promise.allSettled([git?.dispose(), scratch && rm(scratch, { recursive: true, force: true })]);
+    throw error;
+  }
 }
 
 function refuseClosed(closed: Promise<ClosedSandbox> | undefined, name: string): void {

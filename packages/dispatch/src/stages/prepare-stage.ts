@@ -6,6 +6,7 @@ import { throwIfAborted } from "@outpost/core";
 import type { DispatchOptions } from "../dispatch-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import { withDefaultProvider } from "../options/default-provider.js";
+import { withCustomAgent } from "../agents/with-custom-agent.js";
 import { Observers } from "../observe/observers.js";
 import { findRepositoryWithIdentity } from "../git/repository.js";
 import { resolveBrief } from "../brief/resolve-brief.js";
@@ -42,7 +43,7 @@ export async function prepare(options: DispatchOptions): Promise<DispatchState> 
 }
 
 async function prepareState(given: DispatchOptions, started: number, spans: DispatchSpans): Promise<DispatchState> {
-  const options = await withDefaultProvider(given);
+  const options = withCustomAgent(await withDefaultProvider(given));
   const resolved = resolveOptions(options);
   const { sandboxProvider: provider, signal } = options;
   const agent = resolved.candidates[0]!;

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { assertSpecificationVersion, throwIfAborted, type ConversationContext } from "@outpost/core";
 import { openGitBoundary } from "../git/git-boundary.js";
+import { heldBoundaryOf } from "../sandbox/held-lease.js";
 import { runHostHooks, runSandboxHooks } from "../hooks/run-hooks.js";
 import { isPrivateHostHome } from "../turn/shared-home.js";
 import { ensureOutpostDirectory } from "../workspace/outpost-directory.js";
@@ -16,7 +17,8 @@ export async function sandboxStage(state: DispatchState): Promise<void> {
   const { sandboxProvider: provider, signal } = options;
   const workspace = workspaceOf(state);
   throwIfAborted(signal, "The dispatch");
-  const boundary = await openGitBoundary(workspace, provider.placement);
+  // A warm sandbox's held provider keeps its git boundary across dispatches (createSandbox()).
+  const boundary = await (heldBoundaryOf(provider)?.(workspace) ?? openGitBoundary(workspace, provider.placement));
   // A remote sandbox starts from an empty root: the repository arrives as a bundle in the seed stage.
   const directory =
     provider.placement === "remote"

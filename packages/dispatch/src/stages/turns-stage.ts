@@ -17,6 +17,7 @@ import { runSteered } from "../steering/steered-turn.js";
 import { reportSteer } from "../steering/attach-dispatch-steering.js";
 import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
+import { forkThroughHook } from "../agents/fork-hook.js";
 import { learnCliVersion } from "../turn/learn-cli-version.js";
 
 /**
@@ -59,7 +60,7 @@ async function runTurns(state: DispatchState): Promise<void> {
     const request: TurnRequest = { pass, prompt: state.prompt, ...(continuation ? { resume: continuation } : {}) };
     const outcome = isFallbackAgent(options.agent)
       ? await runChain(state, lease, request)
-      : await runRecorded(state, lease, options.agent, request);
+      : await runRecorded(state, lease, state.agent, request);
     if (outcome.marker) break;
   }
   await settleTypedResponse(state, lease);
@@ -258,11 +259,18 @@ async function runPass(
   const { options, resolved, observers, dispatchId } = state;
   const { sandboxProvider: provider, signal } = options;
   const { pass } = request;
+  // A custom agent's fork hook makes the copy first: the turn then continues it, and no native fork is asked.
+  const resume = await forkThroughHook(
+    agent,
+    { prompt: request.prompt, root: lease.root, home: lease.home, resume: request.resume },
+    lease,
+    signal,
+  );
   const cliVersion = await learnCliVersion({
     agent,
     lease,
     variables: state.variables.get(agent) ?? {},
-    fork: request.resume?.fork === true,
+    fork: resume?.fork === true,
     ...(signal ? { signal } : {}),
     warn: (message) => observers.warn(message),
   });
@@ -273,7 +281,7 @@ async function runPass(
     ...(isSharedHome(provider, lease) ? { sharedHome: true } : {}),
     ...(cliVersion ? { cliVersion } : {}),
     model: options.model,
-    resume: request.resume,
+    resume,
     ...(request.conversationId ? { conversationId: request.conversationId } : {}),
   };
   const files = agent.homeFiles?.(turn) ?? [];

@@ -1,4 +1,5 @@
 import { OutpostError, type AgentAdapter, type ReplayAgent } from "@outpost/core";
+import { isCustomAdapter } from "../agents/custom-adapter.js";
 
 /** Linux refuses a single argument longer than this (MAX_ARG_STRLEN: 32 pages, the final NUL included). */
 export const MAX_ARGUMENT_BYTES = 32 * 4096 - 1;
@@ -9,8 +10,9 @@ export const MAX_ARGUMENT_BYTES = 32 * 4096 - 1;
  * that read the prompt on stdin take any brief up to MAX_BRIEF_BYTES.
  */
 export function assertArgumentsFit(agent: AgentAdapter | ReplayAgent, prompt: string): void {
-  // A replay runs no agent process.
-  if (agent.kind === "replay") return;
+  // A replay runs no agent process; a custom agent's request() is the caller's own code (it may record, or
+  // refuse a turn), asked only for the turns that run.
+  if (agent.kind === "replay" || isCustomAdapter(agent)) return;
   let argumentsOf: readonly string[];
   try {
     argumentsOf = agent.command({ prompt, root: "/workspace", home: "/home/agent" }).arguments ?? [];

@@ -1,0 +1,145 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isOutpostError, type AgentAdapter, type CustomAgent, type SandboxProvider } from "@outpost/core";
+import { createSandbox } from "@outpost/dispatch";
+import { dockerProvider } from "@outpost/provider-docker";
+import { daytonaProvider } from "@outpost/provider-daytona";
+import { startDaytonaDouble, type DaytonaDouble } from "@outpost/cloud-doubles/daytona";
+import { vercelProvider } from "@outpost/provider-vercel";
+import { startVercelDouble, type VercelDouble } from "@outpost/cloud-doubles/vercel";
+import { DOCKER_TEST_IMAGE, dockerGate, gitIn, scratchRepository } from "../src/index.js";
+import { isolatedDocker } from "./support/isolated-docker.js";
+
+// The warm sandbox (page 004) on every placement but the host's (create-sandbox.test.ts has that one): Docker
+// mounted (a private git directory kept by the lease, refilled at each dispatch's baseline), Docker isolated and
+// the Vercel and Daytona doubles (remote: each dispatch seeds the root that already holds the branch). One lease
+// for two dispatches, a resume, a fork and a command; an overlap refused; then close.
+const gate = dockerGate();
+const { provider: isolated, agentWith, agentDirectory } = isolatedDocker();
+const mounted = () =>
+  dockerProvider({
+    image: DOCKER_TEST_IMAGE,
+    network: "none",
+    user: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+    volumes: [{ source: agentDirectory, target: agentDirectory, readOnly: true }],
+  });
+let vercel: VercelDouble;
+let daytona: DaytonaDouble;
+beforeAll(async () => {
+  [vercel, daytona] = await Promise.all([startVercelDouble(), startDaytonaDouble()]);
+});
+afterAll(async () => {
+  await Promise.all([vercel?.close(), daytona?.close()]);
+});
+
+/** The provider with its acquisitions and releases counted: the warm sandbox must acquire once. */
+function counted(inner: SandboxProvider): { provider: SandboxProvider; counts: () => [number, number] } {
+  let acquired = 0;
+  let released = 0;
+  return {
+    provider: {
+      ...inner,
+      acquire: async (context) => {
+        acquired++;
+        const lease = await inner.acquire(context);
+        const release = lease.release.bind(lease);
+        return Object.assign(lease, { release: () => (released++, release()) });
+      },
+    },
+    counts: () => [acquired, released],
+  };
+}
+
+/** A custom agent over the script agent whose fork hook copies the conversation's file in the sandbox. */
+function forkingAgent(process: AgentAdapter): CustomAgent {
+  return {
+    kind: "custom",
+    name: "forking-script-agent",
+    requiresFinishedEvent: true,
+    storage: process.storage!,
+    request: (turn) => process.command(turn),
+    createDecoder: (context) => process.createDecoder(context),
+    fork: async (id, { sandbox }) => {
+      const copy = randomUUID();
+      const sessions = `${sandbox.home}/.script-agent/sessions`;
+      const copied = await sandbox.invoke({ executable: "cp", arguments: [`${sessions}/${id}.jsonl`, `${sessions}/${copy}.jsonl`] });
+      if (copied.status !== 0) throw new Error(`cp failed: ${copied.stderr}`);
+      return copy;
+    },
+  };
+}
+
+const unavailable = gate.unavailable?.reason;
+const placements: { name: string; unavailable?: string; provider: () => SandboxProvider; remote: boolean }[] = [
+  { name: "Docker mounted", ...(unavailable ? { unavailable } : {}), provider: mounted, remote: false },
+  { name: "Docker isolated", ...(unavailable ? { unavailable } : {}), provider: () => isolated(), remote: true },
+  { name: "Vercel (API double)", provider: () => vercelProvider({ ...vercel.credentials, fetch: vercel.fetch }), remote: true },
+  { name: "Daytona (API double)", provider: () => daytonaProvider(daytona.credentials), remote: true },
+];
+
+describe("createSandbox() on mounted and remote providers", () => {
+  for (const placement of placements) {
+    (placement.unavailable ? it.skip : it)(
+      `${placement.name}: one lease across two dispatches, a resume, a fork and a command${placement.unavailable ? ` (unavailable: ${placement.unavailable})` : ""}`,
+      async () => {
+        const repository = scratchRepository();
+        const { provider, counts } = counted(placement.provider());
+        const diagnostics: string[] = [];
+        const sandbox = await createSandbox({
+          sandboxProvider: provider,
+          repository,
+          ...(placement.remote ? {} : { branch: { mode: "named", name: "warm" } }),
+          agent: agentWith({}),
+          conversationHome: mkdtempSync(join(tmpdir(), "outpost-warm-home-")),
+        });
+        try {
+          // Page 004: integrate by default on a remote provider.
+          expect(sandbox.workspace.mode).toBe(placement.remote ? "integrate" : "named");
+          const first = await sandbox.dispatch("Write one.txt.", { agent: agentWith({ FILE: "one.txt" }) });
+          // The second starts where the first left the branch: one.txt is there, in the sandbox and in git (the
+          // script agent fails its turn when its shell step fails).
+          const second = await sandbox.dispatch("Write two.txt.", {
+            agent: agentWith({ FILE: "two.txt", SHELL: "test -f one.txt && git log --format=%s -1 | grep -qx 'script agent: one.txt'" }),
+            diagnostic: (message) => diagnostics.push(message),
+          });
+          expect([first.commits.length, second.commits.length]).toEqual([1, 1]);
+          const branch = placement.remote ? sandbox.workspace.target! : "warm";
+          expect(gitIn(repository, "log", "--format=%s", "-2", branch)).toBe("script agent: two.txt\nscript agent: one.txt");
+          if (placement.remote) {
+            // The root held the branch: the second seed sent only the first dispatch's commit, or nothing.
+            const seed = diagnostics.find((message) => message.startsWith("seed: "));
+            expect(seed).toMatch(/^seed: \d+ bytes of git bundle sent \(delta over commits the sandbox held\)$|^seed: 0 bytes/);
+          }
+
+          const resumed = await sandbox.resume(first.conversationId!, "What did I ask?");
+          expect(resumed.conversationId).toBe(first.conversationId);
+          expect(resumed.text).toContain('saw 1 earlier prompt(s): ["Write one.txt."]');
+          // The script agent cannot fork natively: a custom agent over it forks through its hook, in the sandbox.
+          const forked = await sandbox.fork(second.conversationId!, "Branch off.", { agent: forkingAgent(agentWith({})) });
+          expect(forked.conversationId).not.toBe(second.conversationId);
+          expect(forked.text).toContain('saw 1 earlier prompt(s): ["Write two.txt."]');
+          const again = await resumed.resume("And then?");
+          expect(again.text).toContain("saw 2 earlier prompt(s)");
+
+          const running = sandbox.dispatch("Write three.txt.", { agent: agentWith({ FILE: "three.txt", DELAY_MS: "500" }) });
+          const overlap = await sandbox.command({ executable: "true" }).catch((error: unknown) => error);
+          expect(isOutpostError(overlap, "configuration")).toBe(true);
+          expect((await running).commits).toHaveLength(1);
+
+          const listed = await sandbox.command({ executable: "git", arguments: ["ls-files"] });
+          expect(listed.stdout.split("\n")).toEqual(expect.arrayContaining(["one.txt", "two.txt", "three.txt"]));
+          expect(counts()).toEqual([1, 0]);
+        } finally {
+          await sandbox.close();
+        }
+        expect(counts()).toEqual([1, 1]);
+        expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
+        if (placement.remote) expect(readFileSync(join(repository, "three.txt"), "utf8")).toContain("script agent");
+      },
+      240_000,
+    );
+  }
+});
