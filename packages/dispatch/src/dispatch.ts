@@ -133,7 +133,10 @@ async function failed(state: DispatchState, error: unknown): Promise<unknown> {
       await discardWorkspace(workspace).catch((cause: unknown) =>
         observers.warn(`Could not remove the worktree ${workspace.directory}: ${String(cause)}.`),
       );
-    await activity.remove().catch(() => undefined);
+    // `git worktree add` failed or was cut off: what it may have half made stays on record for `outpost clean`.
+    const planned = !workspace && state.planned;
+    const half = planned && (await lstat(planned.directory).catch(() => undefined)) !== undefined;
+    await (half ? activity.fail(state.phase, describe(error)) : activity.remove()).catch(() => undefined);
     return error;
   }
   // The record outlives the dispatch when something is left for `outpost ps`, `clean` and `recover`: a clean-up

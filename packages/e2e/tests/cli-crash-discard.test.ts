@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -109,9 +109,11 @@ async function crashInHook(provider: "local" | "docker", hook: "workspaceReady" 
   const before = snapshot(repository);
   const runner = startDispatchRunner(repository, agentDirectory, provider, { ...process.env, OUTPOST_RUNNER_HANG: hook });
   // In the hook: the phase's own record update (the worktree, or the sandbox) has landed before it runs.
-  const inHook = (entry?: Listed & { worktreeCreated?: boolean; home?: string }) =>
-    entry?.phase === phase && (phase === "workspace" ? entry.worktreeCreated === true : (entry.sandbox ?? entry.home) !== undefined);
-  let listed: (Listed & { worktreeCreated?: boolean; home?: string }) | undefined;
+  // (The worktree is on record before `git worktree add`; its baseline only once it is made.)
+  const inHook = (entry?: Listed & { worktreeCreated?: boolean; baseline?: string; home?: string }) =>
+    entry?.phase === phase &&
+    (phase === "workspace" ? entry.worktreeCreated === true && entry.baseline !== undefined : (entry.sandbox ?? entry.home) !== undefined);
+  let listed: (Listed & { worktreeCreated?: boolean; baseline?: string; home?: string }) | undefined;
   for (let tries = 0; !inHook(listed) && tries < 240; tries += 1) {
     const output = (await outpost(["ps", "--json"], repository)).stdout.trim();
     listed = output ? json<Listed>(output) : undefined;
@@ -131,7 +133,50 @@ async function crashInHook(provider: "local" | "docker", hook: "workspaceReady" 
   expect(snapshot(repository)).toEqual(before);
 }
 
+/**
+ * Killed inside `git worktree add` (the checkout of a file whose smudge filter hangs): the runner and git's own
+ * process group die at once. The worktree and branch it half made are on record: `ps` lists the dead dispatch in
+ * its workspace phase, and one clean removes both (the agent never worked there).
+ */
+async function crashInWorktreeAdd(): Promise<void> {
+  const repository = scratchRepository();
+  const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+  const marker = join(agentDirectory, "checkout-group");
+  writeFileSync(join(repository, ".gitattributes"), "slow.txt filter=slow\n");
+  writeFileSync(join(repository, "slow.txt"), "slow\n");
+  gitIn(repository, "add", ".gitattributes", "slow.txt");
+  gitIn(repository, "commit", "--quiet", "-m", "a file whose checkout hangs");
+  // The user's own filter: it says which process group runs the checkout, then never ends.
+  gitIn(repository, "config", "filter.slow.smudge", `sh -c 'ps -o pgid= $$ > ${marker}.part && mv ${marker}.part ${marker}; sleep 600'`);
+  const before = snapshot(repository);
+  const runner = startDispatchRunner(repository, agentDirectory, "local");
+  let group = "";
+  for (let tries = 0; group === "" && tries < 240; tries += 1) {
+    group = existsSync(marker) ? readFileSync(marker, "utf8").trim() : "";
+    if (group === "") await new Promise((done) => setTimeout(done, 250));
+  }
+  expect(group).toMatch(/^\d+$/);
+  runner.kill("SIGKILL");
+  process.kill(-Number(group), "SIGKILL");
+  await new Promise((done) => runner.once("exit", done));
+  const dead = json<Listed & { directory: string; branch: string; worktreeCreated?: boolean }>(
+    (await outpost(["ps", "--json"], repository)).stdout,
+  );
+  expect(dead).toMatchObject({ status: "dead", phase: "workspace", worktreeCreated: true });
+  // Half made: registered with git, and its branch exists.
+  expect(snapshot(repository)).not.toEqual(before);
+  expect(gitIn(repository, "worktree", "list")).toContain(dead.directory);
+  const cleaned = await outpost(["clean"], repository);
+  expect(cleaned.status, cleaned.stderr).toBe(0);
+  expect(cleaned.stdout).toContain(`remove worktree ${dead.directory} (made before the agent ran)`);
+  expect(cleaned.stdout).toContain(`delete branch ${dead.branch}`);
+  expect(cleaned.stdout).not.toContain("kept:");
+  expect((await outpost(["clean"], repository)).stdout).toContain("Nothing to clean.");
+  expect(snapshot(repository)).toEqual(before);
+}
+
 describe("a dispatch killed with SIGKILL mid-turn: ps, clean, clean again, recover --discard", () => {
+  it("local, inside git worktree add", () => crashInWorktreeAdd(), 90_000);
   it("local", () => crashAndDiscard("local"), 90_000);
   it("local, in the workspace phase (its workspaceReady hook)", () => crashInHook("local", "workspaceReady", "workspace"), 90_000);
   it("local, in the sandbox phase (its sandboxReady hook)", () => crashInHook("local", "sandboxReady", "sandbox"), 90_000);

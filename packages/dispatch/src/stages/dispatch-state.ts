@@ -8,6 +8,7 @@ import {
   type SandboxLease,
 } from "@outpost/core";
 import type { DispatchTurn, ProvidedOptions } from "../dispatch-options.js";
+import type { WorkspacePlan } from "../workspace/open-workspace.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";
 import type { Repository } from "../git/repository.js";
@@ -66,6 +67,8 @@ export interface DispatchState {
   phase: StageName;
   phaseStarted: number;
   claim?: FileLock;
+  /** The worktree the workspace stage was about to create (on record before `git worktree add`). */
+  planned?: WorkspacePlan;
   /** With the `workspace` option: frees it for the next dispatch (the dispatch never closes it). */
   releaseWorkspace?: () => void;
   workspace?: Workspace;

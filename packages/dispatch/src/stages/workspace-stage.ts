@@ -1,4 +1,4 @@
-import { openWorkspace } from "../workspace/open-workspace.js";
+import { openWorkspace, type WorkspacePlan } from "../workspace/open-workspace.js";
 import { claimNamedBranch } from "../workspace/named-claim.js";
 import { applyCopies } from "../workspace/copies.js";
 import { runHostHooks } from "../hooks/run-hooks.js";
@@ -18,8 +18,14 @@ export async function workspaceStage(state: DispatchState): Promise<void> {
     return;
   }
   if (resolved.branch.mode === "named") state.claim = await claimNamedBranch(repository.root, resolved.branch.name, dispatchId);
+  // The worktree and branch are on record before they exist: a kill inside `git worktree add` leaves nothing unnamed.
+  const onPlan = (plan: WorkspacePlan): Promise<void> => {
+    state.planned = plan;
+    const { directory, branch, branchCreated } = plan;
+    return note(state, state.activity.update({ directory, branch, worktreeCreated: true, branchCreated }));
+  };
   let workspace = await withinLimit(state, "gitMs", (signal) =>
-    openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal }),
+    openWorkspace({ repository, policy: resolved.branch, dispatchId, label: options.label, signal, onPlan }),
   );
   state.workspace = workspace;
   state.journal?.describe({ baseline: workspace.baseline });

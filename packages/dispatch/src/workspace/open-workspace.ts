@@ -16,6 +16,18 @@ export interface OpenWorkspaceInput {
   readonly dispatchId: string;
   readonly label?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Told the worktree and branch about to be made, and awaited before `git worktree add` starts: a kill during it
+   * then leaves a record naming them, so `outpost clean` finds what it half made.
+   */
+  readonly onPlan?: (plan: WorkspacePlan) => Promise<void>;
+}
+
+/** A worktree this dispatch is about to create, and whether the branch is new. */
+export interface WorkspacePlan {
+  readonly directory: string;
+  readonly branch: string;
+  readonly branchCreated: boolean;
 }
 
 /** Prepares the directory and branch the agent works on, following the branch policy. Copies come after. */
@@ -46,6 +58,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
     const exists = existing ? (await assertBranchName(root, policy.name), true) : (await checkNewBranchName(root, policy.name)).exists;
     if (!exists && policy.base !== undefined) await assertBase(root, policy.base);
     const args = exists ? [directory, policy.name] : ["-b", policy.name, directory, policy.base ?? "HEAD"];
+    if (!existing) await input.onPlan?.({ directory, branch: policy.name, branchCreated: !exists });
     const added = existing ? undefined : await addWorktree(root, args, input.signal, directory);
     return {
       mode: "named",
@@ -97,6 +110,7 @@ export async function openWorkspace(input: OpenWorkspaceInput): Promise<Workspac
     );
   }
   const directory = join(root, ".outpost", "workspaces", input.dispatchId);
+  await input.onPlan?.({ directory, branch, branchCreated: true });
   await addWorktree(root, ["-b", branch, directory, baseline], input.signal);
   return {
     mode: "integrate",
