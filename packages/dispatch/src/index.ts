@@ -24,7 +24,7 @@ export type { StorageQuota, StorageReservationOptions } from "./quota/storage-qu
 export type { StageLimits } from "./options/stage-limits.js";
 export type { ArchiveBootstrapSource, BootstrapOptions, BootstrapSource, NpmBootstrapSource } from "./bootstrap/bootstrap-options.js";
 export { DEFAULT_BUNDLE_BYTES } from "./options/stage-limits.js";
-export type { AgentObservation, DispatchControlEvent, ObserverError } from "./observe/observers.js";
+export type { AgentObservation, DispatchControlEvent, ObservationContext, ObserverError } from "./observe/observers.js";
 export type { ActivityRecord } from "./activity/activity-record.js";
 export { activityKey } from "./activity/activity-record.js";
 export { DEFAULT_MARKER } from "./turn/markers.js";
@@ -48,6 +48,7 @@ export { createJournalWriter } from "./journal/journal-writer.js";
 export type { JournalWriter, JournalWriterOptions } from "./journal/journal-writer.js";
 export { JOURNAL_VERSION, journalIndexKey } from "./journal/journal-format.js";
 export { JOURNAL_KEY_VARIABLE } from "./journal/journal-seal.js";
+export type { JournalSignature } from "./journal/journal-seal.js";
 export type { JournalIndex, JournalRecord, JournalSegmentEntry, JournalState } from "./journal/journal-format.js";
 export { DEFAULT_JOURNAL_LIMITS } from "./journal/journal-limits.js";
 export type { JournalLimits } from "./journal/journal-limits.js";

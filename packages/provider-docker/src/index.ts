@@ -13,4 +13,5 @@ export { dockerReachable } from "./docker-reachable.js";
 export { removeSandbox } from "./remove-sandbox.js";
 export { imageBuildCommand } from "./image/image-build-command.js";
 export { imageRecipe, IMAGE_ROOT } from "./image/image-recipe.js";
+export type { ImageAgent } from "./image/image-agents.js";
 export { PUBLIC_BASE_DIGEST, PUBLIC_BASE_IMAGE } from "./image/public-base.js";

@@ -4,6 +4,7 @@ export { fixtureReader } from "../agent/fixture-reader.js";
 export type { FixtureReader } from "../agent/fixture-reader.js";
 export { runRemoteProviderBench } from "./remote-provider-bench.js";
 export type {
+  BenchComparison,
   BenchFile,
   RawPlatform,
   RemoteProviderBenchOptions,
