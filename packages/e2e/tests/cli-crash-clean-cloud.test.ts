@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,4 +90,24 @@ describe("a cloud dispatch killed with SIGKILL, then outpost clean", () => {
       expect((await outpost(["ps"], repository, env)).stdout).toContain("No dispatches");
     }, 180_000);
   }
+});
+
+describe("a Vercel dispatch killed with SIGKILL after leaving a file uncommitted, then outpost clean", () => {
+  it("the file comes back into the run's worktree, which is kept with it; the sandbox is deleted", async () => {
+    const repository = scratchRepository();
+    const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+    const env = onlyCloud(vercelEnvironment(vercel));
+    const runner = startDispatchRunner(repository, agentDirectory, "vercel", { ...env, OUTPOST_RUNNER_SHELL: "echo draft > notes.txt" });
+    const dispatchId = await firstTextDispatchId(runner);
+    const running = JSON.parse((await outpost(["ps", "--json"], repository, env)).stdout.trim()) as { directory: string; sandbox: string };
+    runner.kill("SIGKILL");
+    await new Promise((done) => runner.once("exit", done));
+    const cleaned = await outpost(["clean"], repository, env);
+    expect(cleaned.status, cleaned.stderr).toBe(0);
+    expect(cleaned.stdout).toContain("brought back 1 commit(s) and 1 uncommitted file(s) from vercel sandbox");
+    expect(cleaned.stdout).toContain(`kept: its worktree has uncommitted changes (${running.directory})`);
+    expect(readFileSync(join(running.directory, "notes.txt"), "utf8")).toBe("draft\n");
+    expect(vercel.sandboxes()).not.toContain(running.sandbox);
+    expect((await outpost(["ps", "--json"], repository, env)).stdout).toContain(dispatchId);
+  }, 180_000);
 });

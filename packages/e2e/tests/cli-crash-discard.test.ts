@@ -103,7 +103,11 @@ async function crashAndDiscard(provider: "local" | "docker" | "docker-isolated")
 }
 
 /** Killed while a hook of `phase` runs: `ps` says that phase; nothing is worth keeping, so one clean removes all. */
-async function crashInHook(provider: "local" | "docker", hook: "workspaceReady" | "sandboxReady", phase: string): Promise<void> {
+async function crashInHook(
+  provider: "local" | "docker" | "docker-isolated",
+  hook: "workspaceReady" | "sandboxReady",
+  phase: string,
+): Promise<void> {
   const repository = scratchRepository();
   const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
   const before = snapshot(repository);
@@ -189,5 +193,10 @@ const gate = dockerGate();
     it("mounted", () => crashAndDiscard("docker"), 120_000);
     it("isolated", () => crashAndDiscard("docker-isolated"), 120_000);
     it("mounted, in the sandbox phase (its sandboxReady hook)", () => crashInHook("docker", "sandboxReady", "sandbox"), 120_000);
+    it(
+      "isolated, in the sandbox phase (its sandboxReady hook): the agent never ran, so the container just goes",
+      () => crashInHook("docker-isolated", "sandboxReady", "sandbox"),
+      120_000,
+    );
   },
 );

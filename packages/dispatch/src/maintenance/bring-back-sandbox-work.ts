@@ -10,7 +10,7 @@ import { backUpBeforeApplying } from "../remote/recovery-backup.js";
 import { applyRemoteWork } from "../remote/apply-remote-work.js";
 import { fetchChangedFiles, listChangedPaths } from "../remote/fetch-changed-files.js";
 import { assertChangedFilesMayLand, bringBackFiles } from "../remote/bring-back-files.js";
-import { git } from "../git/run-git.js";
+import { git, gitStatus } from "../git/run-git.js";
 import { recordWorkspace } from "./record-workspace.js";
 
 /** How long bringing a dead dispatch's work back may take. */
@@ -41,11 +41,14 @@ export async function bringBackSandboxWork(root: string, record: ActivityRecord,
     if (bundle) {
       const verified = await verifyWorkBundle(workspace, bundle, budget);
       try {
-        const backup = await backUpBeforeApplying(workspace, bundle, record.dispatchId);
-        // A branch that moved meanwhile is a conflict: the work stays in the backup (and the sandbox), nothing moves.
-        await applyRemoteWork(workspace, verified, backup, record.dispatchId);
-        await rm(backup.location, { recursive: true, force: true });
-        commits = Number((await git(root, ["rev-list", "--count", verified.tip, `^${workspace.baseline}`])).trim());
+        // Killed after its sync back applied them, the branch already holds the sandbox's commits.
+        if (!(await alreadyHome(root, workspace.branch!, verified.tip))) {
+          const backup = await backUpBeforeApplying(workspace, bundle, record.dispatchId);
+          // A branch that moved meanwhile is a conflict: the work stays in the backup (and the sandbox), nothing moves.
+          await applyRemoteWork(workspace, verified, backup, record.dispatchId);
+          await rm(backup.location, { recursive: true, force: true });
+          commits = Number((await git(root, ["rev-list", "--count", verified.tip, `^${workspace.baseline}`])).trim());
+        }
       } finally {
         await verified.repository.dispose();
       }
@@ -60,4 +63,10 @@ export async function bringBackSandboxWork(root: string, record: ActivityRecord,
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Whether `tip` is on the host branch already (the merge-base check reads the host's objects only). */
+async function alreadyHome(root: string, branch: string, tip: string): Promise<boolean> {
+  const found = await gitStatus(root, ["merge-base", "--is-ancestor", tip, `refs/heads/${branch}`]);
+  return found.status === 0;
 }

@@ -25,7 +25,8 @@ const provider = docker
       : localProvider({ home: "private" });
 const agent = scriptAgent({
   directory: agentDirectory,
-  behaviour: { HANG: "busy", FILE: "crash.txt" },
+  // OUTPOST_RUNNER_SHELL: a shell script the agent runs before it commits (e.g. to leave a file uncommitted).
+  behaviour: { HANG: "busy", FILE: "crash.txt", ...(process.env.OUTPOST_RUNNER_SHELL ? { SHELL: process.env.OUTPOST_RUNNER_SHELL } : {}) },
   ...(docker ? { executable: "node" } : {}),
 });
 // OUTPOST_RUNNER_HANG=workspaceReady|sandboxReady: the dispatch hangs in that hook instead (killed in that phase).
