@@ -69,17 +69,26 @@ writeFileSync(
 );
 const last = recorded.commits.at(-1)!;
 
+// Where a replay's time goes: the dispatch's own per-stage timings (its `timing:` diagnostics), per round.
+const stages = new Map<string, number[]>();
+
 async function replay(): Promise<number> {
   const target = clone(source);
+  const timings: [string, number][] = [];
   const started = performance.now();
   const result = await dispatch({
     agent: createReplayAgent({ journal }),
     repository: target,
     sandboxProvider: localProvider(),
     logging: false,
+    diagnostic: (message) => {
+      const timing = /^timing: (\S+) (\d+) ms$/.exec(message);
+      if (timing) timings.push([timing[1]!, Number(timing[2])]);
+    },
   });
   const ms = performance.now() - started;
   if (result.commits.at(-1) !== last) throw new Error("the replay did not rebuild the recorded commits");
+  for (const [stage, stageMs] of timings) stages.set(stage, [...(stages.get(stage) ?? []), stageMs]);
   return ms;
 }
 
@@ -101,6 +110,7 @@ const replays: number[] = [];
 const floors: number[] = [];
 await replay(); // warm-up: the first dispatch in a process loads its modules
 am();
+stages.clear();
 for (let round = 0; round < ROUNDS; round += 1) {
   // Alternated, so that a load change on the machine hits both alike.
   if (round % 2 === 0) {
@@ -115,4 +125,5 @@ const [replayMs, amMs] = [median(replays), median(floors)];
 console.log(`${COMMITS} commits, medians of ${ROUNDS} rounds`);
 console.log(`replay (dispatch, verified, then fast-forward): ${replayMs.toFixed(1)} ms`);
 console.log(`git am of the same patches:                      ${amMs.toFixed(1)} ms`);
+console.log(`  by stage: ${[...stages].map(([stage, values]) => `${stage} ${median(values)}`).join(", ")} (ms, medians)`);
 console.log(`ratio: ${(replayMs / amMs).toFixed(2)}× (goal ≤ 1.1×)`);

@@ -3,13 +3,18 @@ import type { RecordedCommit } from "@outpost/core";
 import { commitObject } from "../journal/commit-object.js";
 import { shellQuote } from "../process/shell-quote.js";
 import { sandboxGitConfigArguments } from "../remote/sandbox-git-command.js";
+import { fastRebuild } from "./fast-rebuild.js";
 
 /** Where a turn's rebuild starts: from HEAD with a fresh private index (the first turn), or where the last one stopped. */
 export type RebuildStart = { readonly index: string; readonly head: string } | { readonly indexName: string };
 
-/** The shell function every line of the replay's scripts runs git through: no hook or fsmonitor the sandbox set. */
+/**
+ * The shell function every line of the replay's scripts runs git through: no hook or fsmonitor the sandbox set,
+ * and no automatic maintenance started after the fast-forward (the user's own git does that).
+ */
 export function gitFunction(): string {
-  return `g() { ${["git", ...sandboxGitConfigArguments()].map(shellQuote).join(" ")} "$@"; }`;
+  const config = sandboxGitConfigArguments({ "maintenance.auto": "false", "gc.auto": "0" });
+  return `g() { ${["git", ...config].map(shellQuote).join(" ")} "$@"; }`;
 }
 
 /**
@@ -18,8 +23,11 @@ export function gitFunction(): string {
  * ref then names the last. The first turn's script first prints `start <HEAD> <index path>`; then each commit
  * prints `ok <tree> <id> <parent>` or `failed` (its patch did not apply; the index goes back to the parent).
  * One process for the turn: a replay spends its time in git, not in starting processes.
+ *
+ * With `fast`, the script first tries `fastRebuild` (a few git processes for the whole turn) and then prints `fast`
+ * and each commit's id; when that cannot be done, or fails, it rebuilds commit by commit as above.
  */
-export function rebuildScript(start: RebuildStart, ref: string, commits: readonly RecordedCommit[]): string {
+export function rebuildScript(start: RebuildStart, ref: string, commits: readonly RecordedCommit[], fast = true): string {
   const lines = ["set -u", gitFunction()];
   if ("indexName" in start)
     lines.push(
@@ -29,7 +37,17 @@ export function rebuildScript(start: RebuildStart, ref: string, commits: readonl
       'g read-tree "$parent" || exit 3',
       'echo "start $parent $GIT_INDEX_FILE"',
     );
-  else lines.push(`GIT_INDEX_FILE=${shellQuote(start.index)}; export GIT_INDEX_FILE`, `parent=${shellQuote(start.head)}`);
+  else
+    lines.push(
+      `GIT_INDEX_FILE=${shellQuote(start.index)}; export GIT_INDEX_FILE`,
+      `parent=${shellQuote(start.head)}`,
+      // The index holds the last kept commit's tree, whatever an earlier try left in it.
+      'g read-tree "$parent" || exit 3',
+    );
+  const quick = fast ? fastRebuild(ref, commits) : undefined;
+  // A failed try may have applied patches to the index: it goes back to the parent's tree.
+  if (quick)
+    lines.push(quick, "if fast", "then", "  echo fast", "  printf '%s\\n' \"$ids\"", "  exit 0", "fi", 'g read-tree "$parent" || exit 3');
   for (const commit of commits) {
     const token = `OUTPOST_${randomUUID().replaceAll("-", "")}`;
     // Everything after the tree and first parent, exactly as the object holds it.

@@ -18,7 +18,7 @@ export class RebuildFailure extends OutpostError {}
  * patch is applied to a private index (`GIT_INDEX_FILE`), its tree and commit objects written and checked by
  * the caller, and only `finish(true)` moves the branch, by fast-forward, once every commit was verified. So a
  * divergence under `fail` leaves the branch and the work tree exactly as they were. Each turn is one sandbox
- * process, and so is the end.
+ * process (two when the fast rebuild gave other ids), and so is the end.
  */
 export class ReplayBuild {
   private start: string | undefined;
@@ -51,6 +51,34 @@ export class ReplayBuild {
       this.start = this.head = head!;
       this.index = index.join(" ");
     }
+    if (lines[0] === "fast") {
+      const fast = this.fastRebuilt(commits, lines.slice(1));
+      if (fast) return fast;
+      // Not the recorded commits after all: rebuilt again one by one, so that each divergence is told as it is.
+      const again = await this.sh(
+        rebuildScript({ index: this.index, head: this.head }, this.ref, commits, false),
+        "Rebuilding the recorded commits",
+        signal,
+      );
+      return this.rebuilt(commits, again);
+    }
+    return this.rebuilt(commits, lines.join("\n"));
+  }
+
+  /** The fast rebuild's commits, when each has the recorded id (so also the recorded tree and parent). */
+  private fastRebuilt(commits: readonly RecordedCommit[], ids: readonly string[]): RebuiltCommit[] | undefined {
+    if (ids.length !== commits.length || commits.some((commit, position) => ids[position] !== commit.id)) return undefined;
+    let parent = this.head;
+    return commits.map((commit) => {
+      const rebuilt = { tree: commit.tree, id: commit.id, parent };
+      parent = commit.id;
+      return rebuilt;
+    });
+  }
+
+  /** The commit-by-commit rebuild's lines: `ok <tree> <id> <parent>` or `failed` for each commit. */
+  private rebuilt(commits: readonly RecordedCommit[], output: string): (RebuiltCommit | undefined)[] {
+    const lines = output.split("\n").filter((line) => line !== "");
     if (lines.length !== commits.length) throw this.unexpected(output);
     return lines.map((line) => {
       const [state, tree, id, parent] = line.split(" ");
