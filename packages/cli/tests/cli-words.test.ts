@@ -39,7 +39,7 @@ describe("engine messages in the command line's words", () => {
       },
     );
     expect(errorInCliWords(inWorktree).message).toBe(
-      `Died. Nothing was committed (failed phase: turns). Its worktree is kept: ${directory}.`,
+      `Died. Nothing was committed (failed phase: turns). Its worktree is kept: ${directory} (\`outpost ps\` lists it, \`outpost clean\` removes it).`,
     );
     const kept = new OutpostError("process", "Died. Work is kept on branch main in /r (1 commit); failed phase: turn.", {
       details: { recovery: { ...recovery, commits: ["abc"] } },

@@ -38,7 +38,7 @@ export function errorInCliWords(error: OutpostError): OutpostError {
   if (recovery && (recovery.commits?.length ?? 0) === 0 && !recovery.conversationId && !recovery.recoveryLocation) {
     // A managed worktree still on disk may hold uncommitted work: it stays named.
     const kept = recovery.directory?.includes(`${sep}.outpost${sep}workspaces${sep}`) && existsSync(recovery.directory);
-    const tail = kept ? ` Its worktree is kept: ${recovery.directory}.` : "";
+    const tail = kept ? ` Its worktree is kept: ${recovery.directory} (\`outpost ps\` lists it, \`outpost clean\` removes it).` : "";
     message = message.replace(
       / Work is kept on .*? \(0 commits\); failed phase: ([^.]*)\./,
       ` Nothing was committed (failed phase: $1).${tail}`,
