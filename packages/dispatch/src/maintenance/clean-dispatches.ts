@@ -1,6 +1,6 @@
-import { lstat, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { OutpostError, type SandboxLease } from "@outpost/core";
+import { OutpostError } from "@outpost/core";
 import type { ActivityRecord } from "../activity/activity-record.js";
 import { activityFile } from "../activity/activity-log.js";
 import { findDispatchProcesses, stopDispatchProcesses } from "../activity/dispatch-processes.js";
@@ -12,7 +12,9 @@ import { lockPath, outpostDirectory } from "../workspace/outpost-directory.js";
 import { dispatchStatus, type DispatchStatus } from "./dispatch-status.js";
 import { keptCommits } from "./kept-commits.js";
 import { readActivityRecords } from "./read-activity.js";
-import { bringBackSandboxWork } from "./bring-back-sandbox-work.js";
+import { bringBack } from "./bring-back.js";
+import { recordWorkspace } from "./record-workspace.js";
+import { rewriteRecord } from "./rewrite-record.js";
 import { sandboxMayHoldWork, type SandboxReopener } from "./sandbox-reopener.js";
 
 export interface CleanDispatchesOptions {
@@ -237,74 +239,10 @@ async function cleanOne(
   return { dispatchId: record.dispatchId, status, actions, ...(kept ? { kept } : {}) };
 }
 
-/** The outcome of bringing a dead dispatch's sandbox work back: done (the record now says so), or why the sandbox stays. */
-type BringBackOutcome = { readonly left?: undefined; readonly action: string; readonly record: ActivityRecord } | { readonly left: string };
-
-async function bringBack(
-  root: string,
-  record: ActivityRecord,
-  sandbox: string,
-  reopen: SandboxReopener | undefined,
-): Promise<BringBackOutcome> {
-  const name = `${record.provider} sandbox ${sandbox.slice(0, 12)}`;
-  const how = `clean again once it can be reached, or drop it with \`outpost clean --discard ${record.dispatchId}\``;
-  if (!reopen) return { left: `${name} may still hold commits and no way to reopen it was given; it was left in place` };
-  let lease: SandboxLease | undefined;
-  try {
-    lease = await reopen(sandbox, record.provider, record.sandboxRoot);
-  } catch (error) {
-    return { left: `${name} may still hold commits and could not be reopened (${message(error)}); it was left in place: ${how}` };
-  }
-  if (!lease)
-    return {
-      left:
-        `${name} may still hold commits and provider ${record.provider} cannot reopen sandboxes; it was left in place: ` +
-        `bring the commits back with the provider's own tools, or drop them with \`outpost clean --discard ${record.dispatchId}\``,
-    };
-  try {
-    const brought = await bringBackSandboxWork(root, record, lease);
-    // Said at once: a later clean must not bring the same work back twice, even if the removal below fails.
-    const settled: ActivityRecord = {
-      ...record,
-      state: "failed",
-      error: { code: "process", message: "its runner died before the dispatch ended" },
-    };
-    await rewriteRecord(root, settled);
-    return {
-      action: `brought back ${brought.commits} commit(s) and ${brought.files} uncommitted file(s) from ${name}`,
-      record: settled,
-    };
-  } catch (error) {
-    return { left: `the work in ${name} could not be brought back (${message(error)}); the sandbox was left in place: ${how}` };
-  } finally {
-    // Reopened to be kept (stopped, not removed): the removal is the clean's, once the work is home.
-    await lease.release().catch(() => undefined);
-  }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function importCommits(root: string, record: ActivityRecord, directory: string): Promise<void> {
-  const repository = await findRepository(root);
-  const workspace = {
-    mode: record.mode ?? "current",
-    root,
-    commonDirectory: repository.commonDirectory,
-    gitDirectory: repository.gitDirectory,
-    directory: record.directory,
-    branch: record.branch,
-    baseline: record.baseline ?? "",
-    created: record.worktreeCreated === true,
-    untrackedCopies: [],
-  } as const;
-  if (!record.baseline) throw new OutpostError("workspace", "the record has no baseline commit");
-  await importSandboxCommits(
-    workspace,
-    { directory, objects: [], reference: record.branch ? `refs/heads/${record.branch}` : "HEAD", dispose: async () => undefined },
-    record.dispatchId,
-  );
+  const workspace = await recordWorkspace(root, record);
+  const reference = record.branch ? `refs/heads/${record.branch}` : "HEAD";
+  await importSandboxCommits(workspace, { directory, objects: [], reference, dispose: async () => undefined }, record.dispatchId);
 }
 
 async function removeWorktree(root: string, directory: string, discard = false, unfinished = false): Promise<void> {
@@ -351,10 +289,4 @@ function settledRecord(record: ActivityRecord, sandboxRemoved: boolean, sandboxL
   if (!sandboxRemoved) return rest;
   const { sandbox: _sandbox, container: _container, ...left } = rest;
   return left;
-}
-
-async function rewriteRecord(root: string, record: ActivityRecord): Promise<void> {
-  const path = activityFile(root, record.dispatchId);
-  await writeFile(`${path}.clean.tmp`, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  await rename(`${path}.clean.tmp`, path);
 }
