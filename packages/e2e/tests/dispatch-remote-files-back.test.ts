@@ -2,14 +2,15 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { SandboxProvider } from "@outpost/core";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { Command, SandboxProvider, TransferOptions } from "@outpost/core";
 import { dispatch } from "@outpost/dispatch";
 import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
 import { isolatedDocker } from "./support/isolated-docker.js";
 
 const gate = dockerGate();
 const { provider, agentWith } = isolatedDocker();
-/** The same sandboxes, but leases without `fileTransfers`: files come back as one tar stream. */
+/** The same sandboxes, but leases without `fileTransfers`: files come back one by one through download(). */
 const withoutFileTransfers = (inner: SandboxProvider): SandboxProvider => ({
   ...inner,
   capabilities: { ...inner.capabilities, fileTransfers: false, liveInput: inner.capabilities?.liveInput ?? false },
@@ -24,6 +25,48 @@ const withoutFileTransfers = (inner: SandboxProvider): SandboxProvider => ({
     });
   },
 });
+/** Leases whose download() writes altered bytes (same size): what a corrupting transport would deliver. */
+const alteringDownloads = (inner: SandboxProvider): SandboxProvider => ({
+  ...inner,
+  acquire: async (options) => {
+    const lease = await inner.acquire(options);
+    const download = lease.download.bind(lease);
+    return Object.assign(lease, {
+      download: async (source: string, destination: string, transfer?: TransferOptions) => {
+        await download(source, destination, transfer);
+        if (source.endsWith("/altered.txt")) writeFileSync(destination, "the fake bytes\n");
+      },
+    });
+  },
+});
+/** Leases whose sync-back listing output carries an altered inline archive of altered.txt (same size, other bytes). */
+const alteringInlineArchive = (inner: SandboxProvider): SandboxProvider => ({
+  ...inner,
+  acquire: async (options) => {
+    const lease = await inner.acquire(options);
+    const invoke = lease.invoke.bind(lease);
+    return Object.assign(lease, {
+      invoke: async (command: Command) => {
+        const result = await invoke(command);
+        if (command.arguments?.[2] !== "outpost-sync-back" || !result.stdout.includes("@@changed.tar")) return result;
+        return { ...result, stdout: alterInlineTar(result.stdout) };
+      },
+    });
+  },
+});
+/** Rewrites the inline `@@changed.tar` or `@@changed.tar.gz` section so that altered.txt's bytes differ (same length). */
+function alterInlineTar(stdout: string): string {
+  return stdout.replace(
+    /(\n@@changed\.tar(\.gz)?\n)([A-Za-z0-9+/=\n]+)/,
+    (_match, header: string, zipped: string | undefined, body: string) => {
+      const bytes = Buffer.from(body.replace(/\n/g, ""), "base64");
+      const plain = zipped ? gunzipSync(bytes) : bytes;
+      const altered = Buffer.from(plain.toString("latin1").replace("the real bytes", "the fake bytes"), "latin1");
+      const encoded = (zipped ? gzipSync(altered) : altered).toString("base64");
+      return `${header}${encoded}\n`;
+    },
+  );
+}
 const failure = (run: Promise<unknown>) =>
   run.then(
     () => {
@@ -91,9 +134,33 @@ async function bringsChangesBack(sandboxProvider: SandboxProvider, expected: str
       await bringsChangesBack(provider(), "fileTransfers", TOO_LARGE_TO_INLINE);
     }, 120_000);
 
-    it("through a tar stream when too large to come inline and the lease has no fileTransfers", async () => {
-      await bringsChangesBack(withoutFileTransfers(provider()), "tar stream", TOO_LARGE_TO_INLINE);
-    }, 120_000);
+    // Page 002: without fileTransfers, files pass one by one through download(), small or large.
+    it("one by one through download() when the lease has no fileTransfers, small or large", async () => {
+      await bringsChangesBack(withoutFileTransfers(provider()), "one by one");
+      await bringsChangesBack(withoutFileTransfers(provider()), "one by one", TOO_LARGE_TO_INLINE);
+    }, 240_000);
+
+    it("a file altered on its way back fails the manifest's SHA-256 check, by name, whichever way it came; the host is untouched", async () => {
+      for (const [way, sandboxProvider] of [
+        ["one by one", withoutFileTransfers(alteringDownloads(provider()))],
+        ["inline archive", alteringInlineArchive(provider())],
+      ] as const) {
+        const repository = scratchRepository();
+        const error = await failure(
+          dispatch({
+            agent: agentWith({ SHELL: "echo 'the real bytes' > altered.txt" }),
+            brief: "x",
+            repository,
+            sandboxProvider,
+            branch: { mode: "named", name: "feature" },
+          }),
+        );
+        expect(error.code, way).toBe("workspace");
+        expect(error.message, way).toContain('"altered.txt"');
+        expect(error.message, way).toContain("SHA-256");
+        expect(existsSync(join(repository, "altered.txt")), way).toBe(false);
+      }
+    }, 240_000);
 
     it("a hostile sandbox: links out, special files, traversal and .git names, a link planted on the way are refused; host untouched", async () => {
       const outside = mkdtempSync(join(tmpdir(), "outpost-outside-"));

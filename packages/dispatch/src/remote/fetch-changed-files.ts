@@ -1,8 +1,9 @@
-import { createReadStream } from "node:fs";
-import { rm } from "node:fs/promises";
-import { posix } from "node:path";
-import { OutpostError, tailLines, type FileManifestEntry, type SandboxLease } from "@outpost/core";
-import { createStaging, normalizeTreePath, unpackBufferToStaging, unpackToStaging, type StagedEntry } from "@outpost/plugin-utils";
+import { mkdir, rm } from "node:fs/promises";
+import { dirname, join, posix } from "node:path";
+import { OutpostError, type FileManifestEntry, type SandboxLease } from "@outpost/core";
+import { createStaging, normalizeTreePath, unpackBufferToStaging, type StagedEntry } from "@outpost/plugin-utils";
+import { sandboxManifest } from "./sandbox-manifest.js";
+import { verifyStagedFiles } from "./verify-staged-files.js";
 import type { SandboxStatus } from "./sandbox-work.js";
 import { BudgetMeter, UNBOUNDED, type SyncBackBudget } from "./sync-back-budget.js";
 import { stagedGitlinksRefused } from "./staged-gitlinks.js";
@@ -11,22 +12,23 @@ import { stagedGitlinksRefused } from "./staged-gitlinks.js";
 export interface ChangedFiles {
   /** Host directory beside the worktree holding the staged files (remove it when done). */
   readonly staging: string;
-  /** Changed or new files and links, verified. */
+  /** Changed or new files and links, verified against the manifest. */
   readonly entries: readonly StagedEntry[];
   /** Paths the agent deleted. */
   readonly deleted: readonly string[];
-  /** How the files came: inline with the listing, as a fileTransfers batch, or as a tar stream. */
-  readonly via: "inline archive" | "fileTransfers" | "tar stream";
+  /** How the files came: inline with the listing, as a fileTransfers batch, or one by one through download(). */
+  readonly via: "inline archive" | "fileTransfers" | "one by one";
 }
 
 /**
  * In the sandbox, before it is released: brings what the agent left uncommitted (`listed`, from
- * `listChangedPaths`) into a staging directory beside `worktree`: from the archive the listing command sent
- * inline when the files were small, else through the lease's `fileTransfers` (manifest, SHA-256-checked
- * batch), or else as one tar stream. Everything the sandbox says
- * is hostile: a name that is not a plain relative path, or that reaches into `.git`, an entry that is not a
- * regular file or a link staying inside the tree, or one that was not asked for, is refused (code `workspace`)
- * before the host worktree is touched. Returns undefined when nothing is uncommitted.
+ * `listChangedPaths`) into a staging directory beside `worktree`. Page 002: with the lease's `fileTransfers`
+ * only the changed files travel, SHA-256 checked: from the archive the listing command sent inline when they
+ * were small, else as a batch; without them, file by file through `download()`. Whichever way, every file is
+ * checked on the host against the manifest (verify-staged-files.ts). Everything the sandbox says is hostile: a
+ * name that is not a plain relative path, or that reaches into `.git`, an entry that is not a regular file or
+ * a link staying inside the tree, or one that was not asked for, is refused (code `workspace`) before the
+ * host worktree is touched. Returns undefined when nothing is uncommitted.
  */
 export async function fetchChangedFiles(
   lease: SandboxLease,
@@ -35,24 +37,29 @@ export async function fetchChangedFiles(
   signal?: AbortSignal,
   budget: SyncBackBudget = UNBOUNDED,
 ): Promise<ChangedFiles | undefined> {
-  const { changed, deleted, manifest, archive } = listed;
+  const { changed, deleted, archive } = listed;
   if (changed.length === 0 && deleted.length === 0) return undefined;
-  // Counted again here, whatever the sandbox's own count said: by declared sizes before a batch, as staged otherwise.
+  // Counted again here, whatever the sandbox's own count said: by declared sizes before a download, as unpacked otherwise.
   const meter = new BudgetMeter(budget);
   const staging = await createStaging(worktree);
   try {
-    const via = archive ? "inline archive" : lease.fileTransfers ? "fileTransfers" : "tar stream";
-    const entries =
-      changed.length === 0
-        ? []
-        : archive
-          ? unpackListed(archive, changed, staging, meter, signal)
-          : await download(lease, changed, staging, manifest, meter, signal);
-    const wanted = new Set(changed);
-    for (const entry of entries)
-      if (!wanted.has(entry.path) || (entry.kind !== "file" && entry.kind !== "link"))
-        throw refused(entry.path, entry.kind === "directory" ? "it is a directory, not a file" : "it was not asked for");
-    return { staging, entries: entries.filter((entry) => entry.kind !== "directory"), deleted, via };
+    const transfers = lease.fileTransfers;
+    // The inline archive is the faster path of a lease that declares fileTransfers; another lease gets the page's.
+    const inline = archive !== undefined && transfers !== undefined;
+    const via = inline ? "inline archive" : transfers ? "fileTransfers" : "one by one";
+    let entries: StagedEntry[] = [];
+    if (changed.length > 0) {
+      const manifest = await manifestOf(lease, changed, listed.manifest, signal);
+      for (const entry of manifest) checkedPath(entry.path);
+      if (inline) unpackListed(archive, changed, staging, meter, signal);
+      else {
+        for (const entry of manifest) meter.add(entry.size);
+        if (transfers) await transfers.downloadBatch(lease.root, manifest, staging, { signal });
+        else await downloadOneByOne(lease, manifest, staging, signal);
+      }
+      entries = await verifyStagedFiles(staging, manifest, changed, signal);
+    }
+    return { staging, entries, deleted, via };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
@@ -89,49 +96,36 @@ function unpackListed(archive: Buffer, paths: readonly string[], staging: string
   const found = new Set(staged.map((entry) => entry.path));
   const missing = paths.find((path) => !found.has(path));
   if (missing !== undefined) throw refused(missing, "the archive the sandbox sent of its files does not hold it");
+  const wanted = new Set(paths);
+  for (const entry of staged)
+    if (!wanted.has(entry.path) || (entry.kind !== "file" && entry.kind !== "link"))
+      throw refused(entry.path, entry.kind === "directory" ? "it is a directory, not a file" : "it was not asked for");
   return staged;
 }
 
-async function download(
+/** The manifest made with the listing when it names exactly the listed paths; else the lease's, or one made in the sandbox. */
+async function manifestOf(
   lease: SandboxLease,
   paths: readonly string[],
-  staging: string,
   listed: FileManifestEntry[] | undefined,
-  meter: BudgetMeter,
-  signal?: AbortSignal,
-): Promise<StagedEntry[]> {
-  const transfers = lease.fileTransfers;
-  if (transfers) {
-    // The manifest made with the listing counts only when it names exactly the listed paths.
-    const manifest = listed && sameEntries(listed, paths) ? listed : await transfers.manifest(lease.root, paths, { signal });
-    for (const entry of manifest) {
-      checkedPath(entry.path);
-      meter.add(entry.size);
-    }
-    await transfers.downloadBatch(lease.root, manifest, staging, { signal });
-    return manifest;
-  }
-  // No batch capability: one tar stream of exactly these paths, unpacked by the shared checked reader.
-  const archive = posix.join(lease.home, ".outpost", "changed.tar");
-  const packed = await lease.invoke({
-    executable: "sh",
-    arguments: ["-c", 'tar -cf "$1" --null --no-recursion -T -', "sh", archive],
-    stdin: paths.map((path) => `${path}\0`).join(""),
-    directory: lease.root,
-    signal,
-    deadlineMs: 600_000,
-  });
-  if (packed.status !== 0)
-    throw new OutpostError(
-      "workspace",
-      `Could not pack the sandbox's uncommitted files (tar exit ${packed.status}): ${tailLines(packed.stderr, 300)}.`,
-    );
-  const local = `${staging}.tar`;
-  try {
-    await lease.download(archive, local, { signal });
-    return await unpackToStaging(createReadStream(local), staging, () => signal?.throwIfAborted(), undefined, meter);
-  } finally {
-    await rm(local, { force: true });
+  signal: AbortSignal | undefined,
+): Promise<FileManifestEntry[]> {
+  if (listed && sameEntries(listed, paths)) return listed;
+  return lease.fileTransfers ? lease.fileTransfers.manifest(lease.root, paths, { signal }) : sandboxManifest(lease, paths, signal);
+}
+
+/** Page 002's path for a lease without fileTransfers: each listed file through `download()`, into its place in staging. */
+async function downloadOneByOne(
+  lease: SandboxLease,
+  manifest: readonly FileManifestEntry[],
+  staging: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  for (const entry of manifest) {
+    signal?.throwIfAborted();
+    const destination = join(staging, ...entry.path.split("/"));
+    await mkdir(dirname(destination), { recursive: true });
+    await lease.download(posix.join(lease.root, entry.path), destination, { signal });
   }
 }
 

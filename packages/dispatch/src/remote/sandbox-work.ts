@@ -14,7 +14,7 @@ export interface SandboxStatus {
   readonly records: string;
   /** The fileTransfers manifest of the changed paths, made in the same command; absent: ask `manifest()`. */
   readonly manifest?: FileManifestEntry[];
-  /** A tar the same command made of exactly the listed paths, when small: nothing left to download (no manifest then). */
+  /** A tar the same command made of exactly the listed paths, when small (leases with fileTransfers): nothing left to download. */
   readonly archive?: Buffer;
   /** Gitlinks staged but not committed, which the records leave out (they list no submodule): refused by `listChangedPaths`. */
   readonly stagedGitlinks?: readonly string[];
@@ -45,10 +45,10 @@ const RESULT_FILES = ["status", "manifest", "work.bundle", "changed.tar", "chang
  * trip to a remote sandbox): the work branch's tip and, unless it is the baseline, a bundle of the commits
  * since it (the whole branch when the sandbox no longer holds the baseline: the host's ancestry check
  * refuses that either way) with its size; then `git status` of what the agent left uncommitted (submodules
- * aside: STAGED_GITLINKS) and, when those files are small, a tar of exactly their paths (gzip when the
- * sandbox has it), which the host checks as it would a download; else, when `with` is `manifest`, the
- * shared MANIFEST of those paths (modes, sizes, SHA-256; one that the script refused is left out, and
- * `manifest()` then reports the refusal). When all of it is small, it follows in the output after
+ * aside: STAGED_GITLINKS), the shared MANIFEST of those paths (modes, sizes, SHA-256; one that the script
+ * refused is left out, and `manifest()` then reports the refusal) and, when `with` is `manifest` (the lease
+ * has fileTransfers) and the files are small, a tar of exactly their paths (gzip when the sandbox has it),
+ * which the host checks against the manifest as any download. When all of it is small, it follows in the output after
  * INLINE_MARKER, as `@@<name>` lines each followed by the file in base64; otherwise the archive is dropped
  * and the host downloads the directory. Prints `<tip>` and `<bundle bytes>` first. Exit 200: no work
  * branch; 201: no bundle; 202: no listing; OVER_BUDGET: the uncommitted files are over the sync-back
@@ -77,9 +77,11 @@ listing() {
   set -f
   set -- $(tr '\\0' '\\n' < "$out/status" | grep -v -e '^.D' -e '^D' | cut -c4- | sed 's|^|./|')
   [ $# -gt 0 ] || return 0
-  [ -n "$encode" ] && pack "$@" && return 0
-  [ "$with" = manifest ] || return 0
+  # Every file that comes back is checked against this manifest, whichever way it travels (page 002).
   sh -c "$manifest" outpost-manifest "$root" "$@" > "$out/manifest.part" 2>/dev/null && mv "$out/manifest.part" "$out/manifest"
+  # The inline archive is the faster path of a lease with fileTransfers; without, files pass one by one.
+  [ -n "$encode" ] && [ "$with" = manifest ] && pack "$@"
+  return 0
 }
 # The tar stops being read past the limit; a path tar could not read, or an archive too large, means none.
 pack() {
@@ -182,9 +184,11 @@ export async function collectSandboxWork(
   const staged = stagedGitlinks(made.stderr);
   const listed = staged.length === 0 ? { records } : { records, stagedGitlinks: staged };
   const archive = inlined && inlineArchive(inlined);
-  if (archive) return { bundle, status: { ...listed, archive } };
   const manifest = await readPlain(join(local, "manifest"));
-  return { bundle, status: manifest === undefined ? listed : { ...listed, manifest: parseManifestOutput(manifest) } };
+  return {
+    bundle,
+    status: { ...listed, ...(manifest === undefined ? {} : { manifest: parseManifestOutput(manifest) }), ...(archive ? { archive } : {}) },
+  };
 }
 
 /** The inline tar of the listed files, unzipped (no more than the script would have packed: a bomb stops there). */
