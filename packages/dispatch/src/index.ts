@@ -3,7 +3,7 @@ export type { ContinuableResult, ContinueOptions } from "./continue/continuable-
 export { createSandbox } from "./sandbox/create-sandbox.js";
 export type { ClosedSandbox, CreateSandboxOptions, Sandbox, SandboxDispatchOptions } from "./sandbox/create-sandbox.js";
 export { createAgent } from "./agents/create-agent.js";
-export type { CreateAgentOptions } from "./agents/create-agent.js";
+export type { CreateAgentOptions, HarnessRequest } from "./agents/create-agent.js";
 export type { AgentModel } from "./agents/agent-model.js";
 export type { DispatchOptions, DispatchResult, DispatchTurn, DispatchRecovery } from "./dispatch-options.js";
 export type { ConversationError } from "./conversation/conversation-error.js";

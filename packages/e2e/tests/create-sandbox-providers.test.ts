@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,19 +99,27 @@ describe("createSandbox() on mounted and remote providers", () => {
           // Page 004: integrate by default on a remote provider.
           expect(sandbox.workspace.mode).toBe(placement.remote ? "integrate" : "named");
           const first = await sandbox.dispatch("Write one.txt.", { agent: agentWith({ FILE: "one.txt" }) });
+          // The host moves the work branch between dispatches: the next one starts there (a mounted sandbox's
+          // private git directory is refilled at that baseline; a remote root is re-seeded with the new commit).
+          writeFileSync(join(sandbox.workspace.directory, "host.txt"), "from the host\n");
+          gitIn(sandbox.workspace.directory, "add", "host.txt");
+          gitIn(sandbox.workspace.directory, "commit", "--quiet", "-m", "host commit");
           // The second starts where the first left the branch: one.txt is there, in the sandbox and in git (the
           // script agent fails its turn when its shell step fails).
           const second = await sandbox.dispatch("Write two.txt.", {
-            agent: agentWith({ FILE: "two.txt", SHELL: "test -f one.txt && git log --format=%s -1 | grep -qx 'script agent: one.txt'" }),
+            agent: agentWith({
+              FILE: "two.txt",
+              SHELL: "test -f one.txt && test -f host.txt && git log --format=%s -1 | grep -qx 'host commit'",
+            }),
             diagnostic: (message) => diagnostics.push(message),
           });
           expect([first.commits.length, second.commits.length]).toEqual([1, 1]);
           const branch = placement.remote ? sandbox.workspace.target! : "warm";
-          expect(gitIn(repository, "log", "--format=%s", "-2", branch)).toBe("script agent: two.txt\nscript agent: one.txt");
+          expect(gitIn(repository, "log", "--format=%s", "-3", branch)).toBe("script agent: two.txt\nhost commit\nscript agent: one.txt");
           if (placement.remote) {
-            // The root held the branch: the second seed sent only the first dispatch's commit, or nothing.
+            // The root held the branch: the second seed sent only what is newer (the host's commit), as a delta.
             const seed = diagnostics.find((message) => message.startsWith("seed: "));
-            expect(seed).toMatch(/^seed: \d+ bytes of git bundle sent \(delta over commits the sandbox held\)$|^seed: 0 bytes/);
+            expect(seed).toMatch(/^seed: [1-9]\d* bytes of git bundle sent \(delta over commits the sandbox held\)$/);
           }
 
           const resumed = await sandbox.resume(first.conversationId!, "What did I ask?");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -87,6 +88,68 @@ describe("result.resume() and result.fork() with the real Claude Code CLI (local
       await server.close();
     }
   }, 180_000);
+
+  it("a custom agent from createAgent() (its own request() and a fork hook over the claude harness) runs, resumes and forks", async () => {
+    const server = await startModelServer({ script: demoScript() });
+    try {
+      const asked: unknown[] = [];
+      const copies: [string, string][] = [];
+      const agent = await createAgent({
+        harness: "claude",
+        endpoint: { baseUrl: server.url, apiKey: "sk-ant-test" },
+        executable: claudeBinary,
+        // The request is the caller's: here the harness's own, with a line added to every prompt.
+        request: (turn, harness) => {
+          asked.push(turn.resume);
+          return harness.command({ ...turn, prompt: `${turn.prompt}\n[sent by a custom request]` });
+        },
+        // Claude Code keeps a conversation as ~/.claude/projects/<slug>/<id>.jsonl: the copy is that file under a new id.
+        fork: async (id, { sandbox }) => {
+          const copy = randomUUID();
+          const copied = await sandbox.invoke({
+            executable: "sh",
+            arguments: [
+              "-c",
+              'set -e; src=$(find "$1/.claude/projects" -name "$2.jsonl" | head -n 1); [ -n "$src" ]; sed "s/$2/$3/g" "$src" > "${src%/*}/$3.jsonl"',
+              "fork",
+              sandbox.home,
+              id,
+              copy,
+            ],
+          });
+          if (copied.status !== 0) throw new Error(`copy failed: ${copied.stderr}`);
+          copies.push([id, copy]);
+          return copy;
+        },
+      });
+      expect(agent.kind).toBe("custom");
+      const first = await dispatch({
+        agent,
+        brief: "Create hello.txt and commit it.",
+        repository: scratchRepository(),
+        conversationHome: mkdtempSync(join(tmpdir(), "outpost-claude-home-")),
+        sandboxProvider: localProvider({ home: "private" }),
+      });
+      expect(first.commits).toHaveLength(1);
+      expect(first.conversation?.format).toBe("claude");
+      expect(first.usage.outputTokens).toBeGreaterThan(0);
+      const original = readFileSync(first.conversation!.file, "utf8");
+
+      const forked = await first.fork("TURN2: what did you do?");
+      expect(copies).toEqual([[first.conversationId, forked.conversationId]]);
+      expect(forked.text).toContain("history_has_turn1=true");
+      expect(readFileSync(first.conversation!.file, "utf8")).toBe(original);
+      const resumed = await first.resume("TURN2: what did you do?");
+      expect(resumed.conversationId).toBe(first.conversationId);
+      expect(resumed.text).toContain("history_has_turn1=true");
+      // request() built every turn, and never saw fork: true (the hook made the copy).
+      expect(asked).toEqual([undefined, { id: forked.conversationId }, { id: first.conversationId }]);
+      expect(server.requests.some((request) => request.body.includes("[sent by a custom request]"))).toBe(true);
+      expect(server.problems).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
 
   it("an agent from createAgent() (the installed claude plugin) answers and resumes", async () => {
     const server = await startModelServer({ script: demoScript() });
