@@ -38,7 +38,8 @@ export function geminiShortName(root: string, projectsJson: string | null): stri
 /**
  * Gemini CLI conversations: `<home>/.gemini/tmp/<short>/chats/session-<time>-<id8>.jsonl`. Restore puts the
  * chat under the short name of the sandbox workspace, registers it in `projects.json`, writes the
- * `.project_root` markers and rewrites `projectHash` (sha256 of the root).
+ * `.project_root` markers and rewrites `projectHash` (sha256 of the root). On a home several workspaces share,
+ * capture takes the current workspace's copy (by that hash), not another workspace's newer one.
  */
 export function geminiConversationStore(options: GeminiConversationStoreOptions = {}): PortableConversationStore {
   return transcriptStore(
@@ -52,6 +53,9 @@ export function geminiConversationStore(options: GeminiConversationStoreOptions 
       // A resumed session also starts a stub named after the current minute (metadata and the history as it
       // was): in a later minute than the transcript's, two files hold the id; the one appended to is newest.
       severalMatches: "newest",
+      // On your own home each workspace the conversation visited keeps a copy under its project folder, its
+      // first line naming the project by hash (restore rewrites it): the current workspace's is continued.
+      workspaceFirstLine: (workspace) => ({ field: "projectHash", value: sha256(workspace) }),
       probes: [PROJECTS],
       destination: ({ original, workspace, probes }) =>
         `${geminiShortName(workspace, probes[PROJECTS] ?? null)}/chats/${posix.basename(original)}`,

@@ -65,6 +65,12 @@ export interface TranscriptFormat {
   readonly severalMatches?: "refuse" | "newest";
   /** Sessions-relative path the CLI writes the transcript of `id` at, for a session run in `workspace`. */
   workspaceTranscript?(id: string, workspace: string): string;
+  /**
+   * For CLIs whose file names do not tell the workspace: the first-line field and value that mark a transcript
+   * written for `workspace` (Gemini CLI: `projectHash`, the sha256 of the project root). Of several matches the
+   * workspace's are taken first, the newest of them.
+   */
+  workspaceFirstLine?(workspace: string): { readonly field: string; readonly value: string };
   /** Also capture the `<id>/` folder beside the transcript (sub-agent files). */
   readonly sidecar?: boolean;
   /** Sidecar-relative paths never captured: credential files a CLI or a tool may leave there. */

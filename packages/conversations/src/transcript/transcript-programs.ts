@@ -23,6 +23,11 @@ export interface LocateTranscriptInput extends CliLocation {
    * home shared by several workspaces, each keeps a copy, and the workspace's is the one the turn continued.
    */
   readonly preferred?: string;
+  /**
+   * Marks the current workspace's copies by their first line (Gemini CLI: `projectHash` is the sha256 of the
+   * project root), for CLIs whose file names do not say which workspace wrote them: of several, the newest.
+   */
+  readonly workspaceFirstLine?: { readonly field: string; readonly value: string };
   readonly sidecar: boolean;
   /** Sidecar-relative paths never captured (credential files), as sessionPathPattern applies them. */
   readonly sidecarExclude?: SerializedPattern;
@@ -166,7 +171,13 @@ export function locateTranscriptProgram(input: LocateTranscriptInput): LocatedTr
   function chooseAmong(paths: readonly string[]): string {
     if (input.severalMatches !== "refuse") {
       if (input.preferred !== undefined && paths.includes(input.preferred)) return input.preferred;
-      const newest = lastWritten(paths);
+      const marked = input.workspaceFirstLine;
+      const own = marked
+        ? paths.filter((relative) => firstLineField(path.join(sessionsDirectory, relative), marked.field) === marked.value)
+        : [];
+      // Another workspace's copy may be newer (continued there, or touched since): the turn continued this one's.
+      if (own.length === 1) return own[0]!;
+      const newest = lastWritten(own.length > 1 ? own : paths);
       if (newest !== undefined) return newest;
       throw fail(
         "session",

@@ -91,6 +91,7 @@ export function transcriptStore(format: TranscriptFormat, options: TranscriptSto
         ...(format.firstLineField ? { firstLineField: format.firstLineField } : {}),
         ...(format.severalMatches ? { severalMatches: format.severalMatches } : {}),
         ...(format.workspaceTranscript ? { preferred: format.workspaceTranscript(id, lease.root) } : {}),
+        ...(format.workspaceFirstLine ? { workspaceFirstLine: format.workspaceFirstLine(lease.root) } : {}),
         sidecar: format.sidecar === true,
         ...(format.sidecarExclude ? { sidecarExclude: serializePattern(format.sidecarExclude) } : {}),
         maxBytes,
