@@ -158,8 +158,14 @@ export function buildProgram(io: ProgramIo): Command {
     .option("-a, --agent <name>", "installed agent to run (default: the first whose CLI is found)")
     .option("--executable <path>", "agent CLI to run instead of the one found on PATH or in node_modules/.bin")
     .option("--keep", "keep the scratch repository and conversations instead of removing them")
+    .option(
+      "-p, --provider <name>",
+      "local (default), or docker: both turns in a container on the host's network, which reaches the scripted server",
+    )
+    .option("--image <image>", "docker: the agent image (default: outpost-agents:latest, what `outpost image build` tags)")
+    .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", collect, [])
     .exitOverride()
-    .action(async (flags: { agent?: string; executable?: string; keep?: boolean }) => {
+    .action(async (flags: { agent?: string; executable?: string; keep?: boolean; provider?: string; image?: string; volume: string[] }) => {
       const { demoCommand } = await import("./demo/demo-command.js");
       io.setExitCode(await demoCommand(flags, io));
     });

@@ -38,6 +38,17 @@ export async function demoAgent(requested: string | undefined): Promise<DemoAgen
   );
 }
 
+/** `outpost demo --provider docker`: the first installed agent plugin (its CLI is the image's, not the host's). */
+export function installedAgent(): string {
+  const name = findPlugins("agent")[0]?.name;
+  if (name === undefined)
+    throw new OutpostError(
+      "configuration",
+      "outpost demo needs an agent plugin: install one beside outpost (npm install @outpost/agent-<name>; `outpost agents` lists what is installed).",
+    );
+  return name;
+}
+
 function findExecutable(name: string, fromEnvironment: string | undefined): string | undefined {
   if (fromEnvironment) return fromEnvironment;
   const local = repositoryExecutable(name, process.cwd());

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { OutpostError } from "@outpost/core";
 import type { ProgramIo } from "../program.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
-import { demoAgent } from "./demo-agent.js";
+import { demoAgent, installedAgent } from "./demo-agent.js";
 import { demoScript, REMEMBERED } from "./demo-script.js";
 import { lastCommit, scratchCheckout } from "./scratch-checkout.js";
 import { runCli } from "./run-cli.js";
@@ -12,7 +12,16 @@ export interface DemoFlags {
   readonly executable?: string;
   /** Keep the scratch folder (repository and conversations) instead of removing it. */
   readonly keep?: boolean;
+  /** `local` (default) or `docker`: where both turns run. */
+  readonly provider?: string;
+  /** docker: the agent image. */
+  readonly image?: string;
+  /** docker: extra mounts, as `outpost run --volume`. */
+  readonly volume?: readonly string[];
 }
+
+/** Where the demo can run: the scripted server listens on this machine's loopback. */
+const DEMO_PROVIDERS = ["local", "docker"];
 
 /**
  * `outpost demo`: offline, no key. A scripted model server on 127.0.0.1 stands in for the vendor API; the
@@ -22,12 +31,22 @@ export interface DemoFlags {
 export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<number> {
   const say = (text: string): void => void io.stdout.write(`${text}\n`);
   let server: { readonly url: string; readonly problems: readonly string[]; close(): Promise<void> };
-  let agent;
+  let agent: { readonly name: string; readonly executable: string | undefined };
+  const provider = flags.provider ?? "local";
   try {
+    if (!DEMO_PROVIDERS.includes(provider))
+      throw new OutpostError(
+        "configuration",
+        `outpost demo runs on ${DEMO_PROVIDERS.join(" or ")} (the scripted model server listens on this machine), not on "${provider}". Pass --provider local or --provider docker; try ${provider} with \`outpost run --provider ${provider}\` and a key.`,
+      );
     const models = await importModelServer();
-    agent = flags.executable
-      ? { name: flags.agent ?? (await demoAgent(undefined)).name, executable: flags.executable }
-      : await demoAgent(flags.agent);
+    // In a container the agent's CLI is the image's (`outpost image build`), found by name there.
+    agent =
+      provider !== "local"
+        ? { name: flags.agent ?? installedAgent(), executable: flags.executable }
+        : flags.executable
+          ? { name: flags.agent ?? (await demoAgent(undefined)).name, executable: flags.executable }
+          : await demoAgent(flags.agent);
     server = await models.startModelServer({ script: demoScript(models) });
   } catch (error) {
     if (!OutpostError.isInstance(error)) throw error;
@@ -38,14 +57,23 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
     await server.close();
     throw error;
   });
-  const common = ["--agent", agent.name, "--executable", agent.executable, "--provider", "local"];
+  const common = [
+    "--agent",
+    agent.name,
+    ...(agent.executable ? ["--executable", agent.executable] : []),
+    "--provider",
+    provider,
+    // The container shares the host's network, so 127.0.0.1 is the scripted server's.
+    ...(provider === "local" ? [] : ["--network", "host", ...(flags.image ? ["--image", flags.image] : [])]),
+    ...(flags.volume ?? []).flatMap((volume) => ["--volume", volume]),
+  ];
   const where = ["--repository", checkout.repository, "--conversation-home", checkout.conversationHome, "--base-url", server.url];
   // Any key: the scripted server checks none, and nothing leaves this machine.
   const variables = { OUTPOST_API_KEY: "offline-demo-key" };
   try {
     say(`Outpost demo (offline): ${agent.name} against a scripted model server at ${server.url}`);
     say(`  scratch repository: ${checkout.repository}\n`);
-    say(`1. outpost run --agent ${agent.name} --provider local --branch integrate "Create hello.txt …"`);
+    say(`1. outpost run --agent ${agent.name} --provider ${provider} --branch integrate "Create hello.txt …"`);
     const first = await runCli(
       ["run", ...common, ...where, "--branch", "integrate", "--label", "demo", "Create hello.txt with a greeting and commit it."],
       variables,
