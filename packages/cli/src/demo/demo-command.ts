@@ -91,7 +91,9 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
     const remembered = second.output.includes(REMEMBERED) && server.problems.length === 0;
     say(`\n${remembered ? "✓" : "✗"} one commit, and a continuation that saw the first turn (${REMEMBERED})`);
     if (server.problems.length > 0) say(`  model server problems: ${server.problems.join("; ")}`);
-    say("Next: `outpost init` in your repository, then `outpost run --help`.");
+    if (provider === "local")
+      say(`Next: \`outpost image build --agent ${agent.name}\` and \`outpost demo --provider docker\` for the same in a container;`);
+    say(`${provider === "local" ? "  or" : "Next:"} \`outpost init\` in your repository, then \`outpost run --help\`.`);
     return remembered ? EXIT_CODES.success : EXIT_CODES.failure;
   } finally {
     await server.close();
