@@ -31,8 +31,8 @@ export const imageBuildCommand: PluginCommand = {
     {
       name: "base",
       value: "image",
+      // No commander default: the description says it once (commander would print it a second time).
       description: `base image providing Node 20 (default: the official ${PUBLIC_BASE_IMAGE}; pin it with @sha256:…)`,
-      default: PUBLIC_BASE_IMAGE,
     },
     {
       name: "tag",
