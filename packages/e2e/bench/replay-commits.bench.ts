@@ -1,12 +1,13 @@
 // Replaying a recorded run of COMMITS commits (default 20) against the floor of applying the same patches with
 // plain `git am` on the same baseline, in the same run (issue 39; goal ≤ 1.1×). The replay is a whole dispatch:
 // it checks every rebuilt commit (tree and id) in a scratch ref before the branch moves by fast-forward.
-// Prints medians and the ratio. Asserts nothing but that both give the recorded commit ids.
+// Prints medians, the replay's per-stage medians, the load average and the ratio. Asserts nothing but that both
+// give the recorded commit ids. It runs the built packages (dist/): build them first, as `npm run bench:replay` does.
 // Run: npm run bench:replay -w @outpost/e2e   (BENCH_ROUNDS, default 7; BENCH_COMMITS)
 import "./private-tmpdir.js";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentAdapter } from "@outpost/core";
 import { createReplayAgent, dispatch, localJournalTransport, readJournal, type Journal } from "@outpost/dispatch";
@@ -106,6 +107,11 @@ function am(): number {
   return ms;
 }
 
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+const loadBefore = load();
 const replays: number[] = [];
 const floors: number[] = [];
 await replay(); // warm-up: the first dispatch in a process loads its modules
@@ -122,7 +128,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
   }
 }
 const [replayMs, amMs] = [median(replays), median(floors)];
-console.log(`${COMMITS} commits, medians of ${ROUNDS} rounds`);
+console.log(`${COMMITS} commits, medians of ${ROUNDS} rounds; load average ${loadBefore} before, ${load()} after`);
 console.log(`replay (dispatch, verified, then fast-forward): ${replayMs.toFixed(1)} ms`);
 console.log(`git am of the same patches:                      ${amMs.toFixed(1)} ms`);
 console.log(`  by stage: ${[...stages].map(([stage, values]) => `${stage} ${median(values)}`).join(", ")} (ms, medians)`);

@@ -31,9 +31,12 @@ export function rebuildScript(start: RebuildStart, ref: string, commits: readonl
   const lines = ["set -u", gitFunction()];
   if ("indexName" in start)
     lines.push(
-      "gitdir=$(g rev-parse --absolute-git-dir) || exit 4",
+      // One git process for both lines: the git directory (it may hold a line break), then HEAD's commit.
+      "found=$(g rev-parse --absolute-git-dir --verify 'HEAD^{commit}') || exit 4",
+      "nl='\n'",
+      'gitdir=${found%"$nl"*}',
+      'parent=${found##*"$nl"}',
       `GIT_INDEX_FILE="$gitdir/"${shellQuote(start.indexName)}; export GIT_INDEX_FILE`,
-      "parent=$(g rev-parse --verify 'HEAD^{commit}') || exit 4",
       'g read-tree "$parent" || exit 3',
       'echo "start $parent $GIT_INDEX_FILE"',
     );
