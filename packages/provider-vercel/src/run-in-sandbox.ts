@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
-import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startedPid, startFeed, WrapperHeader } from "@outpost/plugin-utils";
+import { FramedInput, inputFailure, KILL_TREE, startedPid, startFeed, WrapperHeader } from "@outpost/plugin-utils";
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
-import { installedScript, withInstalledScript } from "./installed-scripts.js";
+import { framedArguments, installedScript } from "./installed-scripts.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapVercelError } from "./map-vercel-error.js";
 
@@ -42,12 +42,7 @@ export async function runInSandbox(lease: LeaseSandbox, options: WrappedRun): Pr
   try {
     const finished = await lease.sandbox.runCommand({
       cmd: "/bin/sh",
-      args: [
-        installedScript(lease.scratch, FRAMED_COMMAND_WRAPPER)!,
-        options.directory,
-        input,
-        ...withInstalledScript(lease.scratch, options.argv),
-      ],
+      args: framedArguments(lease.scratch, options.directory, input, options.argv),
       env: { ...lease.variables, ...options.variables },
       stdout,
       stderr,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { isAbsolute, posix } from "node:path";
 import { OutpostError, throwIfAborted } from "@outpost/core";
 import type { SandboxContext, SandboxLease, SandboxProvider } from "@outpost/core";
@@ -46,7 +47,8 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
     created = config.sandbox === undefined;
     guard.check();
     const root = config.root ?? sandbox.cwd;
-    const scratch = posix.join("/tmp", `outpost-${sandbox.name}-${Date.now().toString(36)}`);
+    // Short and unguessable: every transfer command names it (a re-sync's bytes are mostly such words).
+    const scratch = posix.join("/tmp", `outpost-${randomBytes(6).toString("hex")}`);
     const setup = await sandbox.runCommand({
       cmd: "/bin/sh",
       args: ["-c", SETUP_SCRIPT, "outpost-setup", root, scratch, ...scriptArguments()],
@@ -59,8 +61,12 @@ async function acquire(config: VercelProviderConfig, context: SandboxContext): P
         { details: { root } },
       );
     }
-    const home = (await setup.stdout()).trim() || "/home/vercel-sandbox";
-    const variables = { ...config.variables, ...context.variables, HOME: home };
+    const printed = (await setup.stdout()).trim();
+    const home = printed || "/home/vercel-sandbox";
+    // Every command gets HOME = home. The sandbox's own HOME is that already when the setup printed it, so it
+    // travels only when it has to (unset in the sandbox, or set otherwise by the provider or the context).
+    const { HOME: asked, ...given } = { ...config.variables, ...context.variables };
+    const variables = printed === "" || asked !== undefined ? { ...given, HOME: home } : given;
     const lease = new VercelLease({ sandbox, root, home, scratch, variables, retain: config.retain === true });
     // Remote placement: root starts as a copy of the worktree (links kept, nothing outside it followed).
     // The engine hands an empty one (the repository follows as a bundle): setup already made root.
