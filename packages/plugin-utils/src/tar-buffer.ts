@@ -17,6 +17,11 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Why not tar-stream (which `unpackToStaging` uses for streamed archives): the archive is already in memory
+ * and the staging rules run per entry synchronously; tar-stream's extract is a stream with a callback per
+ * entry. On 2,000 small files (899 kB) it took 58–312 ms against 7–74 ms here (4 rounds, same run, 2 cores
+ * under load). Both put each header through the same `ArchiveStaging` checks.
+ *
  * Reads the entries of a tar archive held in memory, in order, with their bytes: ustar (with its name
  * prefix), GNU long names and link names (`L`, `K`) and pax headers (`x`: path, linkpath, size, mtime; `g`
  * is skipped). A header whose checksum is wrong, a number that is not one, or an entry running past the end

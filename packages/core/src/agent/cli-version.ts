@@ -36,7 +36,13 @@ export function parseCliVersion(text: string): string | undefined {
   return /(\d+)\.(\d+)\.(\d+)/.exec(text)?.[0];
 }
 
-/** Orders `major.minor.patch` versions numerically (suffixes such as `-beta` are ignored). */
+/**
+ * Orders `major.minor.patch` versions numerically (suffixes such as `-beta` are ignored).
+ * Why not `semver`: what reaches this is three numbers (`parseCliVersion`, the tables' literals), where its
+ * `compare` gives the same order; it would be core's first runtime dependency, in every plugin's install, and
+ * loading `semver/functions/compare` cost 1.25× a bare `node -e ""` start (median of 15 each, same run,
+ * 2 cores under load: 310 vs 248 ms).
+ */
 export function compareVersions(left: string, right: string): number {
   const a = numbers(left);
   const b = numbers(right);

@@ -1,6 +1,10 @@
 /**
  * Splits a stream of text chunks into complete lines, keeping a partial line until its end arrives.
  * Lines of any length are handed over whole once complete; nothing is dropped.
+ * Why not `node:readline`: the turn loop needs the lines of a chunk synchronously, in the same tick as the
+ * chunk (decoder, settle and steering state move together), where readline hands them over as events or an
+ * async iterator; and on 200,000 stream-json lines plus one 8 MiB line in 64 KiB chunks it took 3–8× as long
+ * (readline 294–692 ms with `line` events, this 61–124 ms; same run, 2 cores under load).
  */
 export class LineSplitter {
   // Pieces of the unfinished line, joined once its end arrives: a long line fed in small chunks
