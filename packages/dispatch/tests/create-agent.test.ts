@@ -39,6 +39,36 @@ describe("createAgent()", () => {
     expect(unknown.message).toContain("claude");
   });
 
+  it("with request() or a fork hook, composes a custom agent over the harness; the model's settings reach request()", async () => {
+    const seen: unknown[] = [];
+    const agent = await createAgent({
+      harness: "claude",
+      model: { name: "claude-sonnet-4-5", reasoning: "high", maxOutputTokens: 2000 },
+      request: (turn, harness) => (seen.push(harness.model), harness.command(turn)),
+    });
+    expect(agent).toMatchObject({ kind: "custom", name: "claude", requiresFinishedEvent: true });
+    expect(agent.storage).toBeDefined();
+    const command = agent.request({ prompt: "hi", root: "/workspace", home: "/home/agent" });
+    expect(command.arguments).toEqual(expect.arrayContaining(["claude-sonnet-4-5"]));
+    expect(seen).toEqual([{ name: "claude-sonnet-4-5", reasoning: "high", maxOutputTokens: 2000 }]);
+    const forking = await createAgent({ harness: "codex", fork: () => Promise.resolve("copy") });
+    expect(forking).toMatchObject({ kind: "custom", name: "codex" });
+    expect(typeof forking.fork).toBe("function");
+  });
+
+  it("refuses an unknown field, and a request or fork that is not a function", async () => {
+    for (const options of [
+      { harness: "claude", modle: "x" },
+      { harness: "claude", request: "x" },
+      { harness: "claude", fork: {} },
+    ]) {
+      const error = await createAgent(options as never).catch((caught: unknown) => caught);
+      expect(isOutpostError(error, "configuration")).toBe(true);
+    }
+    const misspelt = (await createAgent({ harness: "claude", modle: "x" } as never).catch((caught: unknown) => caught)) as Error;
+    expect(misspelt.message).toContain("did you mean model?");
+  });
+
   it("the composed agent runs the executable it was given in a dispatch", async () => {
     const agent = await createAgent({ harness: "claude", executable: join(scratch, "no-such-claude") });
     const error = await dispatch({

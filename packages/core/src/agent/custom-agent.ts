@@ -33,8 +33,8 @@ export interface CustomAgent extends AgentFeatures {
   /** Contract version; omitted, it is the version the reference pages describe ("v1"). Another is refused. */
   readonly specificationVersion?: "v1";
   /**
-   * The CLI the requests run, when they run one: the engine learns its version in the lease (`cliVersion`) and
-   * `bootstrap` checks for it. Omitted, nothing is probed.
+   * The CLI the requests run, when they run one: `bootstrap` looks for it on a remote sandbox and `cliVersion`
+   * asks its version. Omitted: the `bootstrap` name, else `name`.
    */
   readonly executable?: string;
   /** Present to have the CLI's release learned in each lease, as `AgentAdapter.cliVersion`. Needs `executable`. */

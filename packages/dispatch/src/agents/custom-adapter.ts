@@ -32,8 +32,9 @@ export function customAdapter(agent: CustomAgent): AgentAdapter {
     kind: "cli",
     ...(agent.specificationVersion !== undefined ? { specificationVersion: agent.specificationVersion } : {}),
     name: agent.name,
-    // Nothing runs it unless cliVersion is given, which needs the executable (checked above).
-    executable: agent.executable ?? agent.name,
+    // What bootstrap looks for on a remote sandbox (and cliVersion asks): the CLI the requests run; without
+    // one named, the built-in agent bootstrap installs, whose executable bears its name.
+    executable: agent.executable ?? agent.bootstrap ?? agent.name,
     ...features(agent),
     command: (turn) => agent.request(turn),
     createDecoder: (context) => agent.createDecoder(context),
