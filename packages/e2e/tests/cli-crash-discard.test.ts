@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dockerGate, gitIn, scratchRepository } from "../src/index.js";
@@ -179,7 +179,43 @@ async function crashInWorktreeAdd(): Promise<void> {
   expect(snapshot(repository)).toEqual(before);
 }
 
+/**
+ * Killed while it waits for the storage lock (held by a live process), before any worktree: its staging folder is
+ * on record already, so `ps` lists it and one clean removes it.
+ */
+async function crashWaitingForStorage(): Promise<void> {
+  const repository = scratchRepository();
+  const agentDirectory = mkdtempSync(join(tmpdir(), "outpost-agent-"));
+  const before = snapshot(repository);
+  const locks = join(repository, ".outpost", "locks");
+  mkdirSync(locks, { recursive: true });
+  // The lock of a holder that is alive (this process) and never renews it: the dispatch waits.
+  writeFileSync(
+    join(locks, "storage.lock"),
+    JSON.stringify({ owner: { pid: process.pid, host: hostname() }, token: "held by the test", acquiredAt: new Date().toISOString() }),
+  );
+  const runner = startDispatchRunner(repository, agentDirectory, "local", { ...process.env, OUTPOST_RUNNER_QUOTA: "1" });
+  let listed: (Listed & { staging?: string }) | undefined;
+  for (let tries = 0; listed?.staging === undefined && tries < 240; tries += 1) {
+    const output = (await outpost(["ps", "--json"], repository)).stdout.trim();
+    listed = output ? json<Listed & { staging?: string }>(output) : undefined;
+    if (listed?.staging === undefined) await new Promise((done) => setTimeout(done, 250));
+  }
+  expect(listed).toMatchObject({ status: "running", phase: "prepare" });
+  runner.kill("SIGKILL");
+  await new Promise((done) => runner.once("exit", done));
+  rmSync(join(locks, "storage.lock"));
+  expect(existsSync(listed!.staging!)).toBe(true);
+  expect(json<Listed>((await outpost(["ps", "--json"], repository)).stdout)).toMatchObject({ status: "dead", phase: "prepare" });
+  const cleaned = await outpost(["clean"], repository);
+  expect(cleaned.status, cleaned.stderr).toBe(0);
+  expect(cleaned.stdout).toContain(`remove ${listed!.staging!}`);
+  expect((await outpost(["ps"], repository)).stdout).toContain("No dispatches");
+  expect(snapshot(repository)).toEqual(before);
+}
+
 describe("a dispatch killed with SIGKILL mid-turn: ps, clean, clean again, recover --discard", () => {
+  it("local, waiting for the storage lock", () => crashWaitingForStorage(), 90_000);
   it("local, inside git worktree add", () => crashInWorktreeAdd(), 90_000);
   it("local", () => crashAndDiscard("local"), 90_000);
   it("local, in the workspace phase (its workspaceReady hook)", () => crashInHook("local", "workspaceReady", "workspace"), 90_000);

@@ -48,7 +48,9 @@ export async function reserveStorage(
     async () => {
       await mkdir(directory, { recursive: true });
       const reserved = await activeReservations(directory);
-      const used = await usage(outpostDirectory(root), [directory, join(outpostDirectory(root), "locks")]);
+      // Bookkeeping is not counted: locks, reservations, and activity records (a dispatch's own is written first).
+      const bookkeeping = [directory, join(outpostDirectory(root), "locks"), join(outpostDirectory(root), "storage", "activity")];
+      const used = await usage(outpostDirectory(root), bookkeeping);
       if (used.bytes + reserved.bytes + quota.reserveBytes > quota.maxBytes) {
         throw new OutpostError(
           "configuration",

@@ -18,7 +18,7 @@ import { currentProcess } from "@outpost/plugin-utils";
 import { assertArgumentsFit } from "../turn/argument-limit.js";
 import { agentVariables } from "../turn/agent-variables.js";
 import { readEnvFile } from "../turn/env-file.js";
-import { note, type DispatchState } from "./dispatch-state.js";
+import type { DispatchState } from "./dispatch-state.js";
 import { bindSharedWorkspace } from "../workspace/shared-workspace.js";
 import { responseInstructions, responseJsonSchema } from "../response/response-instructions.js";
 import { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
@@ -131,15 +131,33 @@ async function allocate(prepared: Prepared): Promise<DispatchState> {
   const agent = resolved.candidates[0]!;
   const root = repository.root;
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
+  const activity = createActivityLog(root, dispatchId, options.activityTransport);
+  // On record from its first folder on: a kill while it waits for the storage lock leaves nothing unnamed.
+  await activity
+    .start({
+      dispatchId,
+      label: options.label,
+      agent: options.agent.name,
+      provider: provider.name,
+      repository: root,
+      directory: root,
+      pid: process.pid,
+      runner: currentProcess(),
+      startedAt: new Date(started).toISOString(),
+      state: "running",
+      phase: "prepare",
+      mode: resolved.branch.mode,
+      staging,
+    })
+    .catch((error: unknown) => observers.warn(`Could not write the activity record: ${String(error)}.`));
   const reservation: StorageReservation | undefined = options.storageQuota
     ? await reserveStorage(root, { ...options.storageQuota, ...(signal ? { signal } : {}) }, dispatchId, (message) =>
         observers.warn(message),
       ).catch(async (error: unknown) => {
-        await rm(staging, { recursive: true, force: true });
+        await Promise.allSettled([rm(staging, { recursive: true, force: true }), activity.remove()]);
         throw error;
       })
     : undefined;
-  const activity = createActivityLog(root, dispatchId, options.activityTransport);
   // The journal is named after the dispatch; credentials among the agent's and the provider's variables
   // (both reach the agent's processes) never reach it.
   const journal = openJournal({
@@ -166,24 +184,6 @@ async function allocate(prepared: Prepared): Promise<DispatchState> {
     ...(journal ? { journal } : {}),
     divergences: [],
   };
-  await note(
-    state,
-    activity.start({
-      dispatchId,
-      label: options.label,
-      agent: options.agent.name,
-      provider: provider.name,
-      repository: root,
-      directory: root,
-      pid: process.pid,
-      runner: currentProcess(),
-      startedAt: new Date(started).toISOString(),
-      state: "running",
-      phase: "prepare",
-      mode: resolved.branch.mode,
-      staging,
-    }),
-  );
   observers.emit({
     type: "dispatch-start",
     dispatchId,

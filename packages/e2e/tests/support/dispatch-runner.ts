@@ -37,6 +37,8 @@ await dispatch({
   repository,
   sandboxProvider: provider,
   ...(hang === "workspaceReady" || hang === "sandboxReady" ? { hooks: { [hang]: ["sleep 600"] } } : {}),
+  // OUTPOST_RUNNER_QUOTA=1: a storage quota, so the dispatch takes the storage lock before it starts.
+  ...(process.env.OUTPOST_RUNNER_QUOTA ? { storageQuota: { maxBytes: 1 << 30 } } : {}),
   branch: { mode: "integrate" },
   until: ["never"],
   observe: (observation) =>
