@@ -47,13 +47,19 @@ beforeAll(async () => {
   expect(recorded).toHaveLength(3);
 });
 
+/** Runs the script as ReplayBuild does: when the fast rebuild says `again`, the commit-by-commit one follows. */
 function rebuild(commits: readonly RecordedCommit[], fast?: boolean): string[] {
   git(["reset", "-q", "--hard", base]);
   git(["update-ref", "-d", ref]);
-  const script = rebuildScript({ indexName: "outpost-test.index" }, ref, commits, fast);
-  return execFileSync("sh", [], { cwd: repository, input: script, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] })
-    .trim()
-    .split("\n");
+  const run = (script: string): string[] =>
+    execFileSync("sh", [], { cwd: repository, input: script, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] })
+      .trim()
+      .split("\n");
+  const lines = run(rebuildScript({ indexName: "outpost-test.index" }, ref, commits, fast));
+  if (lines[1] !== "again") return lines;
+  expect(lines).toHaveLength(2);
+  const [, head, index] = lines[0]!.split(" ");
+  return [lines[0]!, ...run(rebuildScript({ index: index!, head: head! }, ref, commits, false))];
 }
 
 function untouched(): void {

@@ -24,8 +24,9 @@ export function gitFunction(): string {
  * prints `ok <tree> <id> <parent>` or `failed` (its patch did not apply; the index goes back to the parent).
  * One process for the turn: a replay spends its time in git, not in starting processes.
  *
- * With `fast`, the script first tries `fastRebuild` (a few git processes for the whole turn) and then prints `fast`
- * and each commit's id; when that cannot be done, or fails, it rebuilds commit by commit as above.
+ * With `fast`, when `fastRebuild` can do the turn, the script does only that (a few git processes for the whole
+ * turn) and prints `fast` and each commit's id, or `again` when it failed: the caller then asks for the rebuild
+ * commit by commit (which starts by putting the index back at the parent's tree).
  */
 export function rebuildScript(start: RebuildStart, ref: string, commits: readonly RecordedCommit[], fast = true): string {
   const lines = ["set -u", gitFunction()];
@@ -48,9 +49,11 @@ export function rebuildScript(start: RebuildStart, ref: string, commits: readonl
       'g read-tree "$parent" || exit 3',
     );
   const quick = fast ? fastRebuild(ref, commits) : undefined;
-  // A failed try may have applied patches to the index: it goes back to the parent's tree.
-  if (quick)
-    lines.push(quick, "if fast", "then", "  echo fast", "  printf '%s\\n' \"$ids\"", "  exit 0", "fi", 'g read-tree "$parent" || exit 3');
+  // Commit by commit only when asked: the patches travel once per script (a remote sandbox receives them).
+  if (quick) {
+    lines.push(quick, "if fast", "then", "  echo fast", "  printf '%s\\n' \"$ids\"", "else", "  echo again", "fi");
+    return `${lines.join("\n")}\n`;
+  }
   for (const commit of commits) {
     const token = `OUTPOST_${randomUUID().replaceAll("-", "")}`;
     // Everything after the tree and first parent, exactly as the object holds it.

@@ -18,7 +18,7 @@ export class RebuildFailure extends OutpostError {}
  * patch is applied to a private index (`GIT_INDEX_FILE`), its tree and commit objects written and checked by
  * the caller, and only `finish(true)` moves the branch, by fast-forward, once every commit was verified. So a
  * divergence under `fail` leaves the branch and the work tree exactly as they were. Each turn is one sandbox
- * process (two when the fast rebuild gave other ids), and so is the end.
+ * process (two when the fast rebuild could not give the recorded commits), and so is the end.
  */
 export class ReplayBuild {
   private start: string | undefined;
@@ -51,8 +51,8 @@ export class ReplayBuild {
       this.start = this.head = head!;
       this.index = index.join(" ");
     }
-    if (lines[0] === "fast") {
-      const fast = this.fastRebuilt(commits, lines.slice(1));
+    if (lines[0] === "fast" || lines[0] === "again") {
+      const fast = lines[0] === "fast" ? this.fastRebuilt(commits, lines.slice(1)) : undefined;
       if (fast) return fast;
       // Not the recorded commits after all: rebuilt again one by one, so that each divergence is told as it is.
       const again = await this.sh(
