@@ -41,6 +41,8 @@ export interface RemoteProviderBenchOptions {
   /** Bytes the platform (or its double) has received so far: the re-sync is compared in bytes sent. */
   readonly receivedBytes: () => number;
   readonly rounds?: number;
+  /** Upload rounds (each side writes the whole tree once per round); default: `rounds`, at most 3. */
+  readonly uploadRounds?: number;
   readonly files?: number;
   readonly log?: (line: string) => void;
   /**
@@ -131,6 +133,7 @@ async function hostManifest(directory: string, files: readonly BenchFile[]): Pro
 export async function runRemoteProviderBench(options: RemoteProviderBenchOptions): Promise<RemoteProviderBenchResult> {
   const log = options.log ?? ((line: string) => console.log(line));
   const rounds = options.rounds ?? 5;
+  const uploadRounds = Math.max(1, options.uploadRounds ?? Math.min(rounds, 3));
   const empty = await mkdtemp(join(tmpdir(), "outpost-remote-bench-empty-"));
   const tree = await benchTree(options.files ?? 10_000);
   const context = { repository: empty, directory: empty, gitDirectories: [], variables: {} };
@@ -166,7 +169,7 @@ export async function runRemoteProviderBench(options: RemoteProviderBenchOptions
     lease = await options.provider.acquire(context);
     const open = lease;
     const upload = await compare(
-      Math.max(1, Math.min(rounds, 3)),
+      uploadRounds,
       (round) => uploader.upload(tree.files, `${uploader.root}/raw-${round}`, tree.directory),
       (round) => open.upload(tree.directory, `${open.root}/tree-${round}`),
     );
@@ -206,7 +209,7 @@ export async function runRemoteProviderBench(options: RemoteProviderBenchOptions
           `${options.name} ${measured.providerMs.toFixed(1).padStart(8)} ms   ratio ${measured.ratio.toFixed(2)}× ` +
           `(best rounds ${measured.bestRatio.toFixed(2)}×; goal ${goal})`,
       );
-    log(`${options.name}: medians of ${rounds} round(s) (uploads: ${Math.max(1, Math.min(rounds, 3))}), ${tree.files.length} files`);
+    log(`${options.name}: medians of ${rounds} round(s) (uploads: ${uploadRounds}), ${tree.files.length} files`);
     const floorName = minimum ? "raw SDK, the calls a lease needs" : "raw SDK create + run + delete";
     row("acquire + one command + release", roundTrip, floorName, "≤ 1.15×");
     if (leaseMinimum)
