@@ -110,4 +110,55 @@ describe("cleanDispatches", () => {
     expect(actions[sane]).toContain("remove vercel sandbox sbx_Outpost-");
     expect(actions[legacy]).toContain(`remove docker sandbox ${"ab".repeat(6)}`);
   });
+
+  it("never removes a sandbox that may hold a dead run's commits unless its work came back or --discard says so", async () => {
+    const root = repository();
+    const baseline = execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    const inTurns = { provider: "vercel", sandbox: "sbx_work", phase: "turns", branch: "outpost/x", baseline, mode: "integrate" };
+    const removed: string[] = [];
+    const removeContainer = async (id: string) => void removed.push(id);
+    const asked: Array<string | undefined> = [];
+    // The provider cannot reopen sandboxes: left in place, listed as kept, the remover never called.
+    const cannot = writeRecord(root, { runner: await deadRunner(), ...inTurns, sandboxRoot: "/vercel/../etc" });
+    const dry = await cleanDispatches({ repository: root, removeContainer, dryRun: true, reopenSandbox: async () => undefined });
+    expect(dry.cleaned[0]!.actions.slice(0, 2)).toEqual([
+      "bring back the work still in vercel sandbox sbx_work",
+      "remove vercel sandbox sbx_work",
+    ]);
+    const report = await cleanDispatches({
+      repository: root,
+      removeContainer,
+      reopenSandbox: async (_id, _provider, sandboxRoot) => void asked.push(sandboxRoot),
+    });
+    expect(asked).toEqual([undefined]);
+    expect(removed).toEqual([]);
+    expect(report.cleaned[0]!.kept).toMatchObject({
+      sandbox: "sbx_work",
+      reason: expect.stringMatching(/cannot reopen sandboxes/) as unknown,
+    });
+    // Still a dead run's: the next clean tries again; a reopener that fails leaves it too.
+    const [listed] = await listDispatches({ repository: root });
+    expect(listed).toMatchObject({ status: "dead", sandboxCommits: "unknown", record: { dispatchId: cannot, sandbox: "sbx_work" } });
+    const failing = await cleanDispatches({
+      repository: root,
+      removeContainer,
+      reopenSandbox: () => Promise.reject(new Error("engine down")),
+    });
+    expect(failing.cleaned[0]!.kept?.reason).toMatch(/could not be reopened \(engine down\)/);
+    expect(removed).toEqual([]);
+    // Discarded: removed, without reopening it.
+    const discarded = await cleanDispatches({
+      repository: root,
+      removeContainer,
+      discard: true,
+      reopenSandbox: () => Promise.reject(new Error("not asked")),
+    });
+    expect(discarded.cleaned[0]!.actions).toContain("discard the work still in vercel sandbox sbx_work and remove it");
+    expect(removed).toEqual(["sbx_work"]);
+    expect(await listDispatches({ repository: root })).toEqual([]);
+    // Killed before the agent ran (sandbox phase): nothing to bring back, removed at once.
+    writeRecord(root, { runner: await deadRunner(), ...inTurns, phase: "sandbox", sandbox: "sbx_idle" });
+    await cleanDispatches({ repository: root, removeContainer, reopenSandbox: () => Promise.reject(new Error("not asked")) });
+    expect(removed).toEqual(["sbx_work", "sbx_idle"]);
+  });
 });
