@@ -2,7 +2,7 @@
 // per request and per log-stream message, in the same run (issue 36's goals: acquire + one command + release
 // ≤ 1.15× the least the same work needs by hand, with the serial round trips of each side; a 2,000-file upload
 // ≤ 1.1×; a one-file re-sync ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
-// Run: npm run bench -w @outpost/provider-daytona   (OUTPOST_BENCH_ROUNDS, default 5)
+// Run: npm run bench -w @outpost/provider-daytona   (OUTPOST_BENCH_ROUNDS and OUTPOST_BENCH_UPLOAD_ROUNDS, default 5)
 import { execFileSync } from "node:child_process";
 import { Daytona } from "@daytonaio/sdk";
 import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
@@ -10,19 +10,22 @@ import { daytonaProvider } from "@outpost/provider-daytona";
 import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
 
 // Both sides' sandboxes and the host tree in memory: disk allocation swings (see usePrivateTmpdir) would
-// decide the upload row otherwise.
-usePrivateTmpdir("outpost-daytona-bench-", { inMemory: true });
+// decide the upload row otherwise. The double's paths are the host's, so the lease's default folder
+// (/tmp/outpost-…) would put the provider's uploads on disk and the raw ones in memory: its root goes to the
+// same memory folder (its lease scratch, one archive file per upload, stays in /tmp: that costs the provider).
+const memory = usePrivateTmpdir("outpost-daytona-bench-", { inMemory: true });
 const double = await startDaytonaDouble({ latencyMs: Number(process.env.OUTPOST_BENCH_LATENCY_MS ?? 40) });
 // The same client settings as the provider: polling, so no event socket keeps the process alive.
 const daytona = new Daytona({ ...double.credentials, useDeprecatedPolling: true });
 try {
   await runRemoteProviderBench({
     name: "daytona",
-    provider: daytonaProvider(double.credentials),
+    provider: daytonaProvider({ ...double.credentials, root: `${memory}/lease-roots` }),
     receivedBytes: () => double.receivedBytes(),
     roundTrips: double.roundTrips,
     files: 2_000,
     rounds: Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5),
+    uploadRounds: Number(process.env.OUTPOST_BENCH_UPLOAD_ROUNDS ?? 5),
     raw: {
       roundTrip: async () => {
         const sandbox = await daytona.create();
@@ -49,8 +52,10 @@ try {
           upload: async (_files, destination, source) => {
             const archive = execFileSync("tar", ["-cf", "-", "-C", source, "."], { maxBuffer: 1 << 30 });
             await sandbox.fs.uploadFile(archive, `${destination}.tar`);
+            // Through sh: the daemon's /process/execute splits the line itself and runs no shell
+            // (daytonaio/daytona apps/daemon/pkg/toolbox/process/execute.go, parseCommand), so `&&` needs one.
             const extracted = await sandbox.process.executeCommand(
-              `mkdir -p ${destination} && tar -xf ${destination}.tar -C ${destination}`,
+              `sh -c "mkdir -p ${destination} && tar -xf ${destination}.tar -C ${destination}"`,
             );
             if (extracted.exitCode !== 0) throw new Error(`tar -x failed: ${extracted.result}`);
           },

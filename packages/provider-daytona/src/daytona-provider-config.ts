@@ -14,7 +14,7 @@ export interface DaytonaProviderConfig {
   readonly createTimeoutSeconds?: number;
   /** Added to every command of every lease. */
   readonly variables?: Readonly<Record<string, string>>;
-  /** The repository directory in the sandbox; default: the sandbox's working directory. */
+  /** The repository directory in the sandbox; default: a folder of the lease's own, `/tmp/outpost-<sandbox>-<stamp>/workspace` (never the home). */
   readonly root?: string;
   /** Release stops the sandbox (kept, reusable by id or name) instead of deleting it. */
   readonly retain?: boolean;

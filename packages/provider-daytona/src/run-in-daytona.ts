@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { FRAMED_COMMAND_WRAPPER, FramedInput, inputFailure, KILL_TREE, startFeed } from "@outpost/plugin-utils";
 import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@outpost/plugin-utils";
 import { OutpostError } from "@outpost/core";
@@ -7,11 +8,11 @@ import { followOutput } from "./follow-output.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
 import { sessionLine, shellCommand } from "./shell-words.js";
-import { WholeInput } from "./whole-input.js";
+import { StreamedInput } from "./streamed-input.js";
 import { withRetry } from "./with-retry.js";
 import { WrapperStartReader } from "./wrapper-start.js";
 
-// A transfer's input up to this size travels as one upload before its script starts; a larger one streams.
+// A transfer's input up to this size travels as one streamed upload while its script starts; a larger one as frames.
 const WHOLE_INPUT_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -35,14 +36,16 @@ export async function runInDaytona(lease: LeaseSandbox, options: WrappedRun): Pr
     },
   );
   const atEnd = options.unwatched === true || options.outputAtEnd === true;
-  const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
-  const files = `${lease.scratch}/${lease.nextName("out")}`;
-  const framed = ["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv];
-  const wrapped = shellCommand(["/bin/sh", "-c", ENCODED_OUTPUT_WRAPPER, "outpost-output", files, atEnd ? "end" : "live", ...framed]);
-  const line = sessionLine({ ...lease.variables, ...options.variables }, wrapped);
-  const run: SessionRun = { line, input, files, header, output, delivered: () => delivered };
-  const outcome = atEnd ? await runAtEnd(lease, run, options) : await runFollowed(lease, run, options);
-  return outcome;
+  // Each run of the process has input and output files of its own (an input too large to send whole starts it again).
+  const fresh = (): SessionRun => {
+    const input = options.feed === undefined ? "-" : `${lease.scratch}/${lease.nextName("in")}`;
+    const files = `${lease.scratch}/${lease.nextName("out")}`;
+    const framed = ["/bin/sh", "-c", FRAMED_COMMAND_WRAPPER, "outpost", options.directory, input, ...options.argv];
+    const wrapped = shellCommand(["/bin/sh", "-c", ENCODED_OUTPUT_WRAPPER, "outpost-output", files, atEnd ? "end" : "live", ...framed]);
+    const line = sessionLine({ ...lease.variables, ...options.variables }, wrapped);
+    return { line, input, files, header, output, delivered: () => delivered };
+  };
+  return atEnd ? runAtEnd(lease, fresh(), options, fresh) : runFollowed(lease, fresh(), options);
 }
 
 interface SessionRun {
@@ -107,43 +110,37 @@ async function runFollowed(lease: LeaseSandbox, run: SessionRun, options: Wrappe
 
 /**
  * Output read at the end: one synchronous session command, which the daemon answers when it ended, with the
- * encoded output. A finite stdin goes first, whole, in one upload (a larger one streams, see WholeInput).
- * Should the answer lack part of the output, the log is read again before giving up.
+ * encoded output. A finite stdin is sent while the command starts, as it is written (see sendWhole); one
+ * larger than a whole upload ends that command and streams into a new one (see StreamedInput). Should the
+ * answer lack part of the output, the log is read again before giving up.
  */
-async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRun): Promise<WrappedOutcome> {
-  const { line, input, header, output } = run;
-  let uploading: Promise<void> | undefined;
-  if (options.feed !== undefined) {
-    const whole = new WholeInput(WHOLE_INPUT_BYTES);
-    options.feed(whole).then(
-      () => void whole.end(),
-      (error: unknown) => whole.failed(error),
-    );
-    const shape = await whole.shape.catch((error: unknown) => {
-      throw inputFailure(error, options.what);
-    });
-    if ("stream" in shape) return runFollowed(lease, run, { ...options, feed: shape.stream });
-    options.guard.check();
-    const frames = [
-      { path: `${input}/0`, content: shape.whole, marker: false },
-      { path: `${input}/0.ok`, content: Buffer.from(`${shape.whole.length}\n`), marker: true },
-      { path: `${input}/end`, content: Buffer.from("1\n"), marker: true },
-    ];
-    // Sent while the command starts: its reader takes a frame only once the frame has its marker's size,
-    // whatever order the daemon writes the files in.
-    uploading = writeFrames(lease, frames, options.what);
-    uploading.catch(() => undefined);
-  }
+async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRun, fresh: () => SessionRun): Promise<WrappedOutcome> {
+  const { line, header, output } = run;
+  const sending = options.feed === undefined ? undefined : sendWhole(lease, run.input, options);
   const stopping = stopper(lease, run, options);
+  let handedOn = false;
   try {
     const session = await lease.sessions.take();
     const request = lease.sandbox.process.executeSessionCommand(session, { command: line, runAsync: false });
-    // An input that could not be sent ends the command (it would wait for it): its failure is the answer.
-    uploading?.catch(() => stopping.stop());
+    // Input that was not sent whole (too large, a failed feed, an upload the API refused) ends the command,
+    // which would wait for it.
+    sending?.sent.catch(() => stopping.stop());
     const ended = await Promise.race([request, stopping.abandoned]);
-    await uploading;
+    const failure = await sending?.sent.then(
+      () => undefined,
+      (error: unknown) => error ?? new Error("the upload of the input failed"),
+    );
     await stopping.killed();
     options.guard.check();
+    if (failure !== undefined && sending !== undefined) {
+      if (sending.input.feedFailure !== undefined) throw inputFailure(sending.input.feedFailure, options.what);
+      if (!sending.input.overflowed) throw failure;
+      const shape = await sending.input.shape;
+      if (!("stream" in shape)) throw failure;
+      handedOn = true;
+      sending.stop(true);
+      return await runFollowed(lease, fresh(), { ...options, feed: shape.stream });
+    }
     // The encoded lines are all on stdout; a daemon that only fills the combined `output` has them there.
     output.replay(ended.stdout || ended.output || "");
     if (output.end === undefined) {
@@ -163,8 +160,70 @@ async function runAtEnd(lease: LeaseSandbox, run: SessionRun, options: WrappedRu
     if (options.guard.error !== undefined) throw options.guard.error;
     throw mapDaytonaError(error, options.what);
   } finally {
+    // Nothing keeps sending (an upload waiting for a marker, a feed waiting for its reader) once this ends.
+    if (!handedOn) sending?.stop();
     stopping.dispose();
   }
+}
+
+interface WholeSend {
+  readonly input: StreamedInput;
+  /** All three uploads landed; fails when one failed or the input was not sent whole. */
+  readonly sent: Promise<void>;
+  /** Aborts the uploads and, unless the input is handed on, ends the feed. */
+  stop(handingOn?: boolean): void;
+}
+
+/**
+ * Sends a finite stdin as the frame `0` of the input directory, its marker `0.ok` and `end` (FramedInput's
+ * layout), as three streamed uploads started at once (`uploadFileStream`, documented to take a Readable and
+ * to send it with chunked encoding): the frame carries the input while it is written, and the markers'
+ * contents follow as soon as its size is known. The command's reader takes the frame only once it has its
+ * marker's size, whatever order or pace the daemon writes the files at.
+ */
+function sendWhole(lease: LeaseSandbox, input: string, options: WrappedRun): WholeSend {
+  const streamed = new StreamedInput(WHOLE_INPUT_BYTES);
+  options.feed!(streamed).then(
+    () => void streamed.end(),
+    (error: unknown) => streamed.failed(error),
+  );
+  const uploads = new AbortController();
+  const abort = () => uploads.abort(options.guard.error);
+  options.guard.signal.addEventListener("abort", abort, { once: true });
+  const marker = (content: (size: number) => string) =>
+    Readable.from(
+      (async function* () {
+        const shape = await streamed.shape;
+        if (!("size" in shape)) throw new Error("the input is not sent whole");
+        yield Buffer.from(content(shape.size));
+      })(),
+    );
+  // A frame or marker the API refused is the platform's failure (mapped), not a host file's.
+  const upload = (source: Readable, path: string) =>
+    lease.sandbox.fs.uploadFileStream(source, path, { signal: uploads.signal }).catch((error: unknown) => {
+      throw mapDaytonaError(error, options.what);
+    });
+  const sent = Promise.all([
+    upload(streamed.frame, `${input}/0`),
+    upload(
+      marker((size) => `${size}\n`),
+      `${input}/0.ok`,
+    ),
+    upload(
+      marker(() => "1\n"),
+      `${input}/end`,
+    ),
+  ]).then(() => undefined);
+  sent.catch(() => undefined);
+  return {
+    input: streamed,
+    sent,
+    stop: (handingOn) => {
+      options.guard.signal.removeEventListener("abort", abort);
+      uploads.abort();
+      if (handingOn !== true) streamed.destroy();
+    },
+  };
 }
 
 /**

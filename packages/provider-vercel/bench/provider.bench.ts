@@ -2,7 +2,7 @@
 // per request, in the same run (issue 36's goals: acquire + one command + release ≤ 1.15× the least the same
 // work needs by hand, with the serial round trips of each side; a 2,000-file upload ≤ 1.1×; a one-file re-sync
 // ≤ 5% of the full upload's bytes). Prints medians and ratios; asserts nothing.
-// Run: npm run bench -w @outpost/provider-vercel   (OUTPOST_BENCH_ROUNDS, default 5)
+// Run: npm run bench -w @outpost/provider-vercel   (OUTPOST_BENCH_ROUNDS and OUTPOST_BENCH_UPLOAD_ROUNDS, default 5)
 import { Sandbox } from "@vercel/sandbox";
 import { runRemoteProviderBench, usePrivateTmpdir } from "@outpost/testkit/bench";
 import { vercelProvider } from "@outpost/provider-vercel";
@@ -21,6 +21,7 @@ try {
     roundTrips: double.roundTrips,
     files: 2_000,
     rounds: Number(process.env.OUTPOST_BENCH_ROUNDS ?? 5),
+    uploadRounds: Number(process.env.OUTPOST_BENCH_UPLOAD_ROUNDS ?? 5),
     raw: {
       roundTrip: async () => {
         const sandbox = await Sandbox.create(sdk);
