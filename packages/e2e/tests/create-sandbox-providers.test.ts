@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,6 +81,44 @@ const placements: { name: string; unavailable?: string; provider: () => SandboxP
 ];
 
 describe("createSandbox() on mounted and remote providers", () => {
+  (unavailable ? it.skip : it)(
+    `Docker mounted: links the sandbox plants in its git directory between dispatches are replaced, never followed${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
+    async () => {
+      const repository = scratchRepository();
+      const objects = join(repository, ".git", "objects");
+      const before = readdirSync(objects).sort();
+      const sandbox = await createSandbox({
+        sandboxProvider: mounted(),
+        repository,
+        branch: { mode: "named", name: "planted" },
+        agent: agentWith({}),
+      });
+      try {
+        await sandbox.dispatch("Write one.txt.", { agent: agentWith({ FILE: "one.txt" }) });
+        // The host's objects are mounted read-only at their host path: a refill that followed these links would
+        // write refs/heads/planted and a config into the host's git directory.
+        const planted = await sandbox.command({
+          executable: "sh",
+          arguments: [
+            "-c",
+            'd=$(git rev-parse --absolute-git-dir) && rm -rf "$d/refs" "$d/config" && ln -s "$1" "$d/refs" && ln -s "$1/config" "$d/config"',
+            "plant",
+            objects,
+          ],
+        });
+        expect(planted.status, planted.stderr).toBe(0);
+        const second = await sandbox.dispatch("Write two.txt.", { agent: agentWith({ FILE: "two.txt" }) });
+        expect(second.commits).toHaveLength(1);
+        expect(gitIn(repository, "log", "--format=%s", "-2", "planted")).toBe("script agent: two.txt\nscript agent: one.txt");
+      } finally {
+        await sandbox.close();
+      }
+      expect(readdirSync(objects).filter((name) => !before.includes(name) && !/^[0-9a-f]{2}$/.test(name))).toEqual([]);
+      expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");
+    },
+    240_000,
+  );
+
   for (const placement of placements) {
     (placement.unavailable ? it.skip : it)(
       `${placement.name}: one lease across two dispatches, a resume, a fork and a command${placement.unavailable ? ` (unavailable: ${placement.unavailable})` : ""}`,
