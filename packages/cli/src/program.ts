@@ -160,10 +160,18 @@ export function buildProgram(io: ProgramIo): Command {
     .option("--keep", "keep the scratch repository and conversations instead of removing them")
     .option(
       "-p, --provider <name>",
-      "local (default), or docker: both turns in a container on the host's network, which reaches the scripted server",
+      "local (default), or an installed provider of containers on this machine: both turns in a container on the host's network, which reaches the scripted server",
     )
-    .option("--image <image>", "docker: the agent image (default: outpost-agents:latest, what `outpost image build` tags)")
-    .option("--volume <host:container[:ro]>", "docker: extra mount, e.g. an agent CLI installed on the host (repeatable)", collect, [])
+    .option(
+      "--image <image>",
+      "container providers: the agent image (default: the provider's, outpost-agents:latest from `outpost image build`)",
+    )
+    .option(
+      "--volume <host:container[:ro]>",
+      "container providers: extra mount, e.g. an agent CLI installed on the host (repeatable)",
+      collect,
+      [],
+    )
     .exitOverride()
     .action(async (flags: { agent?: string; executable?: string; keep?: boolean; provider?: string; image?: string; volume: string[] }) => {
       const { demoCommand } = await import("./demo/demo-command.js");

@@ -69,6 +69,7 @@ const claudeBinary = join(dirname(manifest), (require(manifest) as { bin: { clau
 it("a provider that cannot reach this machine's loopback is a usage error naming the ones that can", () => {
   const result = spawnSync(process.execPath, [command, "demo", "--provider", "vercel"], { cwd: packageRoot, encoding: "utf8" });
   expect(result.status).toBe(2);
-  expect(result.stderr).toContain("--provider local or --provider docker");
+  expect(result.stderr).toContain("Pass --provider local or --provider docker;");
+  expect(result.stderr).toContain("`outpost run --provider vercel`");
   expect(result.stdout).toBe("");
 });

@@ -38,7 +38,7 @@ export async function demoAgent(requested: string | undefined): Promise<DemoAgen
   );
 }
 
-/** `outpost demo --provider docker`: the first installed agent plugin (its CLI is the image's, not the host's). */
+/** `outpost demo` in a container: the first installed agent plugin (its CLI is the image's, not the host's). */
 export function installedAgent(): string {
   const name = findPlugins("agent")[0]?.name;
   if (name === undefined)

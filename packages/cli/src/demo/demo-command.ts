@@ -3,6 +3,7 @@ import { OutpostError } from "@outpost/core";
 import type { ProgramIo } from "../program.js";
 import { EXIT_CODES, exitCodeFor } from "../exit-codes.js";
 import { demoAgent, installedAgent } from "./demo-agent.js";
+import { containerProviders, demoPlacement } from "./demo-placement.js";
 import { demoScript, REMEMBERED } from "./demo-script.js";
 import { lastCommit, scratchCheckout } from "./scratch-checkout.js";
 import { runCli } from "./run-cli.js";
@@ -12,16 +13,13 @@ export interface DemoFlags {
   readonly executable?: string;
   /** Keep the scratch folder (repository and conversations) instead of removing it. */
   readonly keep?: boolean;
-  /** `local` (default) or `docker`: where both turns run. */
+  /** `local` (default) or a provider of containers on this machine: where both turns run. */
   readonly provider?: string;
-  /** docker: the agent image. */
+  /** Container providers: the agent image. */
   readonly image?: string;
-  /** docker: extra mounts, as `outpost run --volume`. */
+  /** Container providers: extra mounts, as `outpost run --volume`. */
   readonly volume?: readonly string[];
 }
-
-/** Where the demo can run: the scripted server listens on this machine's loopback. */
-const DEMO_PROVIDERS = ["local", "docker"];
 
 /**
  * `outpost demo`: offline, no key. A scripted model server on 127.0.0.1 stands in for the vendor API; the
@@ -33,16 +31,13 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
   let server: { readonly url: string; readonly problems: readonly string[]; close(): Promise<void> };
   let agent: { readonly name: string; readonly executable: string | undefined };
   const provider = flags.provider ?? "local";
+  let placement: "host" | "mounted";
   try {
-    if (!DEMO_PROVIDERS.includes(provider))
-      throw new OutpostError(
-        "configuration",
-        `outpost demo runs on ${DEMO_PROVIDERS.join(" or ")} (the scripted model server listens on this machine), not on "${provider}". Pass --provider local or --provider docker; try ${provider} with \`outpost run --provider ${provider}\` and a key.`,
-      );
+    placement = await demoPlacement(provider);
     const models = await importModelServer();
     // In a container the agent's CLI is the image's (`outpost image build`), found by name there.
     agent =
-      provider !== "local"
+      placement === "mounted"
         ? { name: flags.agent ?? installedAgent(), executable: flags.executable }
         : flags.executable
           ? { name: flags.agent ?? (await demoAgent(undefined)).name, executable: flags.executable }
@@ -64,7 +59,7 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
     "--provider",
     provider,
     // The container shares the host's network, so 127.0.0.1 is the scripted server's.
-    ...(provider === "local" ? [] : ["--network", "host", ...(flags.image ? ["--image", flags.image] : [])]),
+    ...(placement === "host" ? [] : ["--network", "host", ...(flags.image ? ["--image", flags.image] : [])]),
     ...(flags.volume ?? []).flatMap((volume) => ["--volume", volume]),
   ];
   const where = ["--repository", checkout.repository, "--conversation-home", checkout.conversationHome, "--base-url", server.url];
@@ -91,9 +86,12 @@ export async function demoCommand(flags: DemoFlags, io: ProgramIo): Promise<numb
     const remembered = second.output.includes(REMEMBERED) && server.problems.length === 0;
     say(`\n${remembered ? "✓" : "✗"} one commit, and a continuation that saw the first turn (${REMEMBERED})`);
     if (server.problems.length > 0) say(`  model server problems: ${server.problems.join("; ")}`);
-    if (provider === "local")
-      say(`Next: \`outpost image build --agent ${agent.name}\` and \`outpost demo --provider docker\` for the same in a container;`);
-    say(`${provider === "local" ? "  or" : "Next:"} \`outpost init\` in your repository, then \`outpost run --help\`.`);
+    const containers = placement === "host" ? await containerProviders() : [];
+    if (containers.length > 0)
+      say(
+        `Next: \`outpost image build --agent ${agent.name}\` and \`outpost demo --provider ${containers[0]}\` for the same in a container;`,
+      );
+    say(`${containers.length > 0 ? "  or" : "Next:"} \`outpost init\` in your repository, then \`outpost run --help\`.`);
     return remembered ? EXIT_CODES.success : EXIT_CODES.failure;
   } finally {
     await server.close();
