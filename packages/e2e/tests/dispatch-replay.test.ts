@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -140,6 +140,9 @@ describe("replay of a recorded Claude Code run (no model server running)", () =>
     expect(result.completed).toBe(true);
     expect(result.commits).toEqual(recording.result.commits);
     expect(gitIn(clone, "rev-parse", "HEAD")).toBe(recording.result.commits[1]);
+    // Rebuilt the fast way, by one fast-import: the commits are in its pack, not loose objects written one by one.
+    for (const id of result.commits) expect(existsSync(join(clone, ".git", "objects", id.slice(0, 2), id.slice(2))), id).toBe(false);
+    expect(gitIn(clone, "fsck", "--no-dangling", "--connectivity-only")).toBe("");
     expect(readFileSync(join(clone, "data.bin"))).toEqual(readFileSync(join(recording.repository, "data.bin")));
     expect(gitIn(clone, "status", "--porcelain")).toBe("");
     expect(result.divergences).toEqual([]);
