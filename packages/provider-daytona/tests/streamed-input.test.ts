@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { daytonaProvider } from "@outpost/provider-daytona";
 import { startDaytonaDouble } from "@outpost/cloud-doubles/daytona";
-import { useApiDouble } from "@outpost/testkit/faults";
+import { OperationGuard } from "@outpost/plugin-utils";
+import { outpostFailure as failure, useApiDouble } from "@outpost/testkit/faults";
+import type { LeaseSandbox } from "../src/lease-sandbox.js";
+import { runInDaytona } from "../src/run-in-daytona.js";
 
 // A finite stdin nobody follows travels while its command starts (run-in-daytona's sendWhole): one streamed
 // frame and its two markers beside one synchronous request; one too large for a whole upload starts again as frames.
@@ -53,4 +56,35 @@ describe("daytona provider: a finite stdin sent while its command starts", () =>
       await rm(host, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("whose feed fails midway ends its command and fails with workspace, naming the cause; the lease goes on", async () => {
+    const lease = await daytonaProvider(fixture.double.credentials).acquire(fixture.context);
+    const guard = new OperationGuard({ deadlineMs: 30_000 }, "The feed test");
+    try {
+      const run = runInDaytona(lease as unknown as LeaseSandbox, {
+        argv: ["/bin/sh", "-c", "cat >/dev/null; echo read"],
+        directory: lease.root,
+        onStdout: () => undefined,
+        onStderr: () => undefined,
+        guard,
+        what: "run the feed test",
+        outputAtEnd: true,
+        feed: async (stdin) => {
+          stdin.write("the first part");
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          throw new Error("a host file changed while it was packed");
+        },
+      });
+      const error = await failure(run);
+      expect(error.code).toBe("workspace");
+      expect(error.message).toMatch(/a host file changed while it was packed/);
+      expect(await lease.invoke({ executable: "sh", arguments: ["-c", "echo still here"] })).toMatchObject({
+        status: 0,
+        stdout: "still here\n",
+      });
+    } finally {
+      guard.dispose();
+      await lease.release();
+    }
+  });
 });
