@@ -36,12 +36,12 @@ export function fastRebuild(ref: string, commits: readonly RecordedCommit[]): st
   lines.push(`  [ "$(g write-tree)" = ${shellQuote(commits.at(-1)!.tree)} ] || return 1`);
   if (blobs.length > 0)
     lines.push(
-      `  checked=$(g cat-file --batch-check <<'${token}B'`,
+      `  checked=$(g cat-file --batch-check='%(objecttype)' <<'${token}B'`,
       ...blobs,
       `${token}B`,
       "  ) || return 1",
-      // A blob the patches name but did not make: the fast-import would stop (and leave a crash report in the git directory).
-      "  case $checked in *missing*) return 1 ;; esac",
+      // Each a blob git holds: else fast-import would stop, and leave a crash report in the git directory.
+      `  [ "$checked" = ${shellQuote(blobs.map(() => "blob").join("\n"))} ] || return 1`,
     );
   lines.push(
     // The turn's trees and commits stay one pack (git's own storage; its gc merges packs): unpacking them into
