@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isOutpostError, type AgentAdapter, type CustomAgent, type SandboxProvider } from "@outpost/core";
+import { isOutpostError, type AgentAdapter, type CustomAgent, type SandboxLease, type SandboxProvider } from "@outpost/core";
 import { createSandbox } from "@outpost/dispatch";
 import { dockerProvider } from "@outpost/provider-docker";
 import { daytonaProvider } from "@outpost/provider-daytona";
@@ -82,17 +82,20 @@ const placements: { name: string; unavailable?: string; provider: () => SandboxP
 
 describe("createSandbox() on mounted and remote providers", () => {
   (unavailable ? it.skip : it)(
-    `Docker mounted: links the sandbox plants in its git directory between dispatches are replaced, never followed${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
+    `Docker mounted: links the sandbox plants in its git directory between dispatches are replaced, never followed; close({ preserve })${unavailable ? ` (unavailable: ${unavailable})` : ""}`,
     async () => {
       const repository = scratchRepository();
       const objects = join(repository, ".git", "objects");
       const before = readdirSync(objects).sort();
+      const inner = mounted();
+      let held: SandboxLease | undefined;
       const sandbox = await createSandbox({
-        sandboxProvider: mounted(),
+        sandboxProvider: { ...inner, acquire: async (context) => (held = await inner.acquire(context)) },
         repository,
         branch: { mode: "named", name: "planted" },
         agent: agentWith({}),
       });
+      let preserved: Awaited<ReturnType<typeof sandbox.close>> | undefined;
       try {
         await sandbox.dispatch("Write one.txt.", { agent: agentWith({ FILE: "one.txt" }) });
         // The host's objects are mounted read-only at their host path: a refill that followed these links would
@@ -110,8 +113,20 @@ describe("createSandbox() on mounted and remote providers", () => {
         const second = await sandbox.dispatch("Write two.txt.", { agent: agentWith({ FILE: "two.txt" }) });
         expect(second.commits).toHaveLength(1);
         expect(gitIn(repository, "log", "--format=%s", "-2", "planted")).toBe("script agent: two.txt\nscript agent: one.txt");
+        // Preserved: the container and its private git directory stay for inspection, named in the outcome.
+        preserved = await sandbox.close({ preserve: true });
+        expect(preserved).toMatchObject({ preserved: true, directory: sandbox.workspace.directory });
+        const gitDirectory = preserved.preserved ? preserved.gitDirectory : undefined;
+        expect(gitDirectory !== undefined && existsSync(join(gitDirectory, "HEAD"))).toBe(true);
+        expect((await held!.invoke({ executable: "git", arguments: ["log", "--format=%s", "-1"] })).stdout.trim()).toBe(
+          "script agent: two.txt",
+        );
       } finally {
-        await sandbox.close();
+        if (preserved === undefined) await sandbox.close();
+        else {
+          await held?.release();
+          if (preserved.preserved && preserved.gitDirectory) rmSync(preserved.gitDirectory, { recursive: true, force: true });
+        }
       }
       expect(readdirSync(objects).filter((name) => !before.includes(name) && !/^[0-9a-f]{2}$/.test(name))).toEqual([]);
       expect(gitIn(repository, "fsck", "--strict", "--no-dangling")).toBe("");

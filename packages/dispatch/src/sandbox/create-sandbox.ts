@@ -58,7 +58,14 @@ export type SandboxDispatchOptions = Omit<DispatchOptions, (typeof FIXED)[number
 /** What `close()` left: the released sandbox's closed workspace, or the preserved sandbox's whereabouts. */
 export type ClosedSandbox =
   | { readonly preserved: false; readonly workspace: ClosedWorkspace }
-  | { readonly preserved: true; readonly sandboxId?: string; readonly root: string; readonly directory: string };
+  | {
+      readonly preserved: true;
+      readonly sandboxId?: string;
+      readonly root: string;
+      readonly directory: string;
+      /** Mounted: the private git directory the preserved lease still mounts (the caller removes it once done). */
+      readonly gitDirectory?: string;
+    };
 
 /** A warm sandbox: one lease kept across its operations, which run one at a time (page 004). */
 export interface Sandbox {
@@ -164,13 +171,17 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   };
 
   async function closeSandbox(preserve: boolean): Promise<ClosedSandbox> {
-    if (preserve)
+    if (preserve) {
+      // The remote root's scratch is an empty folder nothing reads: it goes even when the sandbox stays.
+      if (scratch) await rm(scratch, { recursive: true, force: true });
       return {
         preserved: true,
         ...(lease.sandboxId !== undefined ? { sandboxId: lease.sandboxId } : {}),
         root: lease.root,
         directory: workspace.directory,
+        ...(git?.context.git ? { gitDirectory: git.context.git.directory } : {}),
       };
+    }
     // Both run even when one fails; the first failure is the close's. The private git directory and the
     // remote root's scratch go once the lease that mounts them is gone.
     const [released, ended] = await Promise.allSettled([
