@@ -56,5 +56,7 @@ describe("patchChanges", () => {
     expect(patchChanges(`diff --git a/x b/x\nindex ${A}..${B} 100644\nwhat is this\n`)).toBeUndefined();
     expect(patchChanges(`diff --git a/x b/y\nindex ${A}..${B} 100644\n`)).toBeUndefined();
     expect(patchChanges(`preamble\ndiff --git a/x b/x\nindex ${A}..${B} 100644\n`)).toBeUndefined();
+    for (const path of ["x//y", "x/../y", "./y", ".git/config", "x/.GIT/y", "x/"])
+      expect(patchChanges(`diff --git a/${path} b/${path}\nindex ${A}..${B} 100644\n`), path).toBeUndefined();
   });
 });

@@ -75,7 +75,12 @@ function paths(names: string, section: Record<string, string>): [string | undefi
   return names === `a/${path} b/${path}` ? [plain(path), plain(path)] : [undefined, undefined];
 }
 
-/** A path git printed unquoted, usable as is in a fast-import line; undefined when quoted or odd. */
+/**
+ * A path git printed unquoted, usable as is in a fast-import line; undefined when quoted or odd (an empty, `.`,
+ * `..` or `.git` component: fast-import would stop on some, git refuses the others).
+ */
 function plain(path: string | undefined): string | undefined {
-  return path !== undefined && path !== "" && !path.startsWith('"') && !/[\n\r\0]/.test(path) ? path : undefined;
+  if (path === undefined || path.startsWith('"') || /[\n\r\0]/.test(path)) return undefined;
+  const odd = path.split("/").some((part) => part === "" || part === "." || part === ".." || part.toLowerCase() === ".git");
+  return odd ? undefined : path;
 }
