@@ -52,7 +52,7 @@ describe("createAgent()", () => {
     expect(command.arguments).toEqual(expect.arrayContaining(["claude-sonnet-4-5"]));
     expect(seen).toEqual([{ name: "claude-sonnet-4-5", reasoning: "high", maxOutputTokens: 2000 }]);
     const forking = await createAgent({ harness: "codex", fork: () => Promise.resolve("copy") });
-    expect(forking).toMatchObject({ kind: "custom", name: "codex" });
+    expect(forking).toMatchObject({ kind: "custom", name: "codex", forkable: true });
     expect(typeof forking.fork).toBe("function");
   });
 

@@ -113,6 +113,7 @@ function harnessCustomAgent(
     ...(base.homeFiles ? { homeFiles: (turn: AgentTurn) => base.homeFiles!(turn) } : {}),
     ...(base.unsupported ? { unsupported: base.unsupported.bind(base) } : {}),
     ...(base.cliWarnings ? { cliWarnings: base.cliWarnings.bind(base) } : {}),
-    ...(fork ? { fork } : {}),
+    // The hook makes the copy, so what the harness's CLI release can fork no longer matters.
+    ...(fork ? { fork, forkable: true } : {}),
   };
 }
