@@ -9,7 +9,8 @@
  * the output): the files are relayed once the command ended, with no pump and no polling. In both, the
  * command's pid is in `$1.pid` while it runs, so a deadline or an abort can end its tree (KILL_BY_PID_FILE).
  * The files live in the lease's scratch; processes the command left running keep writing to them after the
- * trailer, as they would to a closed pipe.
+ * trailer, as they would to a closed pipe. They are removed in the background, off the output (the session
+ * answers once every holder of the command's output closed it), so the command's answer does not wait for it.
  */
 export const ENCODED_OUTPUT_WRAPPER = `base=$1
 mode=$2
@@ -41,7 +42,7 @@ if [ "$mode" = end ]; then
   status=$?
   emit o; emit e
   echo "s$status:$o:$e"
-  rm -f "$base.o" "$base.e" "$base.pid"
+  rm -f "$base.o" "$base.e" "$base.pid" </dev/null >/dev/null 2>&1 &
   exit "$status"
 fi
 : >"$base.o" && : >"$base.e" || exit 125
@@ -73,7 +74,7 @@ status=$?
 echo "$status" >"$base.s"
 [ -e "$base.r" ] && kill -USR1 "$pump" 2>/dev/null
 wait "$pump"
-rm -f "$base.o" "$base.e" "$base.s" "$base.r" "$base.pid"
+rm -f "$base.o" "$base.e" "$base.s" "$base.r" "$base.pid" </dev/null >/dev/null 2>&1 &
 exit "$status"`;
 
 /** Waits (up to 5 s) for the pid file `$1` the wrapper writes as the command starts, then runs KILL_TREE on it. */

@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -74,6 +74,19 @@ describe("encoded command output through the daemon's labelling and the SDK's de
       }).stdout;
       expect(log.split("\n").length, mode).toBeGreaterThan(4);
       expect(decoded(log), mode).toEqual({ stdout: Buffer.from(`${"x".repeat(100_000)}end`), stderr: Buffer.alloc(0), status: 0 });
+    }
+  });
+
+  it("removes its files after the trailer, in the background (the answer does not wait for it)", async () => {
+    for (const mode of ["live", "end"]) {
+      const directory = mkdtempSync(join(tmpdir(), "outpost-encoded-"));
+      const log = spawnSync("/bin/sh", ["-c", ENCODED_OUTPUT_WRAPPER, "w", join(directory, "out"), mode, "/bin/sh", "-c", "echo hi"], {
+        encoding: "latin1",
+      }).stdout;
+      expect(decoded(log).status, mode).toBe(0);
+      for (let waited = 0; readdirSync(directory).length > 0 && waited < 5_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(readdirSync(directory), mode).toEqual([]);
     }
   });
 
