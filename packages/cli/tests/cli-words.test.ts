@@ -46,4 +46,16 @@ describe("engine messages in the command line's words", () => {
     });
     expect(errorInCliWords(kept).message).toBe(kept.message);
   });
+
+  it("a failed agent CLI points at outpost doctor for that agent, where a missing key shows", () => {
+    const failed = new OutpostError(
+      "process",
+      "claude failed (exit 1): Not logged in · Please run /login. Check the agent's configuration and the sandbox. Work is kept on branch b.",
+    );
+    expect(errorInCliWords(failed).message).toBe(
+      "claude failed (exit 1): Not logged in · Please run /login. Check the agent's configuration and the sandbox: " +
+        "`outpost doctor --agent claude` reports its CLI and whether its key is found (keys go in .outpost/.env). Work is kept on branch b.",
+    );
+    expect(errorInCliWords(failed).code).toBe("process");
+  });
 });

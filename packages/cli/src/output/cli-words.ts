@@ -18,6 +18,9 @@ const REWRITES: readonly (readonly [RegExp, string])[] = [
   [/, use --force to delete it/g, ""],
 ];
 
+/** The engine's advice when an agent's CLI fails (dispatch's run-turn.ts). */
+const AGENT_FAILED_ADVICE = "Check the agent's configuration and the sandbox.";
+
 /** A message of the engine in the command line's words. */
 export function inCliWords(message: string): string {
   return REWRITES.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), message);
@@ -34,6 +37,12 @@ interface Recovery {
 /** The error in the CLI's words; "Work is kept on … (0 commits)" only when there is work to keep. */
 export function errorInCliWords(error: OutpostError): OutpostError {
   let message = inCliWords(error.message);
+  // The agent's CLI failed (a missing key is the usual first one): the doctor checks that CLI and its key as a run does.
+  const agent = /^([\w.-]+) failed \(exit /.exec(message)?.[1];
+  message = message.replace(
+    AGENT_FAILED_ADVICE,
+    `Check the agent's configuration and the sandbox: \`outpost doctor${agent ? ` --agent ${agent}` : ""}\` reports its CLI and whether its key is found (keys go in .outpost/.env).`,
+  );
   const recovery = (error.details as { recovery?: Recovery } | undefined)?.recovery;
   if (recovery && (recovery.commits?.length ?? 0) === 0 && !recovery.conversationId && !recovery.recoveryLocation) {
     // A managed worktree still on disk may hold uncommitted work: it stays named.
