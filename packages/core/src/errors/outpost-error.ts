@@ -14,7 +14,9 @@ export type OutpostErrorCode =
   | "steering"
   | "quota"
   | "prompt"
-  | "limit";
+  | "limit"
+  | "guard"
+  | "stuck";
 
 export const OUTPOST_ERROR_CODES: readonly OutpostErrorCode[] = Object.freeze([
   "configuration",
@@ -32,6 +34,8 @@ export const OUTPOST_ERROR_CODES: readonly OutpostErrorCode[] = Object.freeze([
   "quota",
   "prompt",
   "limit",
+  "guard",
+  "stuck",
 ]);
 
 export type OutpostErrorDetails = Readonly<Record<string, unknown>>;
