@@ -1,7 +1,7 @@
 import { flattenEndpoint, type EndpointOptions } from "@outpost/core";
 import { cliAgent, uuidSessionId, type CliAgentOptions, type CliAgentRuntime } from "@outpost/plugin-utils";
 import { claudeConversationStore } from "./claude-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentTurn } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, ModelReasoning } from "@outpost/core";
 import { CLAUDE_FEATURES, type ClaudeFeatures } from "./claude-features.js";
 import { ClaudeDecoder } from "./claude-decoder.js";
 import { CLAUDE_FAILURE_RULES } from "./claude-failure-rules.js";
@@ -14,6 +14,10 @@ export interface ClaudeAgentOptions extends EndpointOptions, CliAgentOptions {
   readonly apiKey?: string;
   /** `CLAUDE_CODE_MAX_RETRIES`: retries of a refused model call (the CLI's default is 10, with backoff up to ~40 s). */
   readonly maxRetries?: number;
+  /** `CLAUDE_CODE_EFFORT_LEVEL`: the model's reasoning effort. */
+  readonly reasoning?: ModelReasoning;
+  /** `CLAUDE_CODE_MAX_OUTPUT_TOKENS`: the largest answer of one model call, in tokens. */
+  readonly maxOutputTokens?: number;
 }
 
 /** Variables that keep Claude Code quiet and unattended (measured: no DNS lookup with them). */
@@ -97,6 +101,7 @@ function claudeVariables(options: ClaudeAgentOptions): Record<string, string> {
     ...(options.baseUrl === undefined ? {} : { ANTHROPIC_BASE_URL: options.baseUrl }),
     ...(options.apiKey === undefined ? {} : { ANTHROPIC_API_KEY: options.apiKey }),
     ...(options.maxRetries === undefined ? {} : { CLAUDE_CODE_MAX_RETRIES: String(options.maxRetries) }),
+    ...modelVariables(options),
     ...options.variables,
   };
 }
@@ -110,5 +115,15 @@ export function claudeSettings(given: ClaudeAgentOptions): string {
   const env: Record<string, string> = { ...QUIET_VARIABLES };
   if (options.baseUrl !== undefined) env["ANTHROPIC_BASE_URL"] = options.baseUrl;
   if (options.model !== undefined) env["ANTHROPIC_MODEL"] = options.model;
+  // As the endpoint: over any value of the user's own settings.
+  Object.assign(env, modelVariables(options));
   return JSON.stringify({ env });
+}
+
+/** The model settings as the variables Claude Code reads. */
+function modelVariables(options: ClaudeAgentOptions): Record<string, string> {
+  return {
+    ...(options.reasoning === undefined ? {} : { CLAUDE_CODE_EFFORT_LEVEL: options.reasoning }),
+    ...(options.maxOutputTokens === undefined ? {} : { CLAUDE_CODE_MAX_OUTPUT_TOKENS: String(options.maxOutputTokens) }),
+  };
 }

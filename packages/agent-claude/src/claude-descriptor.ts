@@ -15,5 +15,6 @@ export const descriptor: AgentDescriptor = {
   variables: { apiKey: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" },
   features: CLAUDE_FEATURES,
   createAgent: (options) => claudeAgent(options),
+  modelSettings: ["reasoning", "maxOutputTokens"],
   createStore: () => claudeConversationStore(),
 };

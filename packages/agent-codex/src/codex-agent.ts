@@ -1,7 +1,7 @@
 import { OutpostError, flattenEndpoint, type EndpointOptions } from "@outpost/core";
 import { cliAgent, type CliAgentOptions, type CliAgentRuntime } from "@outpost/plugin-utils";
 import { codexConversationStore } from "./codex-conversation-store.js";
-import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease } from "@outpost/core";
+import type { AgentAdapter, AgentCommand, AgentTurn, CliRelease, ModelReasoning } from "@outpost/core";
 import { CODEX_FEATURES, CODEX_FORK_SINCE, type CodexFeatures } from "./codex-features.js";
 import { codexTranscriptUsage } from "./codex-transcript-usage.js";
 import { CODEX_API_KEY_VARIABLE, codexConfigOverrides } from "./codex-config.js";
@@ -25,6 +25,8 @@ export interface CodexAgentOptions extends EndpointOptions, CliAgentOptions {
   readonly version?: string;
   /** Retries of a refused model call (`request_max_retries`, `stream_max_retries`); needs `baseUrl`. */
   readonly maxRetries?: number;
+  /** The model's reasoning effort (`model_reasoning_effort`). */
+  readonly reasoning?: ModelReasoning;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentHomeFile } from "@outpost/core";
+import type { AgentHomeFile, ModelReasoning } from "@outpost/core";
 
 /** Name of the variable that carries the API key of the configured endpoint (never written to a file). */
 export const CODEX_API_KEY_VARIABLE = "OUTPOST_CODEX_API_KEY";
@@ -9,6 +9,8 @@ export interface CodexConfigOptions {
   readonly model?: string;
   /** `request_max_retries` / `stream_max_retries` of the endpoint. */
   readonly maxRetries?: number;
+  /** `model_reasoning_effort`. */
+  readonly reasoning?: ModelReasoning;
 }
 
 /**
@@ -18,6 +20,7 @@ export interface CodexConfigOptions {
 export function codexConfig(options: CodexConfigOptions): AgentHomeFile {
   const lines = ["# Written by @outpost/agent-codex.", "check_for_update_on_startup = false"];
   if (options.model !== undefined) lines.push(`model = ${tomlString(options.model)}`);
+  if (options.reasoning !== undefined) lines.push(`model_reasoning_effort = ${tomlString(options.reasoning)}`);
   if (options.baseUrl !== undefined) lines.push(`model_provider = "outpost"`);
   lines.push("", "[analytics]", "enabled = false", "", "[features]", "plugins = false");
   if (options.baseUrl !== undefined) {
@@ -46,6 +49,7 @@ export function codexConfig(options: CodexConfigOptions): AgentHomeFile {
 export function codexConfigOverrides(options: CodexConfigOptions): string[] {
   const pairs: [string, string][] = [["check_for_update_on_startup", "false"]];
   if (options.model !== undefined) pairs.push(["model", tomlString(options.model)]);
+  if (options.reasoning !== undefined) pairs.push(["model_reasoning_effort", tomlString(options.reasoning)]);
   pairs.push(["analytics.enabled", "false"], ["features.plugins", "false"]);
   if (options.baseUrl !== undefined) {
     pairs.push(

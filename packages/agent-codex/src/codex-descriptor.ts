@@ -15,5 +15,7 @@ export const descriptor: AgentDescriptor = {
   variables: { apiKey: "OPENAI_API_KEY" },
   features: CODEX_FEATURES,
   createAgent: (options) => codexAgent(options),
+  // The pinned codex has no setting for the answer's length.
+  modelSettings: ["reasoning"],
   createStore: () => codexConversationStore(),
 };

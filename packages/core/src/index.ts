@@ -95,6 +95,8 @@ export type {
   AgentDescriptor,
   AgentEndpoint,
   AgentFactoryOptions,
+  ModelReasoning,
+  ModelSetting,
   PluginDescriptor,
   ProviderDescriptor,
   ProviderOptionDescriptor,

@@ -29,7 +29,8 @@ describe("createAgent()", () => {
       { harness: "claude", model: { name: "m", reasoning: "extreme" } },
       { harness: "claude", model: { name: "m", maxOutputTokens: 0 } },
       { harness: "claude", model: { name: "m", temperature: 1 } },
-      { harness: "claude", model: { name: "m", maxOutputTokens: 1000 } },
+      // The pinned codex has no setting for the answer's length: refused rather than ignored.
+      { harness: "codex", model: { name: "m", maxOutputTokens: 1000 } },
     ]) {
       const error = await createAgent(options as never).catch((caught: unknown) => caught);
       expect(isOutpostError(error, "configuration")).toBe(true);

@@ -16,9 +16,19 @@ export interface AgentEndpoint {
   readonly apiKey?: string;
 }
 
+/** Reasoning effort of a model, where the CLI takes one. */
+export type ModelReasoning = "low" | "medium" | "high";
+
+/** A model setting besides its name that an agent's factory may apply. */
+export type ModelSetting = "reasoning" | "maxOutputTokens";
+
 /** Options a host (the CLI) hands to an agent descriptor's factory; every agent accepts these. */
 export interface AgentFactoryOptions {
   readonly model?: string;
+  /** Reasoning effort, for a factory whose descriptor lists `reasoning` in `modelSettings`. */
+  readonly reasoning?: ModelReasoning;
+  /** Largest answer in tokens, for a factory whose descriptor lists `maxOutputTokens` in `modelSettings`. */
+  readonly maxOutputTokens?: number;
   readonly executable?: string;
   /** The CLI's release, when known without asking it (`--agent-version`): not probed in the sandbox then. */
   readonly version?: string;
@@ -48,6 +58,8 @@ export interface AgentDescriptor {
   /** Per-release features, pinned and tested versions. */
   readonly features?: CliFeatureTable<unknown>;
   readonly createAgent: (options: AgentFactoryOptions) => AgentAdapter;
+  /** The model settings its factory applies (`createAgent()` refuses the others rather than ignore them). */
+  readonly modelSettings?: readonly ModelSetting[];
   /** The plugin's native conversation store, when it has one. */
   readonly createStore?: () => ConversationStore;
 }

@@ -13,12 +13,24 @@ export type AgentModel =
 
 const REASONING = ["low", "medium", "high"] as const;
 
+/** A checked model: its name and the settings given besides it. */
+export interface CheckedModel {
+  readonly name: string;
+  readonly reasoning?: "low" | "medium" | "high";
+  readonly maxOutputTokens?: number;
+}
+
 /**
  * Checks a model when the agent is composed, not at its first turn: a typo fails before any sandbox exists.
- * The agent plugins' factories take a model name only today, so a setting is refused rather than ignored,
- * unless the agent has its own request(), which receives it.
+ * A setting the harness's factory does not apply (its descriptor's `modelSettings`) is refused rather than
+ * ignored, unless the agent has its own request(), which receives the model and applies what it can.
  */
-export function modelName(model: AgentModel | undefined, harness: string, ownRequest = false): string | undefined {
+export function checkModel(
+  model: AgentModel | undefined,
+  harness: string,
+  applied: readonly string[],
+  ownRequest = false,
+): CheckedModel | undefined {
   if (model === undefined) return undefined;
   const given = typeof model === "string" ? { name: model } : model;
   if (typeof given !== "object" || given === null || typeof given.name !== "string" || given.name.trim() === "")
@@ -44,13 +56,13 @@ export function modelName(model: AgentModel | undefined, harness: string, ownReq
       `createAgent(): model.maxOutputTokens must be a positive integer, not ${String(maxOutputTokens)}.`,
     );
   const settings = [...(reasoning !== undefined ? ["reasoning"] : []), ...(maxOutputTokens !== undefined ? ["maxOutputTokens"] : [])];
-  // With its own request(), the caller applies them (createAgent() hands the checked model to request()).
-  if (settings.length > 0 && !ownRequest)
+  const unapplied = settings.filter((setting) => !applied.includes(setting));
+  if (unapplied.length > 0 && !ownRequest)
     throw new OutpostError(
       "configuration",
-      `createAgent(): the ${harness} harness takes a model name only; ${settings.join(" and ")} cannot be applied yet. ` +
-        `Pass model: ${JSON.stringify(name)}, and set them through the harness's own settings.`,
-      { details: { harness, settings } },
+      `createAgent(): the ${harness} harness cannot apply ${unapplied.join(" and ")} (it applies ${applied.join(", ") || "no setting besides the name"}). ` +
+        `Leave ${unapplied.length > 1 ? "them" : "it"} out, or give request() and apply ${unapplied.length > 1 ? "them" : "it"} there.`,
+      { details: { harness, settings: unapplied } },
     );
-  return name;
+  return { name, ...(reasoning !== undefined ? { reasoning } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
 }

@@ -8,7 +8,7 @@ import {
   type CustomAgent,
 } from "@outpost/core";
 import { agentDescriptorOf, installedAgents } from "./installed-agents.js";
-import { modelName, type AgentModel } from "./agent-model.js";
+import { checkModel, type AgentModel } from "./agent-model.js";
 import { refuseUnknownFields } from "../options/unknown-fields.js";
 
 /** What a custom request() is given besides the turn: the harness's own request and the checked model. */
@@ -72,7 +72,6 @@ export async function createAgent(options: CreateAgentOptions): Promise<AgentAda
     if (options[hook] !== undefined && typeof options[hook] !== "function")
       throw new OutpostError("configuration", `createAgent(): ${hook} must be a function, or be left out.`);
   const custom = options.request !== undefined || options.fork !== undefined;
-  const model = modelName(options.model, harness, options.request !== undefined);
   const plugins = installedAgents();
   const plugin = plugins.find((candidate) => candidate.name === harness);
   if (plugin === undefined)
@@ -83,17 +82,21 @@ export async function createAgent(options: CreateAgentOptions): Promise<AgentAda
       { details: { harness, installed: plugins.map((p) => p.name) } },
     );
   const descriptor = await agentDescriptorOf(plugin);
+  const applied = descriptor.modelSettings ?? [];
+  const model = checkModel(options.model, harness, applied, options.request !== undefined);
   const storage = options.storage ?? descriptor.createStore?.();
   const base = descriptor.createAgent({
-    ...(model !== undefined ? { model } : {}),
+    ...(model !== undefined ? { model: model.name } : {}),
+    // The settings the factory applies; any other reached this point only with request(), which gets them all.
+    ...(model?.reasoning !== undefined && applied.includes("reasoning") ? { reasoning: model.reasoning } : {}),
+    ...(model?.maxOutputTokens !== undefined && applied.includes("maxOutputTokens") ? { maxOutputTokens: model.maxOutputTokens } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.executable !== undefined ? { executable: options.executable } : {}),
     ...(storage ? { storage } : {}),
   });
   if (!custom) return base;
-  const given = options.model === undefined ? undefined : typeof options.model === "string" ? { name: options.model } : options.model;
-  return harnessCustomAgent(base, options.request, options.fork, given);
+  return harnessCustomAgent(base, options.request, options.fork, model);
 }
 
 /** A custom agent over a harness's adapter: its own request and fork hook, the harness's everything else. */
