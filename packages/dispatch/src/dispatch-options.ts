@@ -23,6 +23,7 @@ import type { DispatchTelemetry } from "./telemetry/dispatch-telemetry.js";
 import type { Steering } from "./steering/steering.js";
 import type { Workspace } from "./workspace/shared-workspace.js";
 import type { ConversationError } from "./conversation/conversation-error.js";
+import type { DiffGuard } from "./guard/diff-guard.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
@@ -127,6 +128,11 @@ export interface DispatchOptions {
   readonly observation?: ObservationHub;
   /** OpenTelemetry spans of the whole dispatch and each stage, through @opentelemetry/api; failures change nothing. */
   readonly telemetry?: DispatchTelemetry;
+  /**
+   * Bounds on what the agent may change (protected paths, changed lines and files), checked after the sync back
+   * and again right before integrate; a violation fails with code `guard` and keeps the work on its branch.
+   */
+  readonly guard?: DiffGuard;
 }
 
 /** Options once the default provider is filled in: what every stage after the check reads. */

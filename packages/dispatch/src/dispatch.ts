@@ -21,6 +21,7 @@ import { attachDispatchSteering } from "./steering/attach-dispatch-steering.js";
 import { holdSteering, type HeldSteering } from "./steering/held-steering.js";
 import { withReplayBrief } from "./replay/replay-brief.js";
 import { reportCommits } from "./observe/report-commits.js";
+import { guardedAfter, guardedBefore } from "./guard/guard-stages.js";
 
 /** The stages after `prepare`, in order; each has one job and reads and extends the shared state. */
 const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<void>])[] = [
@@ -28,9 +29,9 @@ const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<v
   ["sandbox", sandboxStage],
   ["seed", seedStage],
   ["turns", turnsStage],
-  ["syncBack", syncBackStage],
+  ["syncBack", guardedAfter(syncBackStage)],
   ["collect", collectStage],
-  ["integrate", integrateStage],
+  ["integrate", guardedBefore(integrateStage)],
   ["close", closeStage],
 ];
 

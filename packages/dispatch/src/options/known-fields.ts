@@ -6,6 +6,7 @@ import type { Logging } from "../journal/logging.js";
 import type { ResponseSpec } from "../response/response-spec.js";
 import type { DispatchTelemetry } from "../telemetry/dispatch-telemetry.js";
 import type { LifecycleHooks } from "../hooks/lifecycle-hooks.js";
+import type { DiffGuard } from "../guard/diff-guard.js";
 
 // Each list is checked against its type: a field added to the type and not here fails the build, so the
 // refusal of unknown fields never refuses a real one.
@@ -47,6 +48,7 @@ export const DISPATCH_FIELDS = {
   response: true,
   observation: true,
   telemetry: true,
+  guard: true,
 } as const satisfies Fields<DispatchOptions>;
 
 /** The fields of each object-valued option that takes a fixed set. */
@@ -73,6 +75,7 @@ export const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   response: keys({ tag: true, schema: true, repairs: true, jsonSchema: true } satisfies Fields<ResponseSpec<unknown>>),
   telemetry: keys({ tracer: true, attributes: true } satisfies Fields<DispatchTelemetry>),
   hooks: keys({ workspaceReady: true, hostReady: true, sandboxReady: true } satisfies Fields<LifecycleHooks>),
+  guard: keys({ protectedPaths: true, maxChangedLines: true, maxChangedFiles: true } satisfies Fields<DiffGuard>),
 };
 
 /** A branch policy's fields by mode (`from` is the page's name for a named branch's `base`). */

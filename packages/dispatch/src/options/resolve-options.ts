@@ -13,6 +13,7 @@ import { checkMilliseconds } from "../timers/timer-limit.js";
 import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
 import { resolveBootstrap, type ResolvedBootstrap } from "../bootstrap/resolve-bootstrap.js";
 import { sharedWorkspaceOf, type SharedWorkspace } from "../workspace/shared-workspace.js";
+import { assertDiffGuard } from "../guard/diff-guard.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -76,6 +77,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   }
   // Contract versions are checked in one place, before anything is allocated.
   checkLogging(options.logging);
+  assertDiffGuard(options.guard);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (options.recoveryTransport) assertSpecificationVersion(options.recoveryTransport, "transport");
