@@ -38,6 +38,19 @@ describe("daytona double: the daemon's habits", () => {
     expect(text.replaceAll("\u0001", "").replaceAll("\u0002", "")).toContain("line10");
   });
 
+  it("runs /process/execute with no shell: the line split as parseCommand does, in the working directory", async () => {
+    // daytonaio/daytona apps/daemon/pkg/toolbox/process/execute/execute.go: quotes group, nothing expands.
+    const plain = await sandbox.process.executeCommand(`echo a && echo $HOME 'b  c'"'d'" ''`);
+    expect(plain).toMatchObject({ exitCode: 0, result: "a && echo $HOME b  c'd'\n" });
+    const where = await sandbox.process.executeCommand("pwd");
+    expect(where.result).toBe(`${await sandbox.getWorkDir()}\n`);
+    const both = await sandbox.process.executeCommand(`sh -c "echo out; echo err >&2; exit 3"`, "/");
+    expect(both).toMatchObject({ exitCode: 3, result: "out\nerr\n" });
+    const missing = await sandbox.process.executeCommand("no-such-program-here");
+    expect(missing).toMatchObject({ exitCode: -1, result: 'exec: "no-such-program-here": executable file not found in $PATH' });
+    await expect(sandbox.process.executeCommand("sleep 5", undefined, undefined, 1)).rejects.toMatchObject({ statusCode: 408 });
+  });
+
   it("answers the home as the working directory (no WORKDIR in the image)", async () => {
     expect(await sandbox.getWorkDir()).toBe(await sandbox.getUserHomeDir());
   });

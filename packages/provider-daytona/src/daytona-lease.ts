@@ -3,9 +3,9 @@ import type { Sandbox } from "@daytonaio/sdk";
 import { FileApiChannel, runWrappedCommand, SandboxFileTransfers, SandboxLeaseBase } from "@outpost/plugin-utils";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
+import { daemonCommand } from "./daemon-words.js";
 import { runInDaytona } from "./run-in-daytona.js";
 import { SessionPool } from "./session-pool.js";
-import { shellCommand } from "./shell-words.js";
 import { withRetry } from "./with-retry.js";
 
 export interface DaytonaLeaseSetup {
@@ -44,7 +44,8 @@ export class DaytonaLease extends SandboxLeaseBase implements LeaseSandbox {
       run: (options) => runInDaytona(this, options),
       // The SDK has no abortable download: the guard is checked before it and its error wins after it.
       readFile: (path) => this.sandbox.fs.downloadFile(path),
-      removeFile: (path) => this.sandbox.process.executeCommand(shellCommand(["rm", "-f", "--", path])),
+      // No shell there: the daemon splits the line into argv itself (see daemonCommand).
+      removeFile: (path) => this.sandbox.process.executeCommand(daemonCommand(["rm", "-f", "--", path])),
       mapError: mapDaytonaError,
     });
     this.fileTransfers = new SandboxFileTransfers(this.channel);

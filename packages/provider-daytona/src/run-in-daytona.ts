@@ -4,6 +4,7 @@ import type { FeedWatch, InputFrameFile, WrappedOutcome, WrappedRun } from "@out
 import { OutpostError } from "@outpost/core";
 import { ENCODED_OUTPUT_WRAPPER, KILL_BY_PID_FILE } from "./encoded-output-wrapper.js";
 import { EncodedOutput } from "./encoded-output.js";
+import { daemonCommand } from "./daemon-words.js";
 import { followOutput } from "./follow-output.js";
 import type { LeaseSandbox } from "./lease-sandbox.js";
 import { mapDaytonaError } from "./map-daytona-error.js";
@@ -240,7 +241,8 @@ async function writeFrames(lease: LeaseSandbox, files: readonly InputFrameFile[]
 /** Stops the process group and every descendant of the command's wrapper (its pid from the pid file), then SIGKILLs them. */
 async function killTree(lease: LeaseSandbox, files: string): Promise<void> {
   const result = await lease.sandbox.process.executeCommand(
-    shellCommand(["/bin/sh", "-c", KILL_BY_PID_FILE, "outpost-kill", `${files}.pid`, KILL_TREE]),
+    // No shell runs the line: the daemon splits it into argv itself (see daemonCommand), so sh is named.
+    daemonCommand(["/bin/sh", "-c", KILL_BY_PID_FILE, "outpost-kill", `${files}.pid`, KILL_TREE]),
   );
   if (result.exitCode !== 0) throw new Error(`kill exited with ${result.exitCode}`);
 }

@@ -49,7 +49,7 @@ describe("daytona double: a process session is one shell", () => {
     const left = await sandbox.process.executeSessionCommand("held", { command: "(sleep 0.6; touch held.done) & echo left" });
     expect(left).toMatchObject({ exitCode: 0, stdout: "left\n" });
     // Answered before the process it left is done (a command outside the session looks)...
-    const meanwhile = await sandbox.process.executeCommand("test -e held.done && echo done || echo running");
+    const meanwhile = await sandbox.process.executeCommand(`sh -c "test -e held.done && echo done || echo running"`);
     expect(meanwhile.result).toBe("running\n");
     // ...while the session's next command runs only once that process let go of the output.
     const next = await sandbox.process.executeSessionCommand("held", { command: "test -e held.done && echo waited || echo early" });

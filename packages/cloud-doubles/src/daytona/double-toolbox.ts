@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { bulkDownload, bulkUpload, createFolder } from "./double-files.js";
 import { DoubleRefusal, optionalString, readJson, requiredString, sendJson } from "./double-http.js";
+import { daemonArgv } from "./daemon-command-line.js";
 import type { DoubleSandbox } from "./double-sandbox.js";
 
 /** The toolbox (daemon) routes the SDK calls under `<toolboxProxyUrl>/<sandboxId>`. */
@@ -76,11 +77,38 @@ async function execute(sandbox: DoubleSandbox, sessionId: string, request: Incom
   });
 }
 
-/** POST /process/execute: one command through a shell, answered when it ended (`exitCode`, `result` = its output). */
+/**
+ * POST /process/execute, as daytonaio/daytona `apps/daemon/pkg/toolbox/process/execute/execute.go` serves it:
+ * the line's words run as a program with no shell (see daemonArgv), in `cwd` or else the daemon's own
+ * directory (the working directory); the request's `envs` (which `@daytonaio/sdk` 0.218 sends) is not a field
+ * of the daemon's ExecuteRequest and is ignored. No time limit unless `timeout` (seconds) > 0: then the
+ * process group is ended and the answer is 408. Answered when it ended: `exitCode` and `result`, stdout and
+ * stderr in one buffer; a program that could not start is exit code -1 with the error as its result.
+ */
 async function executeOnce(sandbox: DoubleSandbox, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = await readJson(request);
-  const entry = sandbox.executeOnce(requiredString(body, "command"), optionalString(body, "cwd"));
+  const command = requiredString(body, "command");
+  if (daemonArgv(command).length === 0) throw new DoubleRefusal(400, "BAD_REQUEST", "empty command");
+  const timeout = typeof body.timeout === "number" && body.timeout > 0 ? body.timeout : undefined;
+  const entry = sandbox.executeOnce(command, optionalString(body, "cwd"));
+  let timedOut = false;
+  const timer =
+    timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          // The daemon ends the tree gracefully (TerminateProcessTreeGracefully): TERM, then KILL.
+          entry.kill("SIGTERM");
+          setTimeout(() => entry.kill("SIGKILL"), 1_000).unref();
+        }, timeout * 1_000);
   await entry.done;
-  const result = Buffer.concat(entry.logs.map((log) => log.data)).toString("utf8");
+  clearTimeout(timer);
+  if (timedOut)
+    throw new DoubleRefusal(
+      408,
+      "REQUEST_TIMEOUT",
+      `Command execution timed out after ${timeout} seconds. The timeout can be increased by adjusting the timeout parameter in the request.`,
+    );
+  const result = entry.startFailure ?? Buffer.concat(entry.logs.map((log) => log.data)).toString("utf8");
   sendJson(response, 200, { exitCode: entry.exitCode, result });
 }
