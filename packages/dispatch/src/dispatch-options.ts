@@ -24,6 +24,7 @@ import type { Steering } from "./steering/steering.js";
 import type { Workspace } from "./workspace/shared-workspace.js";
 import type { ConversationError } from "./conversation/conversation-error.js";
 import type { DiffGuard } from "./guard/diff-guard.js";
+import type { Pricing } from "./cost/pricing.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
@@ -133,6 +134,11 @@ export interface DispatchOptions {
    * and again right before integrate; a violation fails with code `guard` and keeps the work on its branch.
    */
   readonly guard?: DiffGuard;
+  /**
+   * Prices per model (USD per million tokens): each turn's `costUsd` and the result's; `budgetUsd` stops the
+   * dispatch with code `limit` before a turn once its turns cost that much.
+   */
+  readonly pricing?: Pricing;
 }
 
 /** Options once the default provider is filled in: what every stage after the check reads. */
@@ -157,6 +163,8 @@ export interface DispatchTurn {
   readonly interrupted?: "steering";
   /** The steering instructions this turn resumed the conversation with. */
   readonly steering?: readonly string[];
+  /** With `pricing`: what this turn's usage cost, in US dollars. */
+  readonly costUsd?: number;
 }
 
 export interface DispatchResult<T = unknown> {
@@ -167,6 +175,8 @@ export interface DispatchResult<T = unknown> {
   readonly turns: readonly DispatchTurn[];
   /** Sum over every turn. */
   readonly usage: Usage;
+  /** With `pricing`: the sum of the turns' `costUsd` (absent when no turn could be priced). */
+  readonly costUsd?: number;
   /** An end marker was found (always true when `until` is `[]`). */
   readonly completed: boolean;
   /** Commits the agent made (baseline..HEAD), oldest first. */

@@ -22,6 +22,7 @@ import { holdSteering, type HeldSteering } from "./steering/held-steering.js";
 import { withReplayBrief } from "./replay/replay-brief.js";
 import { reportCommits } from "./observe/report-commits.js";
 import { guardedAfter, guardedBefore } from "./guard/guard-stages.js";
+import { totalCost } from "./cost/turn-cost.js";
 
 /** The stages after `prepare`, in order; each has one job and reads and extends the shared state. */
 const STAGES: readonly (readonly [StageName, (state: DispatchState) => Promise<void>])[] = [
@@ -169,6 +170,7 @@ function result(state: DispatchState, journal: TransportReference | undefined): 
     text: last?.text ?? "",
     turns: state.turns,
     usage: state.turns.reduce<Usage>((sum, turn) => addUsage(sum, turn.usage), {}),
+    ...costOfTurns(state),
     // A typed response that validated completes the dispatch as a marker would.
     completed:
       state.resolved.markers.length === 0 || state.turns.some((turn) => turn.marker !== undefined) || state.resolved.response !== undefined,
@@ -197,4 +199,9 @@ function rethrowFirstFailure(results: readonly PromiseSettledResult<unknown>[]):
 function describe(error: unknown): { code: string; message: string } {
   const code = typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "process";
   return { code, message: error instanceof Error ? error.message : String(error) };
+}
+
+function costOfTurns(state: DispatchState): { costUsd?: number } {
+  const costUsd = totalCost(state.turns);
+  return costUsd === undefined ? {} : { costUsd };
 }

@@ -7,6 +7,7 @@ import type { ResponseSpec } from "../response/response-spec.js";
 import type { DispatchTelemetry } from "../telemetry/dispatch-telemetry.js";
 import type { LifecycleHooks } from "../hooks/lifecycle-hooks.js";
 import type { DiffGuard } from "../guard/diff-guard.js";
+import type { Pricing } from "../cost/pricing.js";
 
 // Each list is checked against its type: a field added to the type and not here fails the build, so the
 // refusal of unknown fields never refuses a real one.
@@ -49,6 +50,7 @@ export const DISPATCH_FIELDS = {
   observation: true,
   telemetry: true,
   guard: true,
+  pricing: true,
 } as const satisfies Fields<DispatchOptions>;
 
 /** The fields of each object-valued option that takes a fixed set. */
@@ -76,6 +78,7 @@ export const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   telemetry: keys({ tracer: true, attributes: true } satisfies Fields<DispatchTelemetry>),
   hooks: keys({ workspaceReady: true, hostReady: true, sandboxReady: true } satisfies Fields<LifecycleHooks>),
   guard: keys({ protectedPaths: true, maxChangedLines: true, maxChangedFiles: true } satisfies Fields<DiffGuard>),
+  pricing: keys({ models: true, budgetUsd: true } satisfies Fields<Pricing>),
 };
 
 /** A branch policy's fields by mode (`from` is the page's name for a named branch's `base`). */

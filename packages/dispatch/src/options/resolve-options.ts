@@ -14,6 +14,7 @@ import { resolveLimits, type ResolvedLimits } from "./stage-limits.js";
 import { resolveBootstrap, type ResolvedBootstrap } from "../bootstrap/resolve-bootstrap.js";
 import { sharedWorkspaceOf, type SharedWorkspace } from "../workspace/shared-workspace.js";
 import { assertDiffGuard } from "../guard/diff-guard.js";
+import { assertPricing } from "../cost/pricing.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -78,6 +79,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   // Contract versions are checked in one place, before anything is allocated.
   checkLogging(options.logging);
   assertDiffGuard(options.guard);
+  assertPricing(options.pricing);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (options.recoveryTransport) assertSpecificationVersion(options.recoveryTransport, "transport");

@@ -19,6 +19,8 @@ import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
 import { forkThroughHook } from "../agents/fork-hook.js";
 import { learnCliVersion } from "../turn/learn-cli-version.js";
+import { assertWithinBudget } from "../cost/dispatch-budget.js";
+import { turnPricing } from "../cost/turn-pricing.js";
 
 /**
  * When the capture may start preparing (see `prepareCapture`): once the agent's command is on its way. A
@@ -154,6 +156,8 @@ async function recordTurn(
   control?: TurnSteering,
 ): Promise<TurnOutcome> {
   const { options, observers, journal } = state;
+  // Every turn (pass, repair, steering resume, fallback candidate) starts only within the budget.
+  assertWithinBudget(state);
   const label = request.repair ? `repair ${request.repair}` : `turn ${request.pass}`;
   const span = state.spans.nested("outpost.turn", {
     "outpost.pass": request.pass,
@@ -218,11 +222,13 @@ async function recordTurn(
   capture.end();
   state.conversation = captured.record ?? state.conversation;
   state.conversationError = conversationErrorAfter(state.conversationError, captured, request.pass, outcome.conversationId);
+  // A replay gives back the usage the recording settled on, whatever mode the recorded agent declared.
+  const usage = agent.kind === "replay" ? outcome.usage : turnUsage(agent, outcome.usage, captured);
   const turn = {
     pass: request.pass,
     text: outcome.text,
-    // A replay gives back the usage the recording settled on, whatever mode the recorded agent declared.
-    usage: agent.kind === "replay" ? outcome.usage : turnUsage(agent, outcome.usage, captured),
+    usage,
+    ...turnPricing(state, usage),
     conversationId: outcome.conversationId,
     marker: outcome.marker,
     settled: outcome.settled,
