@@ -55,6 +55,8 @@ export interface RunFlags {
   readonly record?: boolean;
   /** Path of a JSON Schema file: the answer's `<response>` block is validated against it and printed. */
   readonly response?: string;
+  /** Path of a JSON pricing table (`{ models, budgetUsd? }`): cost per turn and per run, and a budget. */
+  readonly pricing?: string;
 }
 
 const VERSION = "0.1.0";
@@ -141,6 +143,10 @@ export function buildProgram(io: ProgramIo): Command {
     )
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
     .option("--record", "keep a replayable journal of the run (commits with verified patches) and print its reference for `outpost replay`")
+    .option(
+      "--pricing <file>",
+      'JSON prices per model in USD per million tokens ({"models": {"<model>": {"input": 3, "output": 15}}, "budgetUsd": 5}): cost per turn and per run; the budget stops the run (code limit)',
+    )
     .addHelpText("after", () => io.runHelp ?? "")
     .exitOverride()
     .action(async function (this: Command, brief: string, flags: RunFlags) {

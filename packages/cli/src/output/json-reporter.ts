@@ -31,6 +31,10 @@ export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
         journal: result.journal?.key ?? null,
         usage: result.usage,
         turns: result.turns.length,
+        // With --pricing: the run's cost and each turn's, in US dollars (null where unknown).
+        ...(result.turns.some((turn) => turn.costUsd !== undefined)
+          ? { costUsd: result.costUsd ?? null, turnCostsUsd: result.turns.map((turn) => turn.costUsd ?? null) }
+          : {}),
         ...("value" in result ? { value: result.value ?? null } : {}),
         durationMs: result.durationMs,
         observerErrors: result.observerErrors.map((entry) => entry.message),

@@ -21,7 +21,7 @@ export async function runCommand(
   return reportedDispatch(commandLine, io, async ({ reporter, options }) => {
     const { flags, providerDefaults } = await runFlags(commandLine, given);
     const chosen = chooseProvider({ provider: flags.provider, options: providerOptions(flags), defaults: providerDefaults });
-    const [{ dispatch, createSteering }, agent, provider, response] = await Promise.all([
+    const [{ dispatch, createSteering, loadPricing }, agent, provider, response] = await Promise.all([
       import("@outpost/dispatch"),
       // On the host, the project's own node_modules/.bin/<cli> runs, as `outpost doctor` finds it.
       chosen.then((sandbox) =>
@@ -38,6 +38,7 @@ export async function runCommand(
       chosen,
       flags.response === undefined ? undefined : responseFromSchemaFile(flags.response),
     ]);
+    const pricing = flags.pricing === undefined ? undefined : await loadPricing(flags.pricing);
     reporter.start({ agent: agent.name, provider: provider.name, label: flags.label });
     // On a terminal (the progress display on stdout, a person on stdin), a line typed during the run steers the agent.
     const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
@@ -66,6 +67,7 @@ export async function runCommand(
       ...(flags.record ? { logging: { replayable: true } } : {}),
       ...(steering ? { steering } : {}),
       ...(response ? { response } : {}),
+      ...(pricing ? { pricing } : {}),
     }).finally(stopSteering);
     const journal = flags.record ? result.journal?.key : undefined;
     return {
