@@ -71,6 +71,18 @@ describe.skipIf(missingCli("claude") !== undefined)("outpost doctor", () => {
     expect(human.stderr).toContain("cannot run: --agent claude");
   }, 180_000);
 
+  it("missing, every agent: each is not found with the variable that names its executable, and doctor exits 1", () => {
+    const names = ["claude", "codex", "copilot", "gemini", "kimi", "opencode"];
+    const run = doctor(["--json", ...names.flatMap((name) => ["--agent", name])], { PATH: "/usr/bin:/bin" });
+    expect(run.status).toBe(1);
+    for (const name of names) {
+      expect(run.agent(name), name).toMatchObject({
+        status: "not-found",
+        problem: expect.stringContaining(`OUTPOST_${name.toUpperCase()}_EXECUTABLE`),
+      });
+    }
+  }, 180_000);
+
   it("finds the CLI the project installed in its node_modules/.bin, as a run on the host does", () => {
     const run = doctor(["--json", "--agent", "claude"], { PATH: "/usr/bin:/bin" }, REPOSITORY);
     expect(run.status, run.stderr).toBe(0);
