@@ -25,6 +25,8 @@ import type { Workspace } from "./workspace/shared-workspace.js";
 import type { ConversationError } from "./conversation/conversation-error.js";
 import type { DiffGuard } from "./guard/diff-guard.js";
 import type { Pricing } from "./cost/pricing.js";
+import type { Watchdog } from "./watchdog/watchdog-options.js";
+import type { WatchdogReport } from "./watchdog/report-watchdog.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
 export interface DispatchOptions {
@@ -139,6 +141,11 @@ export interface DispatchOptions {
    * dispatch with code `limit` before a turn once its turns cost that much.
    */
   readonly pricing?: Pricing;
+  /**
+   * Notices a stuck agent (the same tool call or text N times in a turn, no new event for a window) and stops it
+   * (code `stuck`), warns, or steers it through `steering`; each finding is a `watchdog` event and in the result.
+   */
+  readonly watchdog?: Watchdog;
 }
 
 /** Options once the default provider is filled in: what every stage after the check reads. */
@@ -206,6 +213,8 @@ export interface DispatchResult<T = unknown> {
   readonly journal?: TransportReference;
   /** What a replay agent reported under `divergence: "warn"`; empty otherwise. */
   readonly divergences?: readonly ReplayDivergence[];
+  /** With `watchdog`: what it found (warned or steered), in order; absent when it found nothing. */
+  readonly watchdog?: readonly WatchdogReport[];
 }
 
 /** What a failed dispatch leaves behind; attached as `details.recovery` to its error. */

@@ -188,6 +188,7 @@ function result(state: DispatchState, journal: TransportReference | undefined): 
     ...(state.fallback ? { fallback: state.fallback } : {}),
     ...(journal ? { journal } : {}),
     divergences: [...state.divergences],
+    ...(state.watchdog ? { watchdog: [...state.watchdog] } : {}),
   };
 }
 

@@ -1,5 +1,7 @@
 import type { FailureClassification } from "@outpost/core";
 import type { AgentObservation } from "./observers.js";
+import type { WatchdogFinding } from "../watchdog/repetition.js";
+import type { WatchdogAction } from "../watchdog/watchdog-options.js";
 
 /** What a hub carries: every dispatch reporting into it, told apart by dispatchId. */
 export type DispatchEvent =
@@ -48,6 +50,15 @@ export type DispatchEvent =
       readonly branch: string;
       readonly timestamp: string;
     }
+  | ({
+      /** The watchdog found the agent stuck in pass `pass` and took `action`. */
+      readonly type: "watchdog";
+      readonly dispatchId: string;
+      readonly label?: string;
+      readonly pass: number;
+      readonly action: WatchdogAction;
+      readonly timestamp: string;
+    } & WatchdogFinding)
   | { readonly type: "warning"; readonly dispatchId: string; readonly label?: string; readonly message: string; readonly timestamp: string }
   | {
       readonly type: "dispatch-end";

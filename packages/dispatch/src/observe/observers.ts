@@ -1,5 +1,7 @@
 import type { AgentEvent, FailureClassification } from "@outpost/core";
 import type { DispatchEvent, ObservationHub } from "./observation-hub.js";
+import type { WatchdogFinding } from "../watchdog/repetition.js";
+import type { WatchdogAction } from "../watchdog/watchdog-options.js";
 
 /** What the engine did to the agent, seen by `observe` among the agent's own events. */
 export type DispatchControlEvent =
@@ -17,7 +19,12 @@ export type DispatchControlEvent =
       readonly type: "steer";
       readonly delivery: "injected" | "resumed";
       readonly text: string;
-    };
+    }
+  | ({
+      /** The watchdog found the agent stuck and took `action` (stop, warn or steer). */
+      readonly type: "watchdog";
+      readonly action: WatchdogAction;
+    } & WatchdogFinding);
 
 /** Where and when an agent event was seen. */
 export interface ObservationContext {

@@ -8,6 +8,7 @@ import type { DispatchTelemetry } from "../telemetry/dispatch-telemetry.js";
 import type { LifecycleHooks } from "../hooks/lifecycle-hooks.js";
 import type { DiffGuard } from "../guard/diff-guard.js";
 import type { Pricing } from "../cost/pricing.js";
+import type { Watchdog } from "../watchdog/watchdog-options.js";
 
 // Each list is checked against its type: a field added to the type and not here fails the build, so the
 // refusal of unknown fields never refuses a real one.
@@ -51,6 +52,7 @@ export const DISPATCH_FIELDS = {
   telemetry: true,
   guard: true,
   pricing: true,
+  watchdog: true,
 } as const satisfies Fields<DispatchOptions>;
 
 /** The fields of each object-valued option that takes a fixed set. */
@@ -79,6 +81,7 @@ export const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   hooks: keys({ workspaceReady: true, hostReady: true, sandboxReady: true } satisfies Fields<LifecycleHooks>),
   guard: keys({ protectedPaths: true, maxChangedLines: true, maxChangedFiles: true } satisfies Fields<DiffGuard>),
   pricing: keys({ models: true, budgetUsd: true } satisfies Fields<Pricing>),
+  watchdog: keys({ repeatedToolCalls: true, repeatedTexts: true, silenceMs: true, action: true, message: true } satisfies Fields<Watchdog>),
 };
 
 /** A branch policy's fields by mode (`from` is the page's name for a named branch's `base`). */

@@ -15,6 +15,7 @@ import { resolveBootstrap, type ResolvedBootstrap } from "../bootstrap/resolve-b
 import { sharedWorkspaceOf, type SharedWorkspace } from "../workspace/shared-workspace.js";
 import { assertDiffGuard } from "../guard/diff-guard.js";
 import { assertPricing } from "../cost/pricing.js";
+import { assertWatchdog } from "../watchdog/watchdog-options.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -80,6 +81,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   checkLogging(options.logging);
   assertDiffGuard(options.guard);
   assertPricing(options.pricing);
+  assertWatchdog(options.watchdog, options.steering);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (options.recoveryTransport) assertSpecificationVersion(options.recoveryTransport, "transport");

@@ -28,6 +28,7 @@ import type { RecoveryBackup } from "../remote/recovery-backup.js";
 import type { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 import type { JournalSink } from "../journal/logging.js";
 import type { DispatchSteering } from "../steering/dispatch-steering.js";
+import type { WatchdogReport } from "../watchdog/report-watchdog.js";
 
 /** The name of each stage of a dispatch, in order; a failure's recovery `phase` is one of them. */
 export type StageName = "prepare" | "workspace" | "sandbox" | "seed" | "turns" | "syncBack" | "collect" | "integrate" | "close";
@@ -108,6 +109,8 @@ export interface DispatchState {
   readonly journal?: JournalSink;
   /** Divergences a replay agent reported under `divergence: "warn"`. */
   readonly divergences: ReplayDivergence[];
+  /** What the `watchdog` option found, in order; absent until it finds something. */
+  watchdog?: WatchdogReport[];
 }
 
 /** Writes to the activity record never fail a dispatch: a failure is a warning. */

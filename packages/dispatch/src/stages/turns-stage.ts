@@ -21,6 +21,7 @@ import { forkThroughHook } from "../agents/fork-hook.js";
 import { learnCliVersion } from "../turn/learn-cli-version.js";
 import { assertWithinBudget } from "../cost/dispatch-budget.js";
 import { turnPricing } from "../cost/turn-pricing.js";
+import { watchTurn } from "../watchdog/turn-watchdog.js";
 
 /**
  * When the capture may start preparing (see `prepareCapture`): once the agent's command is on its way. A
@@ -178,6 +179,8 @@ async function recordTurn(
   // The capture's sandbox work starts beside the turn, right after the agent's command.
   const early = setTimeout(() => prepareCapture(agent, context), PREPARE_CAPTURE_AFTER_MS);
   early.unref();
+  // A replay plays what was recorded: nothing of it can be stuck.
+  const watchdog = agent.kind === "replay" ? undefined : watchTurn(state, request.pass);
   const onEvent = (event: AgentEvent): void => {
     control?.onEvent(event);
     journal?.append({ kind: "event", pass: request.pass, atMs: Date.now() - started, event });
@@ -191,6 +194,8 @@ async function recordTurn(
       // Replayed events say where the recording's came from.
       ...(agent.kind === "replay" ? { source: agent.source } : {}),
     });
+    // After the event is observed, so a stop is reported after what caused it.
+    watchdog?.onEvent(event);
   };
   let outcome: TurnOutcome;
   try {
@@ -208,12 +213,14 @@ async function recordTurn(
             onDivergence: (divergence) => state.divergences.push(divergence),
             warn: (message) => observers.warn(message),
           })
-        : await runPass(state, lease, agent, request, onEvent, control);
+        : await runPass(state, lease, agent, request, onEvent, control, watchdog?.signal);
   } catch (error) {
-    span.end(error);
-    throw error;
+    const failure = watchdog ? watchdog.failure(error) : error;
+    span.end(failure);
+    throw failure;
   } finally {
     clearTimeout(early);
+    watchdog?.end();
   }
   span.end();
   state.conversationId = outcome.conversationId ?? state.conversationId;
@@ -261,9 +268,12 @@ async function runPass(
   request: TurnRequest,
   onEvent: (event: AgentEvent) => void,
   control?: TurnSteering,
+  stopped?: AbortSignal,
 ): Promise<TurnOutcome> {
   const { options, resolved, observers, dispatchId } = state;
-  const { sandboxProvider: provider, signal } = options;
+  const { sandboxProvider: provider } = options;
+  // The watchdog stops the turn as an abort would; recordTurn turns that into code `stuck`.
+  const signal = stopped ? (options.signal ? AbortSignal.any([options.signal, stopped]) : stopped) : options.signal;
   const { pass } = request;
   // A custom agent's fork hook makes the copy first: the turn then continues it, and no native fork is asked.
   const resume = await forkThroughHook(
