@@ -36,6 +36,8 @@ export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
           ? { costUsd: result.costUsd ?? null, turnCostsUsd: result.turns.map((turn) => turn.costUsd ?? null) }
           : {}),
         ...("value" in result ? { value: result.value ?? null } : {}),
+        // What the watchdog found and let go on (warned or steered).
+        ...(result.watchdog ? { watchdog: result.watchdog } : {}),
         durationMs: result.durationMs,
         observerErrors: result.observerErrors.map((entry) => entry.message),
       }),
