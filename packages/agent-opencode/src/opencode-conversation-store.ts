@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
-import type { ConversationContext, ConversationRecord, ConversationStore, SandboxLease } from "@outpost/core";
+import type { CommandResult, ConversationContext, ConversationRecord, ConversationStore, SandboxLease } from "@outpost/core";
 import { OutpostError } from "@outpost/core";
 import {
   assertConversationId,
@@ -17,6 +17,7 @@ import {
   writeConversationFolder,
   type PortableConversationStore,
 } from "@outpost/conversations";
+import { exportWhenData, replacesHomeCopy, type OpencodeExport } from "./opencode-home-session.js";
 
 export interface OpencodeConversationStoreOptions {
   /** The opencode executable in the sandbox. Default `opencode`. */
@@ -88,17 +89,27 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     return { id, file, format };
   }
 
-  async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
-    assertConversationId(id);
+  /**
+   * Runs opencode (or `sh` around it) in the lease's workspace: opencode takes its project from PWD, so an
+   * inherited one (a host environment passed whole) would file the session under another project.
+   */
+  function opencode(context: ConversationContext, command: string, args: string[]): Promise<CommandResult> {
     const lease = context.sandbox;
-    const result = await lease.invoke({
-      executable,
-      arguments: ["export", id],
-      variables: QUIET,
+    return lease.invoke({
+      executable: command,
+      arguments: args,
+      variables: { ...QUIET, HOME: lease.home, PWD: lease.root },
+      directory: lease.root,
       retain: maxBytes + 1,
       deadlineMs,
       ...(context.signal ? { signal: context.signal } : {}),
     });
+  }
+
+  async function capture(id: string, context: ConversationContext): Promise<ConversationRecord> {
+    assertConversationId(id);
+    const lease = context.sandbox;
+    const result = await opencode(context, executable, ["export", id]);
     if (result.status !== 0) {
       throw new OutpostError(
         "session",
@@ -135,35 +146,33 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
     const id = assertConversationId(record.id);
     const lease = context.sandbox;
     const folder = posix.dirname(record.file);
-    const relocation = relocationTo(await readOrigin(folder, id), lease);
+    const origin = await readOrigin(folder, id);
+    const relocation = relocationTo(origin, lease);
     const text = await readFile(record.file, "utf8");
-    parseExport(text, id);
-    const relocated = rewriteJsonBlock(text, createPathRewriter(relocationPairs(relocation)));
+    const captured = parseExport(text, id);
+    // A home several workspaces share (your own) may hold the session already: see replacesHomeCopy.
+    const held = await homeExport(id, context);
+    if (held !== undefined && replacesHomeCopy(parseExport(held, id), captured, origin.capturedAt ?? ""))
+      checked(await opencode(context, executable, ["session", "delete", id]), `opencode session delete ${id}`, id);
     await mkdir(context.staging, { recursive: true });
     const stage = await mkdtemp(join(context.staging, `opencode-${id}-`));
     const upload = posix.join(lease.home, ".outpost-staging", `${id}-${randomBytes(6).toString("hex")}`);
     try {
-      await writeFile(join(stage, "export.json"), relocated);
+      await writeFile(join(stage, "export.json"), rewriteJsonBlock(text, createPathRewriter(relocationPairs(relocation))));
       await lease.upload(stage, upload, context.signal ? { signal: context.signal } : {});
-      const result = await lease.invoke({
-        executable,
-        arguments: ["import", posix.join(upload, "export.json")],
-        variables: { ...QUIET, HOME: lease.home },
-        directory: lease.root,
-        deadlineMs,
-        ...(context.signal ? { signal: context.signal } : {}),
-      });
-      if (result.status !== 0) {
-        throw new OutpostError(
-          "session",
-          `opencode import of ${id} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check that opencode is installed in the sandbox.`,
-          { details: { id, status: result.status } },
-        );
-      }
+      checked(await opencode(context, executable, ["import", posix.join(upload, "export.json")]), `opencode import of ${id}`, id);
     } finally {
       await rm(stage, { recursive: true, force: true });
       await removeSandboxPath(lease, upload);
     }
+  }
+
+  /** The export of session `id` from the lease home's database, or undefined when it holds none. */
+  async function homeExport(id: string, context: ConversationContext): Promise<string | undefined> {
+    const lease = context.sandbox;
+    const data = context.variables?.["XDG_DATA_HOME"] ?? posix.join(lease.home, ".local", "share");
+    const result = await opencode(context, "sh", exportWhenData(posix.join(data, "opencode"), executable, id));
+    return result.status === 0 && result.stdout.includes("{") ? result.stdout : undefined;
   }
 
   return {
@@ -190,10 +199,10 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
 }
 
 /** The export must be the session it claims to be: `{ info: { id }, messages: [] }`. */
-function parseExport(text: string, id: string): void {
+function parseExport(text: string, id: string): OpencodeExport {
   let value: { info?: { id?: unknown }; messages?: unknown };
   try {
-    value = JSON.parse(text) as typeof value;
+    value = JSON.parse(text.slice(Math.max(0, text.indexOf("{")))) as typeof value;
   } catch (error) {
     throw new OutpostError("session", `The opencode export of ${id} is not valid JSON. Capture the conversation again.`, {
       cause: error,
@@ -204,5 +213,17 @@ function parseExport(text: string, id: string): void {
     throw new OutpostError("session", `The opencode export does not hold session ${id}. Capture the conversation again.`, {
       details: { id },
     });
+  }
+  return value as OpencodeExport;
+}
+
+/** A failed opencode command is code `session`, with the end of what it said. */
+function checked(result: CommandResult, what: string, id: string): void {
+  if (result.status !== 0) {
+    throw new OutpostError(
+      "session",
+      `${what} failed with status ${result.status}: ${result.stderr.trim().slice(-400) || "no output"}. Check that opencode is installed in the sandbox.`,
+      { details: { id, status: result.status } },
+    );
   }
 }

@@ -11,6 +11,8 @@ export interface JourneyStep {
   readonly provider: SandboxProvider;
   /** Runs before the step: what happens to the home between two turns. */
   readonly before?: () => void | Promise<void>;
+  /** Checks the step's result further. */
+  readonly after?: (result: DispatchResult) => void | Promise<void>;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function runHomeJourney(options: {
     prompts.push(step.brief);
     const stored = readFileSync(result.conversation!.file, "utf8");
     for (const prompt of prompts) expect(stored, `stored after "${step.brief}"`).toContain(prompt);
+    await step.after?.(result);
   }
   expect(warnings.filter((message) => /remove|stale/i.test(message))).toEqual([]);
   expect(options.server.problems).toEqual([]);
