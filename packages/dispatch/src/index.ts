@@ -24,7 +24,7 @@ export type { StorageQuota, StorageReservationOptions } from "./quota/storage-qu
 export type { StageLimits } from "./options/stage-limits.js";
 export type { DiffGuard } from "./guard/diff-guard.js";
 export type { GuardViolation } from "./guard/check-guard.js";
-export type { ModelPrice, Pricing } from "./cost/pricing.js";
+export type { BudgetLedger, ModelPrice, Pricing } from "./cost/pricing.js";
 export { loadPricing } from "./cost/load-pricing.js";
 export type { Watchdog, WatchdogAction } from "./watchdog/watchdog-options.js";
 export type { WatchdogFinding } from "./watchdog/repetition.js";

@@ -64,6 +64,45 @@ describe("pricing", () => {
     expect(started).toEqual([1, 2]);
   }, 60_000);
 
+  it("a shared ledger: each turn is charged to it, and a dispatch stops before a turn once the shared budget is spent", async () => {
+    let total = 0;
+    const ledger = {
+      name: "team",
+      budgetUsd: 5,
+      spent: () => Promise.resolve(total),
+      add: (usd: number) => {
+        total += usd;
+        return Promise.resolve();
+      },
+    };
+    const first = await dispatch({
+      agent: scriptAgent({ directory, behaviour: { MARKER: "never" } }),
+      brief: "x",
+      repository,
+      model: "model-a",
+      passes: 2,
+      sandboxProvider: localProvider({ home: "private" }),
+      pricing: { models, ledger },
+    });
+    expect(first.costUsd).toBe(4);
+    expect(total).toBe(4);
+    // 4 of 5 spent: the second dispatch runs one turn (2 USD), then the ledger is over and the next turn never starts.
+    const error = await dispatch({
+      agent: scriptAgent({ directory, behaviour: { MARKER: "never" } }),
+      brief: "x",
+      repository,
+      model: "model-a",
+      passes: 3,
+      sandboxProvider: localProvider({ home: "private" }),
+      pricing: { models, ledger },
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught as { code: string; details: Record<string, unknown> },
+    );
+    expect(error).toMatchObject({ code: "limit", details: { limit: "ledger", ledger: "team", budgetUsd: 5, spentUsd: 6, turns: 1 } });
+    expect(total).toBe(6);
+  }, 60_000);
+
   it("refuses a malformed table (code configuration), and loads a pinned file", async () => {
     for (const pricing of [
       { models: {} },

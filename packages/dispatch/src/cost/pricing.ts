@@ -19,6 +19,22 @@ export interface Pricing {
   readonly models: Readonly<Record<string, ModelPrice>>;
   /** Spending limit of one dispatch in US dollars: once reached, no further turn starts (code `limit`). */
   readonly budgetUsd?: number;
+  /** A budget shared with other dispatches (a queue's): checked before each turn, charged after it. */
+  readonly ledger?: BudgetLedger;
+}
+
+/**
+ * Spending shared by several dispatches, kept where all of them see it (a queue keeps it in Redis). Each turn
+ * starts only while `spent()` is below `budgetUsd`, and adds its cost once it ended.
+ */
+export interface BudgetLedger {
+  /** Named in messages (for example `queue fleet`). */
+  readonly name: string;
+  readonly budgetUsd: number;
+  /** What every dispatch charged so far, in US dollars. */
+  spent(): Promise<number>;
+  /** Charges one turn's cost. */
+  add(usd: number): Promise<void>;
 }
 
 const PRICE_FIELDS = ["input", "output", "cacheRead", "cacheWrite"] as const;
@@ -43,6 +59,15 @@ export function assertPricing(pricing: unknown, name = "pricing"): asserts prici
         throw configuration(`${name}.models[${JSON.stringify(model)}].${field} must be a non-negative number of USD per million tokens.`);
     }
   }
+  const { ledger } = pricing as Partial<Pricing>;
+  if (
+    ledger !== undefined &&
+    (!isRecord(ledger) ||
+      typeof ledger.spent !== "function" ||
+      typeof ledger.add !== "function" ||
+      !(nonNegative(ledger.budgetUsd) && ledger.budgetUsd > 0))
+  )
+    throw configuration(`${name}.ledger must be a BudgetLedger: { name, budgetUsd (positive), spent(), add(usd) }.`);
   if (budgetUsd !== undefined && !(nonNegative(budgetUsd) && budgetUsd > 0))
     throw configuration(`${name}.budgetUsd must be a positive number of US dollars.`);
 }

@@ -80,7 +80,7 @@ export const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   telemetry: keys({ tracer: true, attributes: true } satisfies Fields<DispatchTelemetry>),
   hooks: keys({ workspaceReady: true, hostReady: true, sandboxReady: true } satisfies Fields<LifecycleHooks>),
   guard: keys({ protectedPaths: true, maxChangedLines: true, maxChangedFiles: true } satisfies Fields<DiffGuard>),
-  pricing: keys({ models: true, budgetUsd: true } satisfies Fields<Pricing>),
+  pricing: keys({ models: true, budgetUsd: true, ledger: true } satisfies Fields<Pricing>),
   watchdog: keys({ repeatedToolCalls: true, repeatedTexts: true, silenceMs: true, action: true, message: true } satisfies Fields<Watchdog>),
 };
 

@@ -19,7 +19,7 @@ import type { TurnSteering } from "../steering/dispatch-steering.js";
 import { note, sandboxOf, type DispatchState } from "./dispatch-state.js";
 import { forkThroughHook } from "../agents/fork-hook.js";
 import { learnCliVersion } from "../turn/learn-cli-version.js";
-import { assertWithinBudget } from "../cost/dispatch-budget.js";
+import { assertWithinBudget, chargeTurn } from "../cost/dispatch-budget.js";
 import { turnPricing } from "../cost/turn-pricing.js";
 import { watchTurn } from "../watchdog/turn-watchdog.js";
 
@@ -158,7 +158,7 @@ async function recordTurn(
 ): Promise<TurnOutcome> {
   const { options, observers, journal } = state;
   // Every turn (pass, repair, steering resume, fallback candidate) starts only within the budget.
-  assertWithinBudget(state);
+  await assertWithinBudget(state);
   const label = request.repair ? `repair ${request.repair}` : `turn ${request.pass}`;
   const span = state.spans.nested("outpost.turn", {
     "outpost.pass": request.pass,
@@ -246,6 +246,7 @@ async function recordTurn(
     ...(request.steering ? { steering: request.steering } : {}),
   };
   state.turns.push(turn);
+  await chargeTurn(state, turn.costUsd);
   journal?.append({
     kind: "turn-end",
     pass: turn.pass,
