@@ -15,6 +15,7 @@ export type { DispatchJobProgress } from "./job-journal.js";
 export { queueStatus, jobStatus, jobLog } from "./queue-status.js";
 export type { QueueStatus, JobStatus, JobState } from "./queue-status.js";
 export { watchJob } from "./watch-job.js";
+export { queueLedger, queueSpending, queueSpendingKey } from "./queue-budget.js";
 export { DEFAULT_PROTECTED_BRANCHES } from "./protected-branch.js";
 export { keptRef } from "./publication-conflict.js";
 export { keptBundleKey } from "./keep-failed-work.js";

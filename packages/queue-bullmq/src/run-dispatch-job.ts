@@ -1,5 +1,5 @@
 import { OutpostError, type AgentFactoryOptions, type PluginDescriptor, type Transport } from "@outpost/core";
-import { dispatch } from "@outpost/dispatch";
+import { dispatch, type Pricing } from "@outpost/dispatch";
 import type { Job } from "bullmq";
 import { committedRecord, summaryOf } from "./committed-result.js";
 import { earlierJob, restoreConversation } from "./continue-conversation.js";
@@ -31,6 +31,8 @@ export interface JobContext {
   readonly conversationHome: string;
   /** Branch patterns a job publishes on only with `repository.publishProtected` (besides the remote's default branch). */
   readonly protectedBranches: readonly string[];
+  /** The worker's prices, with the queue's ledger when it has a budget. */
+  readonly pricing?: Pricing;
 }
 
 export const DEFAULT_RESULT_TRANSPORT = "results";
@@ -94,6 +96,7 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       ...(spec.deadlineMs === undefined ? {} : { deadlineMs: spec.deadlineMs }),
       ...(spec.until === undefined ? {} : { until: spec.until }),
       ...(signal ? { signal } : {}),
+      ...(context.pricing ? { pricing: context.pricing } : {}),
       observe: (observation) =>
         journal.event(observation.event.type, "text" in observation.event ? String(observation.event.text) : undefined),
       warn: (message) => journal.phase("warning", message),

@@ -10,6 +10,8 @@ import { DEFAULT_PROTECTED_BRANCHES } from "./protected-branch.js";
 import { RepositoryCache } from "./repository-cache.js";
 import { runDispatchJob } from "./run-dispatch-job.js";
 import { sandboxRemover } from "./sandbox-remover.js";
+import type { Pricing } from "@outpost/dispatch";
+import { workerPricing } from "./queue-budget.js";
 
 export interface DispatchWorkerOptions {
   readonly queue: DispatchQueue;
@@ -36,6 +38,13 @@ export interface DispatchWorkerOptions {
   readonly stalledIntervalMs?: number;
   /** How often a job may be taken back from a stalled worker before it fails; default 2. */
   readonly maxStalledCount?: number;
+  /** Prices per model for every job's dispatch (`pricing` of dispatch()): each turn's cost in its result. */
+  readonly pricing?: Pricing;
+  /**
+   * The queue's budget in US dollars, shared by every worker given the same value (a Redis counter): once the
+   * queue's jobs spent it, no further turn starts and the job fails with code `limit` (not retried). Needs `pricing`.
+   */
+  readonly budgetUsd?: number;
   /** Lifecycle events: a job started, completed, failed (with whether it will be retried). */
   readonly onEvent?: (event: DispatchWorkerEvent) => void;
 }
@@ -79,6 +88,7 @@ export async function runDispatchWorker(options: DispatchWorkerOptions): Promise
     cache,
     conversationHome: join(options.cacheDirectory, "conversations"),
     protectedBranches: options.protectedBranches ?? DEFAULT_PROTECTED_BRANCHES,
+    pricing: workerPricing(queue.redis, queue.name, options.pricing, options.budgetUsd),
   };
   const worker = new Worker<QueuedDispatch, DispatchJobResult>(
     queue.name,
