@@ -57,6 +57,12 @@ export interface RunFlags {
   readonly response?: string;
   /** Path of a JSON pricing table (`{ models, budgetUsd? }`): cost per turn and per run, and a budget. */
   readonly pricing?: string;
+  /** `guard.protectedPaths`: paths the agent must not change (repeatable). */
+  readonly protect?: string[];
+  readonly maxChangedLines?: number;
+  readonly maxChangedFiles?: number;
+  /** The watchdog stops the agent (code stuck) after the same tool call or text this many times in a turn. */
+  readonly watchdog?: number;
 }
 
 const VERSION = "0.1.0";
@@ -143,6 +149,14 @@ export function buildProgram(io: ProgramIo): Command {
     )
     .option("--agent-module <path>", "load the agent from a module exporting createAgent() instead of an installed plugin")
     .option("--record", "keep a replayable journal of the run (commits with verified patches) and print its reference for `outpost replay`")
+    .option("--protect <path>", "path the agent must not change (repeatable; `*` within a segment, `**` across): else code guard", collect)
+    .option("--max-changed-lines <n>", "most added plus deleted lines the work may have: else code guard, work kept", positiveInteger)
+    .option("--max-changed-files <n>", "most files the work may change: else code guard, work kept", positiveInteger)
+    .option(
+      "--watchdog <repeats>",
+      "stop the agent (code stuck) after the same tool call or text this many times in a turn",
+      positiveInteger,
+    )
     .option(
       "--pricing <file>",
       'JSON prices per model in USD per million tokens ({"models": {"<model>": {"input": 3, "output": 15}}, "budgetUsd": 5}): cost per turn and per run; the budget stops the run (code limit)',

@@ -57,7 +57,8 @@ const unavailable = missingCli("codex");
         logging: { replayable: true },
         observe: (observation) => {
           // The agent's own events; fallbacks and steering are the engine's.
-          if (observation.event.type !== "fallback" && observation.event.type !== "steer") recorded.push(observation.event);
+          if (observation.event.type !== "fallback" && observation.event.type !== "steer" && observation.event.type !== "watchdog")
+            recorded.push(observation.event);
         },
       });
       expect(server.problems).toEqual([]);
@@ -81,7 +82,8 @@ const unavailable = missingCli("codex");
       logging: false,
       observe: (observation) => {
         // The agent's own events; fallbacks and steering are the engine's.
-        if (observation.event.type !== "fallback" && observation.event.type !== "steer") replayedEvents.push(observation.event);
+        if (observation.event.type !== "fallback" && observation.event.type !== "steer" && observation.event.type !== "watchdog")
+          replayedEvents.push(observation.event);
       },
     });
     expect(replayedEvents).toEqual(recorded.filter((event) => event.type !== "raw"));

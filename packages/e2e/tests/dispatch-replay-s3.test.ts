@@ -49,7 +49,8 @@ if (gated.server) {
         logging: { transport: transportOf(server, "journals"), replayable: true },
         observe: (observation) => {
           // The agent's own events; fallbacks and steering are the engine's.
-          if (observation.event.type !== "fallback" && observation.event.type !== "steer") recorded.push(observation.event);
+          if (observation.event.type !== "fallback" && observation.event.type !== "steer" && observation.event.type !== "watchdog")
+            recorded.push(observation.event);
         },
       });
       expect(result.commits).toHaveLength(2);
@@ -77,7 +78,8 @@ if (gated.server) {
         logging: false,
         observe: (observation) => {
           // The agent's own events; fallbacks and steering are the engine's.
-          if (observation.event.type !== "fallback" && observation.event.type !== "steer") replayedEvents.push(observation.event);
+          if (observation.event.type !== "fallback" && observation.event.type !== "steer" && observation.event.type !== "watchdog")
+            replayedEvents.push(observation.event);
         },
       });
       expect(JSON.stringify(recorded)).toContain(SECRET);

@@ -62,7 +62,8 @@ async function replay(options: { repository: string; divergence?: "fail" | "warn
     ...(options.passes ? { passes: options.passes, until: [] } : {}),
     observe: (observation) => {
       // The agent's own events; fallbacks and steering are the engine's.
-      if (observation.event.type !== "fallback" && observation.event.type !== "steer") events.push(observation.event);
+      if (observation.event.type !== "fallback" && observation.event.type !== "steer" && observation.event.type !== "watchdog")
+        events.push(observation.event);
     },
     warn: (message) => warnings.push(message),
   });
@@ -108,7 +109,8 @@ beforeAll(async () => {
       logging: { replayable: true },
       observe: (observation) => {
         // The agent's own events; fallbacks and steering are the engine's.
-        if (observation.event.type !== "fallback" && observation.event.type !== "steer") events.push(observation.event);
+        if (observation.event.type !== "fallback" && observation.event.type !== "steer" && observation.event.type !== "watchdog")
+          events.push(observation.event);
       },
     });
     expect(server.problems).toEqual([]);

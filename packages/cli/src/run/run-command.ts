@@ -1,5 +1,5 @@
 import { OutpostError } from "@outpost/core";
-import type { BranchPolicy, Brief } from "@outpost/dispatch";
+import type { BranchPolicy, Brief, DiffGuard } from "@outpost/dispatch";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ProgramIo, RunFlags } from "../program.js";
@@ -68,6 +68,8 @@ export async function runCommand(
       ...(steering ? { steering } : {}),
       ...(response ? { response } : {}),
       ...(pricing ? { pricing } : {}),
+      ...guardOf(flags),
+      ...(flags.watchdog === undefined ? {} : { watchdog: { repeatedToolCalls: flags.watchdog, repeatedTexts: flags.watchdog } }),
     }).finally(stopSteering);
     const journal = flags.record ? result.journal?.key : undefined;
     return {
@@ -163,4 +165,14 @@ export function parseBranch(value: string): BranchPolicy {
 /** `@path` reads a brief file (relative to the repository root); anything else is the task itself. */
 export function parseBrief(text: string): Brief {
   return text.startsWith("@") && text.length > 1 ? { file: text.slice(1) } : text;
+}
+
+/** `--protect`, `--max-changed-lines` and `--max-changed-files` as the `guard` option (none given: no guard). */
+function guardOf(flags: RunFlags): { guard?: DiffGuard } {
+  const guard: DiffGuard = {
+    ...(flags.protect ? { protectedPaths: flags.protect } : {}),
+    ...(flags.maxChangedLines === undefined ? {} : { maxChangedLines: flags.maxChangedLines }),
+    ...(flags.maxChangedFiles === undefined ? {} : { maxChangedFiles: flags.maxChangedFiles }),
+  };
+  return Object.keys(guard).length === 0 ? {} : { guard };
 }
