@@ -73,7 +73,8 @@ export function geminiConversationStore(options: GeminiConversationStoreOptions 
         };
       },
     },
-    options,
+    // Your chats follow you across checkouts, as the CLI keeps them: under your home by default.
+    { defaultHome: "user", ...options },
   );
 }
 

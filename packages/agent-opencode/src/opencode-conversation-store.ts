@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join, posix } from "node:path";
 import type { CommandResult, ConversationContext, ConversationRecord, ConversationStore, SandboxLease } from "@outpost/core";
 import { OutpostError } from "@outpost/core";
@@ -26,6 +27,11 @@ export interface OpencodeConversationStoreOptions {
   readonly maxBytes?: number;
   /** Milliseconds allowed for one `opencode export` or `opencode import`. Default 120 000. */
   readonly deadlineMs?: number;
+  /**
+   * Where conversations go when the dispatch gives no `conversationHome`: `"user"` (default) is your home
+   * directory, as opencode keeps its sessions (they follow you across checkouts); `"repository"` the checkout root.
+   */
+  readonly defaultHome?: "user" | "repository";
 }
 
 /** Keeps opencode from reaching the network while it only moves a session in and out of its database. */
@@ -78,7 +84,8 @@ function createStore(options: OpencodeConversationStoreOptions): PortableConvers
   const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   const deadlineMs = options.deadlineMs ?? 120_000;
   const format = "opencode";
-  const directory = (repository: string, home?: string) => conversationDirectory(format, repository, home);
+  const directory = (repository: string, home?: string) =>
+    conversationDirectory(format, repository, home ?? (options.defaultHome === "repository" ? undefined : homedir()));
 
   async function locate(id: string, repository: string, home?: string): Promise<ConversationRecord> {
     assertConversationId(id);

@@ -105,8 +105,9 @@ export interface DispatchOptions {
   readonly sandboxProvider?: SandboxProvider;
   /**
    * Host directory under which captured native conversations are stored and found
-   * (`<conversationHome>/.outpost/conversations/<format>`); default: your home for Claude and Codex transcripts,
-   * the checkout root for Copilot and Kimi bundles (each store decides; see `TranscriptStoreOptions.defaultHome`).
+   * (`<conversationHome>/.outpost/conversations/<format>`); default: your home for Claude, Codex, Gemini and
+   * OpenCode conversations, the checkout root for Copilot and Kimi bundles (each store decides; see
+   * `TranscriptStoreOptions.defaultHome`).
    */
   readonly conversationHome?: string;
   /**

@@ -12,9 +12,10 @@ import { dockerAgentProvider, dockerAgentsUnavailable } from "./support/docker-a
 import { runHomeJourney } from "./support/home-journey.js";
 
 // HOME is this file's own folder (support/private-temp.ts), standing for the user's home: the local provider's
-// default lease home. Gemini CLI keeps a session under the project folder of the workspace it ran in
-// (~/.gemini/tmp/<short name>/chats), so every workspace the conversation visits on that home keeps a copy;
-// each capture must take the one the turn continued, and each restore must continue the newest state.
+// default lease home, and where captured conversations are kept by default (no conversationHome is passed: a
+// continuation in another checkout finds them there). Gemini CLI keeps a session under the project folder of
+// the workspace it ran in (~/.gemini/tmp/<short name>/chats), so every workspace the conversation visits on
+// that home keeps a copy; each capture must take the one the turn continued.
 const missing = missingCli("gemini");
 const docker = dockerAgentsUnavailable();
 
@@ -43,7 +44,6 @@ describe.skipIf(missing !== undefined)(`Gemini on the user's own home${missing ?
     const { id } = await runHomeJourney({
       agent: agent(),
       server,
-      conversationHome: homedir(),
       first: { brief: "Create hello.txt containing hi", repository: workspaces.a, provider: local },
       steps: [
         { brief: "TURN2 step two, in workspace b", repository: workspaces.b, provider: local },
@@ -68,7 +68,6 @@ describe.skipIf(missing !== undefined)(`Gemini on the user's own home${missing ?
     await runHomeJourney({
       agent: agent(),
       server,
-      conversationHome: homedir(),
       onFirst: (first) => (id = first),
       first: { brief: "Create hello.txt containing hi", repository: workspaces.a, provider: local },
       steps: [

@@ -13,10 +13,11 @@ import { dockerAgentProvider, dockerAgentsUnavailable } from "./support/docker-a
 import { runHomeJourney, type JourneyStep } from "./support/home-journey.js";
 
 // HOME is this file's own folder (support/private-temp.ts), standing for the user's home: the local provider's
-// default lease home. OpenCode keeps one row per session in its database on that home, filed under the project
-// and directory it was imported or started in, and its import leaves an existing row as it is. A continuation
-// in another workspace must move the session there (the stored export then names that workspace) and continue
-// the newest state; five turns across three workspaces must each see every earlier one.
+// default lease home, and where captured conversations are kept by default (no conversationHome is passed: a
+// continuation in another checkout finds them there). OpenCode keeps one row per session in its database on
+// that home, and its import leaves an existing row as it is. A continuation in another workspace must run there
+// (the stored export then names that workspace) and continue the newest state; five turns across three
+// workspaces must each see every earlier one.
 const missing = missingCli("opencode");
 const docker = dockerAgentsUnavailable();
 
@@ -56,7 +57,6 @@ describe.skipIf(missing !== undefined)(`OpenCode on the user's own home${missing
         executable: join(CLI_BIN, "opencode"),
       }),
       server,
-      conversationHome: homedir(),
       first: { brief: "Create hello.txt containing hi", repository: workspaces.a, provider: local },
       steps: [
         step("TURN2 step two, in workspace b", workspaces.b),
