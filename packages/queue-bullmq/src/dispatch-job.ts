@@ -1,4 +1,5 @@
 import { OutpostError } from "@outpost/core";
+import type { DiffGuard, Watchdog } from "@outpost/dispatch";
 
 /** A plugin chosen by the name its descriptor declares, with plain-data options. */
 export interface PluginChoice {
@@ -46,6 +47,10 @@ export interface DispatchJob {
    * `repository.branch` is given). `fork: true` continues a copy of the conversation.
    */
   readonly continuation?: { readonly job: string; readonly fork?: boolean };
+  /** `guard` of dispatch(): protected paths and size bounds; a violation fails the job with code `guard` (not retried). */
+  readonly guard?: DiffGuard;
+  /** `watchdog` of dispatch(), `stop` or `warn` (a queued job has no steering): a stuck agent fails with code `stuck`. */
+  readonly watchdog?: Omit<Watchdog, "action" | "message"> & { readonly action?: "stop" | "warn" };
   /** A second enqueue with the same key is a no-op. Letters, digits, `.`, `_` and `-`, at most 128. */
   readonly idempotencyKey?: string;
 }
@@ -64,6 +69,8 @@ const TOP_LEVEL = new Set([
   "until",
   "continuation",
   "idempotencyKey",
+  "guard",
+  "watchdog",
 ]);
 // Option names that carry secrets: a worker supplies those from its own environment, never the queue.
 const SECRET_NAME = /key|token|secret|password|credential|authorization|cookie/i;
@@ -102,6 +109,16 @@ export function assertDispatchJob(value: unknown): asserts value is DispatchJob 
       refuse('must be { job: "<id of the finished job>" }.', "continuation");
     if (continuation.fork !== undefined && typeof continuation.fork !== "boolean") refuse("must be a boolean.", "continuation.fork");
   }
+  // Their fields are checked by dispatch() itself on the worker (code configuration, not retried).
+  for (const field of ["guard", "watchdog"] as const)
+    if (value[field] !== undefined && !isPlainObject(value[field])) refuse("must be a plain object.", field);
+  if (
+    isPlainObject(value.watchdog) &&
+    value.watchdog.action !== undefined &&
+    value.watchdog.action !== "stop" &&
+    value.watchdog.action !== "warn"
+  )
+    refuse('must be "stop" or "warn": a queued job has no steering.', "watchdog.action");
   const key = value.idempotencyKey;
   if (key !== undefined && (typeof key !== "string" || !IDEMPOTENCY_KEY.test(key)))
     refuse("must be 1 to 128 letters, digits, '.', '_' or '-'.", "idempotencyKey");

@@ -97,6 +97,8 @@ export async function runDispatchJob(context: JobContext, job: Job<QueuedDispatc
       ...(spec.until === undefined ? {} : { until: spec.until }),
       ...(signal ? { signal } : {}),
       ...(context.pricing ? { pricing: context.pricing } : {}),
+      ...(spec.guard === undefined ? {} : { guard: spec.guard }),
+      ...(spec.watchdog === undefined ? {} : { watchdog: spec.watchdog }),
       observe: (observation) =>
         journal.event(observation.event.type, "text" in observation.event ? String(observation.event.text) : undefined),
       warn: (message) => journal.phase("warning", message),
