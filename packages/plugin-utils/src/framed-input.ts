@@ -9,8 +9,9 @@ import { Writable } from "node:stream";
  * prints anything (a deadline can end a silent command). The host writes stdin as numbered frames
  * into the input directory (`<n>`, and its marker `<n>.ok` holding the frame's size and a newline; `end` holds
  * the number of frames and a newline, so it may land before the last marker), and a reader feeds them in
- * order through a FIFO. A frame is read once its marker is whole and the frame has that size, so a frame, its
- * marker and `end` may be written in any order, even while the command starts. Without input the wrapper
+ * order through a FIFO (its name removed once both ends are open). A frame is read once its marker is whole and
+ * the frame has that size, so a frame, its marker and `end` may be written in any order, even while the command
+ * starts; the reader looks every 5 ms, then 10, then 20 while nothing comes (one `sleep` process a look). Without input the wrapper
  * replaces itself with the command. The input directory
  * outlives the command (it lives in the lease's scratch, gone at release): a frame the host was still
  * writing when the command exited lands there instead of failing as if the platform had refused it.
@@ -21,19 +22,27 @@ shift 2
 command -v -- "$1" >/dev/null 2>&1 || { echo X; exit 127; }
 printf 'P%010d\\n' "$$"
 [ "$input" = - ] && exec "$@" </dev/null
-mkdir -p -- "$input" && rm -f -- "$input/fifo" && mkfifo -- "$input/fifo" || exit 125
+mkdir -p -- "$input" && { mkfifo -- "$input/fifo" 2>/dev/null || { rm -f -- "$input/fifo" && mkfifo -- "$input/fifo"; }; } || exit 125
 (
+  # Both ends are open once this runs: the name can go now, beside the command rather than after it.
+  rm -f -- "$input/fifo"
   n=0
+  nap=0.005
   while :; do
     want=
-    if [ -e "$input/$n.ok" ] && read -r want <"$input/$n.ok" && [ "$(($(wc -c 2>/dev/null <"$input/$n" || echo -1)))" = "$want" ]; then
+    if [ -e "$input/$n.ok" ] && [ -e "$input/$n" ] && read -r want <"$input/$n.ok" && [ "$(($(wc -c <"$input/$n")))" = "$want" ]; then
       cat -- "$input/$n" || exit 0
-      rm -f -- "$input/$n" "$input/$n.ok"
+      frame=$input/$n
       n=$((n+1))
+      nap=0.005
+      # After the last frame the command gets its end of input first, and the clean-up runs beside it.
+      [ -e "$input/end" ] && read -r total <"$input/end" && [ "$n" -ge "$total" ] && exec >/dev/null
+      rm -f -- "$frame" "$frame.ok"
     elif [ -e "$input/end" ] && read -r total <"$input/end" && [ "$n" -ge "$total" ]; then
       break
     else
-      sleep 0.02 2>/dev/null || sleep 1
+      sleep "$nap" 2>/dev/null || sleep 1
+      case $nap in 0.005) nap=0.01 ;; *) nap=0.02 ;; esac
     fi
   done
 ) >"$input/fifo" &
@@ -41,7 +50,6 @@ reader=$!
 "$@" <"$input/fifo"
 status=$?
 kill "$reader" 2>/dev/null
-rm -f -- "$input/fifo"
 exit "$status"`;
 
 /** Header bytes FRAMED_COMMAND_WRAPPER prints on success (the line with its newline). */

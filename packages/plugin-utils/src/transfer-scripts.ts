@@ -30,14 +30,21 @@ exit 0`;
 
 /**
  * Shared check: refuses (exit 90) when the existing part of path \`$1\` resolves outside anchor \`$2\`
- * through a link. "/" as anchor accepts anything.
+ * through a link. "/" as anchor accepts anything. A directory resolves with the shell's own \`cd -P\` in a
+ * subshell (a fork, no program to start: this runs before every transfer), anything else with \`readlink -f\`.
  */
-const CHECK_ANCHOR = `check_anchor() {
+const CHECK_ANCHOR = `resolve() {
+  [ -d "$1" ] && resolved=$(cd -P -- "$1" 2>/dev/null && pwd -P) && return 0
+  resolved=$(readlink -f -- "$1") || resolved=$2
+}
+check_anchor() {
   [ "$2" = / ] && return 0
   probe=$1
-  while [ ! -e "$probe" ] && [ ! -L "$probe" ]; do probe=$(dirname -- "$probe"); done
-  real=$(readlink -f -- "$probe") || real=
-  anchor=$(readlink -f -- "$2") || anchor=$2
+  while [ ! -e "$probe" ] && [ ! -L "$probe" ]; do
+    case $probe in */*) probe=\${probe%/*}; probe=\${probe:-/} ;; *) probe=. ;; esac
+  done
+  resolve "$probe" ""; real=$resolved
+  resolve "$2" "$2"; anchor=$resolved
   case "$real/" in "$anchor"/*) return 0 ;; esac
   echo "$1 is reached through a link that leaves $2" >&2
   exit 90
