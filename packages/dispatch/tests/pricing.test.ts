@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { localProvider } from "@outpost/provider-local";
 import { scriptAgent } from "@outpost/testkit/script-agent";
-import { dispatch } from "../src/index.js";
+import type { AgentAdapter, AgentEvent } from "@outpost/core";
+import { createFallbackAgent, dispatch } from "../src/index.js";
 import { loadPricing } from "../src/cost/load-pricing.js";
 import { scratchRepository } from "./support/scratch-repository.js";
 
@@ -101,6 +102,34 @@ describe("pricing", () => {
     );
     expect(error).toMatchObject({ code: "limit", details: { limit: "ledger", ledger: "team", budgetUsd: 5, spentUsd: 6, turns: 1 } });
     expect(total).toBe(6);
+  }, 60_000);
+
+  it("a fallback: what the skipped candidate consumed is priced into the answering turn", async () => {
+    // A real process that reports 10 input and 5 output tokens, then fails with a rate limit (classified quota).
+    const program =
+      'process.stdout.write(JSON.stringify({ type: "usage", usage: { inputTokens: 10, outputTokens: 5 } }) + "\\n");' +
+      'process.stdout.write(JSON.stringify({ type: "failure", message: "rate limit reached" }) + "\\n"); process.exit(1);';
+    const limited: AgentAdapter = {
+      kind: "cli",
+      specificationVersion: "v1",
+      name: "limited",
+      executable: process.execPath,
+      failureRules: [{ id: "rate-limit", classification: "quota", pattern: /rate limit/, cliVersion: "1.0.0" }],
+      command: () => ({ executable: process.execPath, arguments: ["-e", program], variables: {} }),
+      createDecoder: () => ({ decode: (line) => [JSON.parse(line) as AgentEvent] }),
+    };
+    const result = await dispatch({
+      agent: createFallbackAgent([limited, scriptAgent({ directory })], { on: ["quota"] }),
+      brief: "x",
+      repository,
+      model: "model-a",
+      sandboxProvider: localProvider({ home: "private" }),
+      pricing: { models },
+    });
+    expect(result.fallback?.agent).toBe("script-agent");
+    expect(result.usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
+    expect(result.turns[0]?.costUsd).toBe(4);
+    expect(result.costUsd).toBe(4);
   }, 60_000);
 
   it("refuses a malformed table (code configuration), and loads a pinned file", async () => {

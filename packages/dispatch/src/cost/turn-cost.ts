@@ -25,3 +25,8 @@ export function totalCost(turns: readonly { readonly costUsd?: number }[]): numb
   if (priced.length === 0) return undefined;
   return Math.round(priced.reduce((sum, turn) => sum + turn.costUsd! * 1_000_000, 0)) / 1_000_000;
 }
+
+/** Two costs added without the drift of binary fractions (to a millionth of a dollar). */
+export function addCosts(left: number, right: number): number {
+  return Math.round((left + right) * 1_000_000) / 1_000_000;
+}

@@ -21,6 +21,7 @@ import { forkThroughHook } from "../agents/fork-hook.js";
 import { learnCliVersion } from "../turn/learn-cli-version.js";
 import { assertWithinBudget, chargeTurn } from "../cost/dispatch-budget.js";
 import { turnPricing } from "../cost/turn-pricing.js";
+import { addCosts } from "../cost/turn-cost.js";
 import { watchTurn } from "../watchdog/turn-watchdog.js";
 
 /**
@@ -116,7 +117,14 @@ async function runChain(state: DispatchState, lease: SandboxLease, request: Turn
   // What the skipped candidates consumed counts in the dispatch's usage: it is added to the answering turn.
   const last = state.turns[state.turns.length - 1];
   if (last && Object.keys(run.skippedUsage).length > 0) {
-    state.turns[state.turns.length - 1] = { ...last, usage: addUsage(run.skippedUsage, last.usage) };
+    // Priced at the same model's rates, and charged to a shared ledger like any turn's cost.
+    const skipped = last.costUsd === undefined ? undefined : turnPricing(state, run.skippedUsage).costUsd;
+    state.turns[state.turns.length - 1] = {
+      ...last,
+      usage: addUsage(run.skippedUsage, last.usage),
+      ...(skipped === undefined ? {} : { costUsd: addCosts(last.costUsd!, skipped) }),
+    };
+    await chargeTurn(state, skipped);
   }
   return run.outcome;
 }
