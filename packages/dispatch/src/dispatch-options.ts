@@ -26,6 +26,7 @@ import type { ConversationError } from "./conversation/conversation-error.js";
 import type { DiffGuard } from "./guard/diff-guard.js";
 import type { Pricing } from "./cost/pricing.js";
 import type { Watchdog } from "./watchdog/watchdog-options.js";
+import type { Redaction } from "./redact/redact-options.js";
 import type { WatchdogReport } from "./watchdog/report-watchdog.js";
 
 /** Options of `dispatch()`; names and defaults follow the reference page. */
@@ -147,6 +148,12 @@ export interface DispatchOptions {
    * (code `stuck`), warns, or steers it through `steering`; each finding is a `watchdog` event and in the result.
    */
   readonly watchdog?: Watchdog;
+  /**
+   * Patterns and literal values kept out of everything Outpost stores or emits: events, observations, telemetry
+   * attributes, activity records, journals and error messages. The agent's credential variables are always
+   * added. Captured native conversations stay byte-exact unless `conversations` is true.
+   */
+  readonly redact?: Redaction;
 }
 
 /** Options once the default provider is filled in: what every stage after the check reads. */

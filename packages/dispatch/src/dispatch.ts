@@ -22,6 +22,9 @@ import { holdSteering, type HeldSteering } from "./steering/held-steering.js";
 import { withReplayBrief } from "./replay/replay-brief.js";
 import { reportCommits } from "./observe/report-commits.js";
 import { guardedAfter, guardedBefore } from "./guard/guard-stages.js";
+import { createRedactor } from "./redact/redactor.js";
+import { assertRedaction } from "./redact/redact-options.js";
+import { redactError } from "./redact/redact-error.js";
 import { totalCost } from "./cost/turn-cost.js";
 
 /** The stages after `prepare`, in order; each has one job and reads and extends the shared state. */
@@ -48,14 +51,18 @@ export async function dispatch<T>(
 export async function dispatch(options: DispatchOptions): Promise<DispatchResult>;
 export async function dispatch(options: DispatchOptions): Promise<DispatchResult> {
   let held: HeldSteering | undefined;
+  // Until the option is checked, nothing to redact; prepare adds the agent's credential values to it.
+  let redactor = createRedactor(undefined);
   try {
+    assertRedaction((options as DispatchOptions | undefined)?.redact);
+    redactor = createRedactor(options.redact);
     // Taken now: instructions sent from this moment wait for the first turn that can take them.
     held = holdSteering((options as DispatchOptions | undefined)?.steering);
-    return await runStages(await prepare(withReplayBrief(options)), held);
+    return await runStages(await prepare(withReplayBrief(options), redactor), held);
   } catch (error) {
     held?.release("the dispatch failed before the instruction was delivered");
     // A cancelled dispatch rejects with the signal's reason; dispatchAbortError(reason) keeps the details.
-    throw rejectionFor(error, (options as DispatchOptions | undefined)?.signal);
+    throw redactError(redactor, rejectionFor(error, (options as DispatchOptions | undefined)?.signal));
   }
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_JOURNAL_LIMITS } from "./journal-limits.js";
 import { localJournalTransport } from "./local-transport.js";
 import { secretRedactor } from "./redact-secrets.js";
 import { journalKey } from "./journal-seal.js";
+import type { Redactor } from "../redact/redactor.js";
 
 /** The `logging` option of dispatch: a journal (default, local), none, or JSON lines on stdout. */
 export type Logging =
@@ -79,6 +80,8 @@ export interface OpenJournalOptions {
   readonly agent: string;
   readonly source: "agent" | "harness";
   readonly secrets: readonly string[];
+  /** The `redact` option: every record's strings pass through it before they are serialized. */
+  readonly redactor?: Redactor;
   readonly write?: (line: string) => void;
 }
 
@@ -86,7 +89,12 @@ export interface OpenJournalOptions {
 export function openJournal(options: OpenJournalOptions): JournalSink | undefined {
   const { logging } = options;
   if (logging === false) return undefined;
-  const redact = secretRedactor(options.secrets);
+  const secrets = [...options.secrets, ...(options.redactor?.values ?? [])];
+  // Values first, then patterns over the JSON text: what `redact` answers for a commit says whether any would change.
+  const literal = secretRedactor(secrets);
+  const redactor = options.redactor;
+  const redact = redactor ? (json: string) => redactor.text(literal(json)) : literal;
+  const redactRecord = (record: JournalRecord): JournalRecord => (redactor ? redactor.value(record) : record);
   if (logging === "stdout") {
     const write = options.write ?? ((line: string) => void process.stdout.write(line));
     return {
@@ -94,7 +102,7 @@ export function openJournal(options: OpenJournalOptions): JournalSink | undefine
       maxPatchBytes: DEFAULT_JOURNAL_LIMITS.maxPatchBytes,
       redact,
       describe: () => undefined,
-      append: (record) => write(`${redact(JSON.stringify({ journalId: options.journalId, ...record }))}\n`),
+      append: (record) => write(`${literal(JSON.stringify({ journalId: options.journalId, ...redactRecord(record) }))}\n`),
       close: async () => undefined,
     };
   }
@@ -110,7 +118,7 @@ export function openJournal(options: OpenJournalOptions): JournalSink | undefine
     verbose: settings.verbose === true,
     replayable: settings.replayable === true,
     // The key never reaches the journal, even where an agent printed it.
-    secrets: signingKey ? [...options.secrets, signingKey] : options.secrets,
+    secrets: signingKey ? [...secrets, signingKey] : secrets,
     limits: { maxPatchBytes },
   });
   // A dispatch that failed before its first turn leaves nothing behind, no journal either.
@@ -122,7 +130,7 @@ export function openJournal(options: OpenJournalOptions): JournalSink | undefine
     describe: (change) => writer.describe(change),
     append: (record) => {
       appended = true;
-      writer.append(record);
+      writer.append(redactRecord(record));
     },
     close: async (state) => (appended || state === "complete" ? writer.close(state) : undefined),
   };

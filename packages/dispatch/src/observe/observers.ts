@@ -2,6 +2,7 @@ import type { AgentEvent, FailureClassification } from "@outpost/core";
 import type { DispatchEvent, ObservationHub } from "./observation-hub.js";
 import type { WatchdogFinding } from "../watchdog/repetition.js";
 import type { WatchdogAction } from "../watchdog/watchdog-options.js";
+import { createRedactor, type Redactor } from "../redact/redactor.js";
 
 /** What the engine did to the agent, seen by `observe` among the agent's own events. */
 export type DispatchControlEvent =
@@ -75,16 +76,20 @@ export class Observers {
     private readonly callbacks: ObserverCallbacks,
     parent?: ObservationHub,
     private readonly identity: { readonly dispatchId: string; readonly label?: string } = { dispatchId: "" },
+    // What reaches the callbacks and the hub passes through it first (the `redact` option).
+    private readonly redactor: Redactor = createRedactor(undefined),
   ) {
     this.hub = parent?.child(identity.dispatchId, { onListenerError: (error) => this.collect("observation", error) });
   }
 
   observe(observed: ObservedEvent): void {
     // Object.assign, not two spreads: the same object, built several times faster (this runs for every event).
-    const observation: AgentObservation = Object.assign({}, observed.event, observed, {
-      at: Date.parse(observed.timestamp),
-      seq: ++this.seq,
-    });
+    const observation: AgentObservation = this.redactor.value(
+      Object.assign({}, observed.event, observed, {
+        at: Date.parse(observed.timestamp),
+        seq: ++this.seq,
+      }),
+    );
     this.call("observe", () => this.callbacks.observe?.(observation));
     this.emit({
       type: "agent-event",
@@ -99,7 +104,7 @@ export class Observers {
   control(pass: number, event: DispatchControlEvent): void {
     const { dispatchId, label } = this.identity;
     const timestamp = new Date().toISOString();
-    const observation: AgentObservation = {
+    const observation: AgentObservation = this.redactor.value({
       ...event,
       dispatchId,
       label,
@@ -108,11 +113,12 @@ export class Observers {
       event,
       at: Date.parse(timestamp),
       seq: ++this.seq,
-    };
+    });
     this.call("observe", () => this.callbacks.observe?.(observation));
   }
 
-  warn(message: string): void {
+  warn(given: string): void {
+    const message = this.redactor.text(given);
     this.call("warn", () => this.callbacks.warn?.(message));
     this.emit({
       type: "warning",
@@ -127,7 +133,7 @@ export class Observers {
   emit(event: DispatchEvent): void {
     if (!this.hub) return;
     try {
-      this.hub.emit(event);
+      this.hub.emit(this.redactor.value(event));
     } catch (error) {
       this.collect("observation", error);
     }
@@ -139,7 +145,7 @@ export class Observers {
   }
 
   diagnostic(message: string): void {
-    this.call("diagnostic", () => this.callbacks.diagnostic?.(message));
+    this.call("diagnostic", () => this.callbacks.diagnostic?.(this.redactor.text(message)));
   }
 
   private call(source: ObserverError["source"], run: () => unknown): void {

@@ -9,6 +9,7 @@ import type { LifecycleHooks } from "../hooks/lifecycle-hooks.js";
 import type { DiffGuard } from "../guard/diff-guard.js";
 import type { Pricing } from "../cost/pricing.js";
 import type { Watchdog } from "../watchdog/watchdog-options.js";
+import type { Redaction } from "../redact/redact-options.js";
 
 // Each list is checked against its type: a field added to the type and not here fails the build, so the
 // refusal of unknown fields never refuses a real one.
@@ -53,6 +54,7 @@ export const DISPATCH_FIELDS = {
   guard: true,
   pricing: true,
   watchdog: true,
+  redact: true,
 } as const satisfies Fields<DispatchOptions>;
 
 /** The fields of each object-valued option that takes a fixed set. */
@@ -82,6 +84,7 @@ export const NESTED_FIELDS: Readonly<Record<string, readonly string[]>> = {
   guard: keys({ protectedPaths: true, maxChangedLines: true, maxChangedFiles: true } satisfies Fields<DiffGuard>),
   pricing: keys({ models: true, budgetUsd: true, ledger: true } satisfies Fields<Pricing>),
   watchdog: keys({ repeatedToolCalls: true, repeatedTexts: true, silenceMs: true, action: true, message: true } satisfies Fields<Watchdog>),
+  redact: keys({ patterns: true, values: true, conversations: true } satisfies Fields<Redaction>),
 };
 
 /** A branch policy's fields by mode (`from` is the page's name for a named branch's `base`). */

@@ -16,6 +16,7 @@ import { sharedWorkspaceOf, type SharedWorkspace } from "../workspace/shared-wor
 import { assertDiffGuard } from "../guard/diff-guard.js";
 import { assertPricing } from "../cost/pricing.js";
 import { assertWatchdog } from "../watchdog/watchdog-options.js";
+import { assertRedaction } from "../redact/redact-options.js";
 
 export const DISPATCH_DEFAULTS = Object.freeze({
   passes: 1,
@@ -82,6 +83,7 @@ export function resolveOptions(options: ProvidedOptions): ResolvedOptions {
   assertDiffGuard(options.guard);
   assertPricing(options.pricing);
   assertWatchdog(options.watchdog, options.steering);
+  assertRedaction(options.redact);
   assertSpecificationVersion(sandboxProvider, "sandbox provider");
   if (options.activityTransport) assertSpecificationVersion(options.activityTransport, "transport");
   if (options.recoveryTransport) assertSpecificationVersion(options.recoveryTransport, "transport");

@@ -1,3 +1,4 @@
+import { redactConversation } from "../redact/redact-conversation.js";
 import { isOutpostError, type ConversationRecord } from "@outpost/core";
 import { captureConversation } from "../conversation/capture-conversation.js";
 import type { DispatchState } from "./dispatch-state.js";
@@ -25,6 +26,7 @@ export async function abandonSandbox(state: DispatchState, error: unknown): Prom
     const rescued = await captureConversation(state.agent, conversationId, rescue, (message) => observers.warn(message)).catch(
       (): { record?: ConversationRecord } => ({}),
     );
+    await redactConversation(state.redactor, rescued.record, (message) => observers.warn(message));
     state.conversation = rescued.record;
   }
   // Once the agent ran, its commits exist only in the remote sandbox: they are rescued before it goes.

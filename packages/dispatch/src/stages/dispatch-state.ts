@@ -11,6 +11,7 @@ import type { DispatchTurn, ProvidedOptions } from "../dispatch-options.js";
 import type { WorkspacePlan } from "../workspace/open-workspace.js";
 import type { ResolvedOptions } from "../options/resolve-options.js";
 import type { Observers } from "../observe/observers.js";
+import type { Redactor } from "../redact/redactor.js";
 import type { Repository } from "../git/repository.js";
 import type { GitIdentity } from "../git/git-identity.js";
 import type { GitBoundary } from "../git/git-boundary.js";
@@ -50,6 +51,8 @@ export interface DispatchState {
   readonly dispatchId: string;
   readonly started: number;
   readonly observers: Observers;
+  /** The `redact` option with the agent's credential values: applied to what the dispatch stores or emits. */
+  readonly redactor: Redactor;
   readonly repository: Repository;
   readonly prompt: string;
   readonly continued: Awaited<ReturnType<typeof locateContinuation>> | undefined;

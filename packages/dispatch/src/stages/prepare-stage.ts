@@ -23,26 +23,30 @@ import { bindSharedWorkspace } from "../workspace/shared-workspace.js";
 import { responseInstructions, responseJsonSchema } from "../response/response-instructions.js";
 import { DispatchSpans } from "../telemetry/dispatch-telemetry.js";
 import { openJournal, secretValues } from "../journal/logging.js";
+import { createRedactor, type Redactor } from "../redact/redactor.js";
+import { redactedActivity } from "../redact/redacted-activity.js";
 
 /**
  * Stage `prepare`: checks the options, expands the brief, locates a continuation and reserves storage,
  * all before anything is allocated; then opens the activity record. A failure here leaves nothing behind.
  */
-export async function prepare(options: DispatchOptions): Promise<DispatchState> {
+export async function prepare(options: DispatchOptions, redactor: Redactor = createRedactor(undefined)): Promise<DispatchState> {
   const started = Date.now();
-  const spans = await DispatchSpans.open((options as DispatchOptions | undefined)?.telemetry, {
-    "outpost.agent": String((options as DispatchOptions | undefined)?.agent?.name),
-  });
+  const spans = await DispatchSpans.open(
+    (options as DispatchOptions | undefined)?.telemetry,
+    { "outpost.agent": String((options as DispatchOptions | undefined)?.agent?.name) },
+    redactor,
+  );
   spans.enter("prepare");
   try {
-    return await prepareState(options, started, spans);
+    return await prepareState(options, started, spans, redactor);
   } catch (error) {
     spans.end(error);
     throw error;
   }
 }
 
-async function prepareState(given: DispatchOptions, started: number, spans: DispatchSpans): Promise<DispatchState> {
+async function prepareState(given: DispatchOptions, started: number, spans: DispatchSpans, redactor: Redactor): Promise<DispatchState> {
   const options = withCustomAgent(await withDefaultProvider(given));
   const resolved = resolveOptions(options);
   const { sandboxProvider: provider, signal } = options;
@@ -50,7 +54,7 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
   throwIfAborted(signal, "The dispatch");
   const dispatchId = randomUUID();
   spans.annotate({ "outpost.dispatch.id": dispatchId, ...(options.label ? { "outpost.label": options.label } : {}) });
-  const observers = new Observers(options, options.observation, { dispatchId, label: options.label });
+  const observers = new Observers(options, options.observation, { dispatchId, label: options.label }, redactor);
   if (resolved.timers.idleWarningMs >= resolved.timers.idleMs)
     observers.warn(
       `No idle warning will be emitted: idleWarningMs (${resolved.timers.idleWarningMs}) ` +
@@ -83,6 +87,9 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
       { ...agentVariables(candidate, provider, identity, envFile), [DISPATCH_ID_VARIABLE]: dispatchId },
     ]),
   );
+  // Credentials among the agent's and the provider's variables (both reach the agent's processes) are redacted
+  // from everything the dispatch stores or emits from now on.
+  redactor.addCredentials([...variables.values(), provider.variables ?? {}].flatMap((values) => secretValues(values)));
   for (const candidate of resolved.candidates) assertArgumentsFit(candidate, prompt);
   throwIfAborted(signal, "The dispatch");
   // The workspace option serves one dispatch at a time: taken now, released when the dispatch ends.
@@ -100,6 +107,7 @@ async function prepareState(given: DispatchOptions, started: number, spans: Disp
       continued,
       identity,
       variables,
+      redactor,
     });
     if (unbind) state.releaseWorkspace = unbind;
     return state;
@@ -122,6 +130,7 @@ type Prepared = Pick<
   | "continued"
   | "identity"
   | "variables"
+  | "redactor"
 >;
 
 /** Allocates the dispatch's own host state: staging, storage reservation, activity record and journal. */
@@ -131,7 +140,7 @@ async function allocate(prepared: Prepared): Promise<DispatchState> {
   const agent = resolved.candidates[0]!;
   const root = repository.root;
   const staging = await mkdtemp(join(tmpdir(), "outpost-staging-"));
-  const activity = createActivityLog(root, dispatchId, options.activityTransport);
+  const activity = redactedActivity(createActivityLog(root, dispatchId, options.activityTransport), prepared.redactor);
   // On record from its first folder on: a kill while it waits for the storage lock leaves nothing unnamed.
   await activity
     .start({
@@ -167,6 +176,7 @@ async function allocate(prepared: Prepared): Promise<DispatchState> {
     agent: agent.name,
     source: agent.kind === "replay" ? agent.source : "agent",
     secrets: [...variables.values(), provider.variables ?? {}].flatMap((values) => secretValues(values)),
+    redactor: prepared.redactor,
   });
   const state: DispatchState = {
     ...prepared,

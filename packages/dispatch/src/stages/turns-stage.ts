@@ -1,5 +1,6 @@
 import { addUsage, throwIfAborted, type AgentAdapter, type AgentEvent, type ReplayAgent, type SandboxLease } from "@outpost/core";
 import { turnUsage } from "../turn/turn-usage.js";
+import { redactConversation } from "../redact/redact-conversation.js";
 import { captureConversation, prepareCapture } from "../conversation/capture-conversation.js";
 import { conversationErrorAfter, requiredConversationError } from "../conversation/conversation-error.js";
 import { findDispatchProcesses } from "../activity/dispatch-processes.js";
@@ -234,6 +235,8 @@ async function recordTurn(
   state.conversationId = outcome.conversationId ?? state.conversationId;
   const capture = state.spans.nested("outpost.capture", { "outpost.pass": request.pass });
   const captured = await captureConversation(agent, outcome.conversationId, context, (message) => observers.warn(message));
+  // After the usage was read from it: redacting the transcript (only when asked) changes no token count.
+  await redactConversation(state.redactor, captured.record, (message) => observers.warn(message));
   capture.end();
   state.conversation = captured.record ?? state.conversation;
   state.conversationError = conversationErrorAfter(state.conversationError, captured, request.pass, outcome.conversationId);

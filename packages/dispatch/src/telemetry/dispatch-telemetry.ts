@@ -1,4 +1,5 @@
 import type { Attributes, Span, Tracer } from "@opentelemetry/api";
+import { createRedactor, type Redactor } from "../redact/redactor.js";
 
 type OpenTelemetryApi = typeof import("@opentelemetry/api");
 
@@ -29,19 +30,27 @@ export class DispatchSpans {
    * The API is loaded only when `telemetry` is given: it is some 25 CommonJS files, which every dispatch
    * without telemetry (and every fresh `outpost run`) would otherwise load for nothing.
    */
-  static async open(telemetry: DispatchTelemetry | undefined, attributes: Attributes): Promise<DispatchSpans> {
+  static async open(
+    telemetry: DispatchTelemetry | undefined,
+    attributes: Attributes,
+    redactor: Redactor = createRedactor(undefined),
+  ): Promise<DispatchSpans> {
     const api = telemetry ? await import("@opentelemetry/api").catch(() => undefined) : undefined;
-    return new DispatchSpans(api, telemetry, attributes);
+    return new DispatchSpans(api, telemetry, attributes, redactor);
   }
 
   private constructor(
     private readonly api: OpenTelemetryApi | undefined,
     telemetry: DispatchTelemetry | undefined,
     attributes: Attributes,
+    // Every attribute, event and status message passes through it (the `redact` option).
+    private readonly redactor: Redactor,
   ) {
     this.tracer = telemetry && api ? guard(() => telemetry.tracer ?? api.trace.getTracer(TRACER_NAME)) : undefined;
     if (this.tracer)
-      this.root = guard(() => this.tracer!.startSpan(DISPATCH_SPAN, { attributes: { ...attributes, ...telemetry?.attributes } }));
+      this.root = guard(() =>
+        this.tracer!.startSpan(DISPATCH_SPAN, { attributes: redactor.value({ ...attributes, ...telemetry?.attributes }) }),
+      );
   }
 
   /** Ends the current stage span and starts `outpost.<span name>` under the dispatch span. */
@@ -51,7 +60,7 @@ export class DispatchSpans {
     this.stage = guard(() => {
       const parent = this.api!.trace.setSpan(this.api!.context.active(), this.root!);
       const spanName = `outpost.${STAGE_SPANS[name] ?? name}`;
-      return this.tracer!.startSpan(spanName, { attributes: { "outpost.stage": name, ...attributes } }, parent);
+      return this.tracer!.startSpan(spanName, { attributes: this.redactor.value({ "outpost.stage": name, ...attributes }) }, parent);
     });
   }
 
@@ -60,12 +69,14 @@ export class DispatchSpans {
     const parentSpan = this.stage ?? this.root;
     if (!parentSpan) return { end: () => undefined };
     const api = this.api!;
-    const span = guard(() => this.tracer!.startSpan(name, { attributes }, api.trace.setSpan(api.context.active(), parentSpan)));
+    const span = guard(() =>
+      this.tracer!.startSpan(name, { attributes: this.redactor.value(attributes) }, api.trace.setSpan(api.context.active(), parentSpan)),
+    );
     return {
       end: (error?: unknown) =>
         guard(() => {
           if (!span) return;
-          if (error !== undefined) fail(api, span, error);
+          if (error !== undefined) fail(api, span, error, this.redactor);
           span.end();
         }),
     };
@@ -73,12 +84,12 @@ export class DispatchSpans {
 
   /** Adds attributes to the dispatch span (branch, commit count, usage…). */
   annotate(attributes: Attributes): void {
-    guard(() => this.root?.setAttributes(attributes));
+    guard(() => this.root?.setAttributes(this.redactor.value(attributes)));
   }
 
   /** An event on the current stage (a fallback, a steering message). */
   event(name: string, attributes: Attributes = {}): void {
-    guard(() => (this.stage ?? this.root)?.addEvent(name, attributes));
+    guard(() => (this.stage ?? this.root)?.addEvent(name, this.redactor.value(attributes)));
   }
 
   /** Ends the stage and the dispatch span, marking both failed when `error` is given. */
@@ -88,7 +99,7 @@ export class DispatchSpans {
     const root = this.root;
     this.root = undefined;
     guard(() => {
-      if (error !== undefined) fail(this.api!, root, error);
+      if (error !== undefined) fail(this.api!, root, error, this.redactor);
       root.end();
     });
   }
@@ -98,17 +109,20 @@ export class DispatchSpans {
     this.stage = undefined;
     if (stage)
       guard(() => {
-        if (error !== undefined) fail(this.api!, stage, error);
+        if (error !== undefined) fail(this.api!, stage, error, this.redactor);
         stage.end();
       });
   }
 }
 
-function fail(api: OpenTelemetryApi, span: Span, error: unknown): void {
+function fail(api: OpenTelemetryApi, span: Span, error: unknown, redactor: Redactor): void {
   const code = (error as { code?: unknown } | null)?.code;
-  span.setStatus({ code: api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  const message = redactor.text(error instanceof Error ? error.message : String(error));
+  span.setStatus({ code: api.SpanStatusCode.ERROR, message });
   if (typeof code === "string") span.setAttribute("outpost.error.code", code);
-  if (error instanceof Error) span.recordException(error);
+  // The exception's message and stack as the span records them, redacted.
+  if (error instanceof Error)
+    span.recordException({ name: error.name, message, ...(error.stack ? { stack: redactor.text(error.stack) } : {}) });
 }
 
 function guard<T>(run: () => T): T | undefined {
