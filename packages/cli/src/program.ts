@@ -63,6 +63,8 @@ export interface RunFlags {
   readonly maxChangedFiles?: number;
   /** The watchdog stops the agent (code stuck) after the same tool call or text this many times in a turn. */
   readonly watchdog?: number;
+  /** `redact`: literal values, or `/regex/flags`, kept out of everything the run stores or prints (repeatable). */
+  readonly redact?: string[];
 }
 
 const VERSION = "0.1.0";
@@ -156,6 +158,11 @@ export function buildProgram(io: ProgramIo): Command {
       "--watchdog <repeats>",
       "stop the agent (code stuck) after the same tool call or text this many times in a turn",
       positiveInteger,
+    )
+    .option(
+      "--redact <value-or-/regex/>",
+      "a value (or /regular expression/flags) never stored or printed: events, journal, records, errors, --json (repeatable); credential variables always are",
+      collect,
     )
     .option(
       "--pricing <file>",

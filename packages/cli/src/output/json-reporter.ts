@@ -3,9 +3,10 @@ import type { AgentObservation, DispatchResult } from "@outpost/dispatch";
 import type { Reporter } from "./reporter.js";
 
 /** `--json`: one JSON object per line, each with a `type`. */
-export function jsonReporter(stdout: NodeJS.WritableStream): Reporter {
+export function jsonReporter(stdout: NodeJS.WritableStream, redact: <T>(value: T) => T = (value) => value): Reporter {
+  // Every line passes through the run's redaction (--redact and the credential variables) before it is printed.
   const line = (value: Record<string, unknown>): void => {
-    stdout.write(`${JSON.stringify(value)}\n`);
+    stdout.write(`${JSON.stringify(redact(value))}\n`);
   };
   return {
     start: (info) => line({ type: "start", ...info, timestamp: new Date().toISOString() }),

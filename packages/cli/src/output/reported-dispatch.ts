@@ -8,6 +8,7 @@ import type { Reporter } from "./reporter.js";
 import { closableOutput } from "./closable-output.js";
 import { errorInCliWords, inCliWords } from "./cli-words.js";
 import { exitCodeForSignal, handleStopSignals } from "../run/stop-signals.js";
+import { jsonRedaction } from "./json-redaction.js";
 
 /** What a command hands every dispatch it reports: the stop signal and the reporting callbacks. */
 export interface ReportedRun {
@@ -29,7 +30,7 @@ export interface ReportedOutcome {
  * its end to the exit code. `run` and `replay` share it, so a replay looks like the run it replays.
  */
 export async function reportedDispatch(
-  flags: { readonly json?: boolean; readonly verbose?: boolean },
+  flags: { readonly json?: boolean; readonly verbose?: boolean; readonly redact?: readonly string[] },
   io: ProgramIo,
   run: (reported: ReportedRun) => Promise<ReportedOutcome>,
 ): Promise<number> {
@@ -42,7 +43,7 @@ export async function reportedDispatch(
   });
   const stderr = closableOutput(io.stderr, () => undefined);
   const live = !flags.json && (io.stdout as NodeJS.WriteStream).isTTY === true;
-  const reporter: Reporter = flags.json ? jsonReporter(stdout) : progressReporter(stdout, stderr, live);
+  const reporter: Reporter = flags.json ? jsonReporter(stdout, await jsonRedaction(flags.redact)) : progressReporter(stdout, stderr, live);
   const signals = handleStopSignals(controller, (text) => stderr.write(text));
   try {
     const { result, agentOption, footer } = await run({

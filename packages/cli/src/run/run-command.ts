@@ -10,6 +10,7 @@ import { chooseProvider } from "./choose-provider.js";
 import { reportedDispatch } from "../output/reported-dispatch.js";
 import { responseFromSchemaFile } from "./json-schema-response.js";
 import { steerFromTerminal } from "./terminal-steering.js";
+import { redactionOf } from "./redact-flags.js";
 
 /** `outpost run`: one dispatch, reported live; resolves with the exit code. */
 export async function runCommand(
@@ -69,6 +70,7 @@ export async function runCommand(
       ...(response ? { response } : {}),
       ...(pricing ? { pricing } : {}),
       ...guardOf(flags),
+      ...(flags.redact?.length ? { redact: redactionOf(flags.redact) } : {}),
       ...(flags.watchdog === undefined ? {} : { watchdog: { repeatedToolCalls: flags.watchdog, repeatedTexts: flags.watchdog } }),
     }).finally(stopSteering);
     const journal = flags.record ? result.journal?.key : undefined;
