@@ -16,7 +16,6 @@ const PLUGIN_PREFIXES = ["agent-", "provider-", "transport-"];
 const NOT_READ_BACK: readonly { readonly file: string; readonly path: string; readonly why: string }[] = [
   { file: "dispatch/src/remote/sandbox-work.ts", path: ".outpost/sync-back", why: "in the sandbox's home (lease.home)" },
   { file: "dispatch/src/remote/seed-repository.ts", path: ".outpost/seed.bundle", why: "in the sandbox's home (lease.home)" },
-  { file: "dispatch/src/remote/fetch-changed-files.ts", path: ".outpost/changed.tar", why: "in the sandbox's home (lease.home)" },
   { file: "dispatch/src/bootstrap/install-directory.ts", path: ".outpost/cli", why: "in the sandbox's home: CLIs bootstrap installs" },
   { file: "agent-gemini/src/gemini-settings.ts", path: ".outpost/agents/gemini", why: "in the agent's home, read by the Gemini CLI only" },
 ];
