@@ -23,7 +23,9 @@ export async function stripSpecialBits(directory: string, signal?: AbortSignal):
     what: "Looking for setuid and setgid files in the worktree",
   });
   // Unreadable corners make find exit 1 after listing the rest; a listing it could not start is a failure.
-  if (found.status !== 0 && found.stdout === "")
+  // A file that vanished between find's readdir and its stat (a journal's temporary file under .outpost) is
+  // no special file left behind, so those lines alone are no failure.
+  if (found.status !== 0 && found.stdout === "" && !onlyVanishedFiles(found.stderr))
     throw new OutpostError(
       "workspace",
       `Could not look for setuid and setgid files in ${directory} (find exit ${found.status}): ${found.stderr.trim().slice(-300)}. ` +
@@ -40,4 +42,10 @@ export async function stripSpecialBits(directory: string, signal?: AbortSignal):
   }
   if (found.stdout.length >= 1024 * 1024 && stripped.length > 0) return [...stripped, ...(await stripSpecialBits(directory, signal))];
   return stripped;
+}
+
+/** True when every line find complained with is about an entry that disappeared while it walked. */
+function onlyVanishedFiles(stderr: string): boolean {
+  const lines = stderr.split("\n").filter((line) => line.trim() !== "");
+  return lines.length > 0 && lines.every((line) => line.endsWith(": No such file or directory"));
 }
