@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -138,7 +138,9 @@ describe("redaction with the real Claude Code CLI (local provider)", () => {
   }, 180_000);
 
   it("an error the dispatch throws names no secret: the watchdog stops a call that prints one", async () => {
-    const echo: ScriptStep = { toolCall: { name: "Bash", arguments: { command: `echo ${BRIEF_SECRET} ${TOOL_SECRET}`, description: "Echo" } } };
+    const echo: ScriptStep = {
+      toolCall: { name: "Bash", arguments: { command: `echo ${BRIEF_SECRET} ${TOOL_SECRET}`, description: "Echo" } },
+    };
     const server = await startModelServer({ script: Array.from({ length: 6 }, () => echo) });
     try {
       const repository = repositoryWithToken();
@@ -172,31 +174,35 @@ describe("redaction with the real Claude Code CLI (local provider)", () => {
     try {
       const repository = repositoryWithToken();
       const tsxLoader = pathToFileURL(join(packages, "../node_modules/tsx/dist/loader.mjs")).href;
-      const run = spawnSync(
-        process.execPath,
-        [
-          "--conditions=outpost-source",
-          "--import",
-          tsxLoader,
-          join(packages, "cli/src/bin.ts"),
-          "run",
-          `Print the token. The word of the day is ${BRIEF_SECRET}.`,
-          "--agent",
-          "claude",
-          "--provider",
-          "local",
-          "--base-url",
-          server.url,
-          "--executable",
-          claudeBinary,
-          "--json",
-          "--verbose",
-          "--redact",
-          BRIEF_SECRET,
-          "--redact",
-          "/TOPSECRET-\\d+/",
-        ],
-        { cwd: repository, encoding: "utf8", timeout: 150_000, env: { ...process.env, ANTHROPIC_API_KEY: API_KEY } },
+      // Asynchronous: the model server answers from this process while the CLI runs.
+      const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) =>
+        execFile(
+          process.execPath,
+          [
+            "--conditions=outpost-source",
+            "--import",
+            tsxLoader,
+            join(packages, "cli/src/bin.ts"),
+            "run",
+            `Print the token. The word of the day is ${BRIEF_SECRET}.`,
+            "--agent",
+            "claude",
+            "--provider",
+            "local",
+            "--base-url",
+            server.url,
+            "--executable",
+            claudeBinary,
+            "--json",
+            "--verbose",
+            "--redact",
+            BRIEF_SECRET,
+            "--redact",
+            "/TOPSECRET-\\d+/",
+          ],
+          { cwd: repository, encoding: "utf8", timeout: 150_000, env: { ...process.env, ANTHROPIC_API_KEY: API_KEY } },
+          (error, stdout, stderr) => done({ status: error ? ((error.code as number | undefined) ?? -1) : 0, stdout, stderr }),
+        ),
       );
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toContain('"type":"result"');
