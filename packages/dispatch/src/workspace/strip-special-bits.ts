@@ -18,6 +18,8 @@ export async function stripSpecialBits(directory: string, signal?: AbortSignal):
     executable: "find",
     arguments: [".", "-path", "./.git", "-prune", "-o", "-perm", "/6000", "(", "-type", "f", "-o", "-type", "d", ")", "-print0"],
     directory,
+    // find's complaints in English whatever the user's locale: a vanished name is told by its words.
+    variables: { LC_ALL: "C" },
     deadlineMs: 600_000,
     signal,
     what: "Looking for setuid and setgid files in the worktree",
