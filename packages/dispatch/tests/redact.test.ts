@@ -43,6 +43,9 @@ describe("redact option", () => {
       list: ["[redacted]", 1, { deep: "x [redacted]" }],
       bytes,
     });
+    // Nothing to replace: the same object back, nothing copied.
+    const clean = { list: ["x", { deep: "y" }] };
+    expect(redactor.value(clean)).toBe(clean);
   });
 
   it("adds credentials of at least 8 characters, and nothing else when nothing is asked", () => {

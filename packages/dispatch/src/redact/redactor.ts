@@ -40,11 +40,21 @@ export function createRedactor(redaction: Redaction | undefined): Redactor {
     for (const pattern of patterns) output = output.replace(pattern, REDACTED);
     return output;
   };
+  // Copies only what changes: an event without a secret (the common case, on every event) allocates nothing.
   const value = (input: unknown): unknown => {
     if (typeof input === "string") return text(input);
-    if (Array.isArray(input)) return input.map(value);
-    if (input && typeof input === "object" && isPlain(input))
-      return Object.fromEntries(Object.entries(input).map(([key, entry]) => [key, value(entry)]));
+    if (Array.isArray(input)) {
+      const output = input.map(value);
+      return output.some((entry, index) => entry !== input[index]) ? output : input;
+    }
+    if (input && typeof input === "object" && isPlain(input)) {
+      let changed: Record<string, unknown> | undefined;
+      for (const [key, entry] of Object.entries(input)) {
+        const redacted = value(entry);
+        if (redacted !== entry) (changed ??= { ...input })[key] = redacted;
+      }
+      return changed ?? input;
+    }
     return input;
   };
   const redactor: Redactor = {
