@@ -21,7 +21,7 @@ type Run = (options: DispatchOptions) => Promise<ContinuableResult>;
 /**
  * Adds `resume` and `fork` to a result, as methods that are not enumerable: the result stays a plain record
  * (JSON, spreads and equality see the same fields as before). What is carried: the agent, the provider, the
- * repository and where conversations are stored (`conversationHome`). Steering is not: page 004 says
+ * repository, where conversations are stored (`conversationHome`) and `redact`. Steering is not: page 004 says
  * `resume()` and `fork()` do not reuse it, so one passed to the first dispatch stays ended.
  */
 export function continuable<T>(result: DispatchResult<T>, origin: DispatchOptions, run: Run): ContinuableResult<T> {
@@ -52,6 +52,8 @@ export function continuable<T>(result: DispatchResult<T>, origin: DispatchOption
         ...(origin.sandboxProvider ? { sandboxProvider: origin.sandboxProvider } : {}),
         ...(origin.repository !== undefined ? { repository: origin.repository } : {}),
         ...(origin.conversationHome !== undefined ? { conversationHome: origin.conversationHome } : {}),
+        // The conversation holds what the first dispatch redacted: its continuation redacts it too.
+        ...(origin.redact !== undefined ? { redact: origin.redact } : {}),
         ...options,
         brief,
         continuation: { id: result.conversationId, ...(fork ? { fork: true } : {}) },
