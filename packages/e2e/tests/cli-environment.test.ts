@@ -97,7 +97,10 @@ describe("outpost run --provider local: the invoking environment", () => {
 
   it("hands the whole environment over only with --inherit-environment", () => {
     const { stdout, transcript } = runWithSecret(["--inherit-environment"]);
-    expect(stdout).toContain(`OUTPOST_TEST_SECRET=${SECRET}`);
+    // The agent saw the value (its byte-exact transcript holds it); --json names the variable but prints a
+    // credential's value redacted, as everything Outpost emits (issue 44's redaction by default).
     expect(transcript).toContain(`OUTPOST_TEST_SECRET=${SECRET}`);
+    expect(stdout).toContain("OUTPOST_TEST_SECRET=[redacted]");
+    expect(stdout).not.toContain(SECRET);
   }, 150_000);
 });
